@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "CoordinatorLens",
+    platforms: [.macOS(.v11), .iOS(.v13)],
+    products: [
+        .library(name: "CoordinatorTrace", targets: ["CoordinatorTrace"]),
+        .library(name: "CoordinatorLens", targets: ["CoordinatorLens"]),
+        .library(name: "CoordinatorLensRendering", targets: ["CoordinatorLensRendering"]),
+        .executable(name: "coordlens", targets: ["coordlens"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+    ],
+    targets: [
+        // The hook apps embed: Foundation only.
+        .target(name: "CoordinatorTrace"),
+        // The inspector core: pure values in, values out.
+        .target(name: "CoordinatorLens"),
+        .systemLibrary(
+            name: "CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
+        ),
+        .target(name: "CoordinatorLensRendering", dependencies: ["CoordinatorLens", "CGraphviz"]),
+        .target(
+            name: "CoordinatorLensServer",
+            dependencies: [
+                "CoordinatorLens", "CoordinatorLensRendering",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "coordlens",
+            dependencies: [
+                "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "coordlens-bench",
+            dependencies: ["CoordinatorTrace", "CoordinatorLens"],
+            path: "Benchmarks/coordlens-bench"
+        ),
+        .testTarget(name: "CoordinatorTraceTests", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
+        .testTarget(name: "CoordinatorLensTests", dependencies: ["CoordinatorLens"]),
+        .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,142 @@
+/// One session as read from a recording: its header and its lines in order, for replay up to any point.
+public struct SessionLog: Sendable {
+    /// A line of the session: an event, or a line that could not be read.
+    public enum Entry: Hashable, Sendable {
+        case record(EventRecord)
+        case malformed(Diagnostic)
+    }
+
+    public var header: SessionHeader
+    public var entries: [Entry] = []
+    /// Problems that belong to the session but to no line of it (for example a header that had to be invented).
+    public var notes: [Diagnostic] = []
+
+    public init(header: SessionHeader) {
+        self.header = header
+    }
+
+    /// Replays the session up to `cut`; returns the tree and the time to evaluate it at.
+    public func replay(until cut: Cut = .end) throws(CutError) -> (tree: SessionTree, evaluatedAt: Double) {
+        var tree = SessionTree(header: header)
+        notes.forEach { tree.report($0) }
+        var reached = false
+        for entry in entries {
+            switch entry {
+            case .malformed(let diagnostic):
+                tree.report(diagnostic)
+            case .record(let record):
+                switch cut {
+                case .end: break
+                case .seq(let seq): if record.seq > seq { return (tree, tree.lastTime) }
+                case .time(let time): if record.time > time { return (tree, time) }
+                case .mark: break
+                }
+                tree.apply(record)
+                if case .mark(let wanted) = cut, case .mark(let label) = record.event, label == wanted {
+                    reached = true
+                    return (tree, record.time)
+                }
+            }
+        }
+        switch cut {
+        case .end, .seq: return (tree, tree.lastTime)
+        case .time(let time): return (tree, time)
+        case .mark(let label):
+            let known = tree.marks.map(\.label)
+            _ = reached
+            throw CutError(message: "no mark \"\(label)\" in run \(header.run)" + (known.isEmpty ? " (it has no marks)" : " (marks: \(known.joined(separator: ", ")))"))
+        }
+    }
+
+    /// Replays up to `cut` and judges the tree there.
+    public func snapshot(until cut: Cut = .end, grace: Double = VerdictRules.defaultGrace) throws(CutError) -> Snapshot {
+        let (tree, evaluatedAt) = try replay(until: cut)
+        return tree.snapshot(at: evaluatedAt, grace: grace)
+    }
+}
+
+/// The point in a session a snapshot is taken at.
+public enum Cut: Hashable, Sendable {
+    /// After the last event.
+    case end
+    /// After the event with this seq.
+    case seq(Int)
+    /// At this many seconds since the session started.
+    case time(Double)
+    /// Right after the first mark with this label.
+    case mark(String)
+}
+
+/// A cut that does not exist in the session.
+public struct CutError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// All sessions in one input, in the order they first appear.
+public struct Recording: Sendable {
+    public private(set) var sessions: [SessionLog] = []
+    private var sessionIndex: [String: Int] = [:]
+    private var current: Int?
+    private var splitter = LineSplitter()
+
+    public init() {}
+
+    /// Reads a whole input at once.
+    public init(bytes: some Collection<UInt8>) {
+        self.init()
+        let contiguous = Array(bytes)
+        contiguous.withUnsafeBytes { consume($0) }
+        finish()
+    }
+
+    /// Feeds the next chunk of the input.
+    public mutating func consume(_ chunk: UnsafeRawBufferPointer) {
+        var splitter = self.splitter
+        splitter.feed(chunk) { line, number in take(EventDecoder.decode(line, lineNumber: number), line: number) }
+        self.splitter = splitter
+    }
+
+    /// Ends the input; a last line without a newline is read too.
+    public mutating func finish() {
+        var splitter = self.splitter
+        splitter.finish { line, number in take(EventDecoder.decode(line, lineNumber: number), line: number) }
+        self.splitter = splitter
+    }
+
+    /// The session with this run id.
+    public func session(run: String) -> SessionLog? {
+        sessionIndex[run].map { sessions[$0] }
+    }
+
+    private mutating func take(_ decoded: DecodedLine, line: Int) {
+        switch decoded {
+        case .blank:
+            return
+        case .session(let header, _):
+            // A run seen before continues: a recorder interleaving several apps repeats the header when it switches.
+            if let index = sessionIndex[header.run] {
+                current = index
+            } else {
+                sessions.append(SessionLog(header: header))
+                current = sessions.count - 1
+                sessionIndex[header.run] = current
+            }
+        case .record(let record):
+            sessions[currentOrImplicit(line: line)].entries.append(.record(record))
+        case .malformed(let diagnostic):
+            sessions[currentOrImplicit(line: line)].entries.append(.malformed(diagnostic))
+        }
+    }
+
+    private mutating func currentOrImplicit(line: Int) -> Int {
+        if let current { return current }
+        var log = SessionLog(header: SessionHeader(app: "unknown", run: "line-\(line)"))
+        log.notes.append(Diagnostic(line: line, message: "events before any session line: read as a session of unknown app"))
+        sessions.append(log)
+        let index = sessions.count - 1
+        sessionIndex[log.header.run] = index
+        current = index
+        return index
+    }
+}

@@ -1,0 +1,158 @@
+/// One coordinator as a snapshot shows it: its facts and its verdict at the snapshot's time.
+public struct SnapshotNode: Hashable, Sendable, Codable {
+    public let id: CoordinatorID
+    public let type: String
+    public let parent: CoordinatorID?
+    public let children: [CoordinatorID]
+    public let screen: String?
+    public let addedAt: Double
+    public let site: CallSite?
+    public let doneAt: Double?
+    public let deinitAt: Double?
+    public let verdict: Verdict
+    /// The retention reason's sentence for retained coordinators; a short note for pending and late ones.
+    public let reason: String?
+    /// The retention reason's stable kind (`still-child`, `detached`, `outlived-parent`), for retained ones only.
+    public let reasonKind: String?
+}
+
+/// A session's tree frozen at one evaluation time, with every verdict decided: what renderers and reports read.
+public struct Snapshot: Hashable, Sendable, Codable {
+    public let app: String
+    public let run: String
+    public let pid: Int?
+    public let evaluatedAt: Double
+    public let grace: Double
+    public let lastSeq: Int?
+    public let ended: Bool
+    public let roots: [CoordinatorID]
+    /// Every coordinator ever seen, in the order it was first added.
+    public let nodes: [SnapshotNode]
+    public let marks: [Mark]
+    public let warnings: [Diagnostic]
+    private var position: [CoordinatorID: Int]
+
+    /// Makes a snapshot from already judged nodes.
+    public init(
+        app: String, run: String, pid: Int?, evaluatedAt: Double, grace: Double, lastSeq: Int?, ended: Bool,
+        roots: [CoordinatorID], nodes: [SnapshotNode], marks: [Mark], warnings: [Diagnostic]
+    ) {
+        self.app = app
+        self.run = run
+        self.pid = pid
+        self.evaluatedAt = evaluatedAt
+        self.grace = grace
+        self.lastSeq = lastSeq
+        self.ended = ended
+        self.roots = roots
+        self.nodes = nodes
+        self.marks = marks
+        self.warnings = warnings
+        self.position = Snapshot.index(nodes)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            app: try container.decode(String.self, forKey: .app),
+            run: try container.decode(String.self, forKey: .run),
+            pid: try container.decodeIfPresent(Int.self, forKey: .pid),
+            evaluatedAt: try container.decode(Double.self, forKey: .evaluatedAt),
+            grace: try container.decode(Double.self, forKey: .grace),
+            lastSeq: try container.decodeIfPresent(Int.self, forKey: .lastSeq),
+            ended: try container.decodeIfPresent(Bool.self, forKey: .ended) ?? false,
+            roots: try container.decode([CoordinatorID].self, forKey: .roots),
+            nodes: try container.decode([SnapshotNode].self, forKey: .nodes),
+            marks: try container.decodeIfPresent([Mark].self, forKey: .marks) ?? [],
+            warnings: try container.decodeIfPresent([Diagnostic].self, forKey: .warnings) ?? []
+        )
+    }
+
+    private static func index(_ nodes: [SnapshotNode]) -> [CoordinatorID: Int] {
+        var index: [CoordinatorID: Int] = [:]
+        index.reserveCapacity(nodes.count)
+        for (position, node) in nodes.enumerated() where index[node.id] == nil {
+            index[node.id] = position
+        }
+        return index
+    }
+
+    /// Looks a node up by id.
+    public func node(_ id: CoordinatorID) -> SnapshotNode? {
+        guard let index = position[id] else { return nil }
+        return nodes[index]
+    }
+
+    /// How many coordinators have each verdict.
+    public var counts: [Verdict: Int] {
+        nodes.reduce(into: [:]) { $0[$1.verdict, default: 0] += 1 }
+    }
+
+    /// The retained coordinators, the leaks.
+    public var retained: [SnapshotNode] { nodes.filter { $0.verdict == .retained } }
+
+    /// The chain of nodes from a root down to `id`, following current parents.
+    public func path(to id: CoordinatorID) -> [SnapshotNode] {
+        var chain: [SnapshotNode] = []
+        var seen = Set<CoordinatorID>()
+        var current: CoordinatorID? = id
+        while let at = current, let node = node(at), seen.insert(at).inserted {
+            chain.append(node)
+            current = node.parent
+        }
+        return chain.reversed()
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case app, run, pid, evaluatedAt, grace, lastSeq, ended, roots, nodes, marks, warnings
+    }
+}
+
+extension SessionTree {
+    /// Freezes the tree at `evaluatedAt` (by default the last event's time) and judges every coordinator.
+    public func snapshot(at evaluatedAt: Double? = nil, grace: Double = VerdictRules.defaultGrace) -> Snapshot {
+        let time = evaluatedAt ?? lastTime
+        let nodes = all.map { coordinator -> SnapshotNode in
+            let (verdict, retention) = VerdictRules.verdict(for: coordinator, at: time, grace: grace) { self[$0] }
+            var reason = retention?.text
+            if verdict == .pending, let done = coordinator.doneAt {
+                reason = "done \(Seconds(time - done)) ago, within the grace period"
+            } else if verdict == .late, let done = coordinator.doneAt, let deinitAt = coordinator.deinitAt {
+                reason = "deinited \(Seconds(deinitAt - done)) after it was done (grace \(Seconds(grace)))"
+            }
+            return SnapshotNode(
+                id: coordinator.id, type: coordinator.type, parent: coordinator.parent, children: coordinator.children,
+                screen: coordinator.screen, addedAt: coordinator.addedAt, site: coordinator.addedSite,
+                doneAt: coordinator.doneAt, deinitAt: coordinator.deinitAt, verdict: verdict, reason: reason,
+                reasonKind: retention?.kind
+            )
+        }
+        return Snapshot(
+            app: header.app, run: header.run, pid: header.pid, evaluatedAt: time, grace: grace, lastSeq: lastSeq,
+            ended: ended, roots: roots, nodes: nodes, marks: marks, warnings: diagnostics
+        )
+    }
+}
+
+/// A duration printed the way reports print it: `0.25 s`, `3.1 s`, `12 s`.
+public struct Seconds: CustomStringConvertible, Sendable {
+    public var value: Double
+
+    public init(_ value: Double) {
+        self.value = value
+    }
+
+    public var description: String {
+        let magnitude = Swift.abs(value)
+        let rounded: Double
+        if magnitude >= 10 {
+            rounded = value.rounded()
+        } else if magnitude >= 1 {
+            rounded = (value * 10).rounded() / 10
+        } else {
+            rounded = (value * 100).rounded() / 100
+        }
+        if rounded == rounded.rounded(), Swift.abs(rounded) < 1e15 { return "\(Int(rounded)) s" }
+        return "\(rounded) s"
+    }
+}

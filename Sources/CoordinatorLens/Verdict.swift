@@ -1,0 +1,68 @@
+/// What a coordinator's life looks like at the evaluation time.
+public enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Not done and not deinited: it is in use.
+    case alive
+    /// Done, not deinited yet, still within the grace period.
+    case pending
+    /// Done more than the grace period ago and still not deinited: the leak.
+    case retained
+    /// Deinited, within the grace period of being done if it was done.
+    case released
+    /// Deinited, but more than the grace period after it was done.
+    case late
+}
+
+/// Who still holds a retained coordinator, as far as the tree can tell.
+public enum RetentionReason: Hashable, Sendable {
+    /// Never removed from a parent that is still alive.
+    case stillChild(parentType: String, parentID: CoordinatorID)
+    /// Removed, or a root, yet still alive: something outside the tree holds it.
+    case detached
+    /// Its parent deinited while it was attached.
+    case outlivedParent(parentType: String, parentID: CoordinatorID)
+
+    /// The reason's kind, stable across runs (ids are not), for leak fingerprints.
+    public var kind: String {
+        switch self {
+        case .stillChild: "still-child"
+        case .detached: "detached"
+        case .outlivedParent: "outlived-parent"
+        }
+    }
+
+    /// The sentence a report shows.
+    public var text: String {
+        switch self {
+        case .stillChild(let type, let id): "still a child of \(type)#\(id)"
+        case .detached: "detached but still alive (held elsewhere)"
+        case .outlivedParent(let type, let id): "outlived its parent \(type)#\(id)"
+        }
+    }
+}
+
+/// The verdict rules, in one place (docs/PROTOCOL.md states them in prose).
+public enum VerdictRules {
+    /// The default grace period in seconds between being done and being deinited.
+    public static let defaultGrace: Double = 2
+
+    /// Judges one coordinator at time `evaluatedAt`, given its tree for the retention reason.
+    public static func verdict(
+        for coordinator: Coordinator,
+        at evaluatedAt: Double,
+        grace: Double,
+        lookup: (CoordinatorID) -> Coordinator?
+    ) -> (Verdict, RetentionReason?) {
+        let done = coordinator.doneAt
+        if let deinitAt = coordinator.deinitAt {
+            if let done, deinitAt - done > grace { return (.late, nil) }
+            return (.released, nil)
+        }
+        guard let done else { return (.alive, nil) }
+        if evaluatedAt - done <= grace { return (.pending, nil) }
+        guard let parentID = coordinator.parent, let parent = lookup(parentID) else { return (.retained, .detached) }
+        if parent.deinitAt != nil {
+            return (.retained, .outlivedParent(parentType: parent.type, parentID: parentID))
+        }
+        return (.retained, .stillChild(parentType: parent.type, parentID: parentID))
+    }
+}
