@@ -1,0 +1,45 @@
+# CoordinatorLens — one entry point for people and CI. Every target installs what it lacks first.
+SWIFT ?= swift
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEMO_DIR ?= demo-output
+DEMO_PORT ?= 7420
+GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz
+
+.PHONY: deps build test demo bench samples clean
+
+## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
+deps:
+	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libgvc; then :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing libgraphviz-dev (libgvc) and pkg-config..."; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libgraphviz-dev pkg-config fonts-dejavu-core; \
+	elif command -v brew >/dev/null 2>&1; then brew install graphviz pkg-config; \
+	else echo "Install Graphviz's development files (libgvc) and pkg-config, then run make again." >&2; exit 1; fi
+	@dir="$$(pkg-config --variable=libdir libgvc)/graphviz"; \
+	if [ -d "$$dir" ] && [ ! -s "$$dir/config6a" ] && [ ! -s "$$dir/config8" ]; then \
+		echo "Registering Graphviz plugins in $$dir"; \
+		if command -v libgvc6-config-update >/dev/null 2>&1; then $(SUDO) libgvc6-config-update -c; else $(SUDO) dot -c; fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
+demo: deps
+	$(SWIFT) build --product coordlens --product DeliverooTraditionalSample
+	@bash scripts/demo.sh "$(DEMO_DIR)" "$(DEMO_PORT)"
+
+samples: deps
+	@bash scripts/samples.sh
+
+bench: deps
+	$(SWIFT) build -c release --product coordlens-bench
+	$$($(SWIFT) build -c release --show-bin-path)/coordlens-bench
+
+clean:
+	rm -rf .build $(DEMO_DIR)

@@ -1,0 +1,65 @@
+/// The hook's front door: start once with a sink, then report coordinator lifecycles from anywhere.
+///
+/// ```swift
+/// CoordinatorTrace.start(app: "MyApp", sink: .tcp(port: 7420))
+/// CoordinatorTrace.added(child, to: self)
+/// CoordinatorTrace.bind(child, to: viewController)
+/// ```
+/// Every call before `start` or after `end` does nothing.
+public enum CoordinatorTrace {
+    /// Starts a session streaming to `sink`; a running session ends first.
+    public static func start(app: String, sink: any TraceSink, options: TraceOptions = TraceOptions()) {
+        Tracer.shared.start(app: app, sink: sink, options: options)
+    }
+
+    /// `child` joins the tree under `parent` (nil: a root); adding it again moves it.
+    public static func added(
+        _ child: AnyObject, to parent: AnyObject?,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        Tracer.shared.added(child, to: parent, file: file, line: line, function: function)
+    }
+
+    /// `child` was detached from `parent`.
+    public static func removed(
+        _ child: AnyObject, from parent: AnyObject?,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        Tracer.shared.removed(child, from: parent, file: file, line: line, function: function)
+    }
+
+    /// `coordinator` drives `screen`; the screen's deallocation counts as the coordinator's dismissal.
+    public static func bind(
+        _ coordinator: AnyObject, to screen: AnyObject,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        Tracer.shared.bind(coordinator, to: screen, file: file, line: line, function: function)
+    }
+
+    /// `coordinator`'s screen is gone or its flow finished.
+    public static func dismissed(
+        _ coordinator: AnyObject,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        Tracer.shared.dismissed(coordinator, file: file, line: line, function: function)
+    }
+
+    /// A named checkpoint.
+    public static func mark(
+        _ label: String,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        Tracer.shared.mark(label, file: file, line: line, function: function)
+    }
+
+    /// Waits until everything recorded so far has reached the sink.
+    @discardableResult
+    public static func flush(timeout: Double = 2) -> Bool {
+        Tracer.shared.flush(timeout: timeout)
+    }
+
+    /// Ends the session and closes the sink.
+    public static func end() {
+        Tracer.shared.end()
+    }
+}

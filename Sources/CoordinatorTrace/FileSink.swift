@@ -1,0 +1,51 @@
+import Foundation
+
+/// Appends the stream to a file; it is opened on the first delivery, on the writer thread.
+public final class FileSink: TraceSink, @unchecked Sendable {
+    /// The file's path.
+    public let path: String
+    private var handle: FileHandle?
+    private var failed = false
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public func deliver(_ lines: ArraySlice<[UInt8]>) -> Int {
+        guard let handle = openIfNeeded() else { return 0 }
+        var data = Data()
+        for line in lines { data.append(contentsOf: line) }
+        do {
+            try handle.write(contentsOf: data)
+            return lines.count
+        } catch {
+            report("cannot write to \(path): \(error.localizedDescription)")
+            return 0
+        }
+    }
+
+    public func close() {
+        try? handle?.close()
+        handle = nil
+    }
+
+    private func openIfNeeded() -> FileHandle? {
+        if let handle { return handle }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        guard let opened = FileHandle(forWritingAtPath: path) else {
+            report("cannot open \(path) for writing; events are kept in a bounded backlog, then dropped")
+            return nil
+        }
+        _ = try? opened.seekToEnd()
+        handle = opened
+        return opened
+    }
+
+    private func report(_ message: String) {
+        guard !failed else { return }
+        failed = true
+        FileHandle.standardError.write(Data("CoordinatorTrace: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,105 @@
+/// Writes wire-format v1 lines by hand, on the writer thread: a line is a few appends, with no Foundation encoder.
+struct LineEncoder {
+    private(set) var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(160)
+    }
+
+    mutating func open() {
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// Closes the object and ends the line.
+    mutating func close() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    mutating func key(_ name: StaticString) {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func field(_ name: StaticString, _ value: Int) {
+        key(name)
+        integer(value)
+    }
+
+    mutating func field(_ name: StaticString, _ value: String) {
+        key(name)
+        string(value.utf8)
+    }
+
+    mutating func field(_ name: StaticString, quoted value: [UInt8]) {
+        key(name)
+        bytes.append(contentsOf: value)
+    }
+
+    mutating func field(_ name: StaticString, _ value: StaticString) {
+        key(name)
+        if value.hasPointerRepresentation {
+            string(UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount))
+        } else {
+            string(String(value.unicodeScalar).utf8)
+        }
+    }
+
+    /// Seconds with microsecond precision, from nanoseconds, without going through floating point text.
+    mutating func seconds(_ name: StaticString, nanoseconds: UInt64) {
+        key(name)
+        let micros = nanoseconds / 1_000
+        integer(Int(micros / 1_000_000))
+        bytes.append(UInt8(ascii: "."))
+        let fraction = Int(micros % 1_000_000)
+        var divisor = 100_000
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    mutating func integer(_ value: Int) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            integer(-value)
+            return
+        }
+        if value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        integer(value / 10)
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    mutating func string(_ text: some Sequence<UInt8>) {
+        bytes.append(contentsOf: LineEncoder.quoted(text))
+    }
+
+    /// A JSON string literal for `text`, quotes included; cached by callers for type names.
+    static func quoted(_ text: some Sequence<UInt8>) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: Array("\\u00".utf8))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+        return out
+    }
+}

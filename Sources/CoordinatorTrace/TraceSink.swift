@@ -1,0 +1,23 @@
+/// Where a tracer's NDJSON lines go. Sinks are called on the tracer's writer thread only, never on the app's.
+public protocol TraceSink: AnyObject, Sendable {
+    /// Takes complete lines (each ending in a newline) in order and returns how many it delivered; the rest are
+    /// offered again on a later tick, so a sink that cannot deliver now returns 0 rather than waiting.
+    func deliver(_ lines: ArraySlice<[UInt8]>) -> Int
+    /// Called once after the last delivery of the session.
+    func close()
+}
+
+extension TraceSink where Self == FileSink {
+    /// Appends the stream to a file, created if needed.
+    public static func file(_ path: String) -> FileSink { FileSink(path: path) }
+}
+
+extension TraceSink where Self == MemorySink {
+    /// Keeps the stream in memory, for tests.
+    public static func memory() -> MemorySink { MemorySink() }
+}
+
+extension TraceSink where Self == TCPSink {
+    /// Streams to `coordlens listen` at host:port, reconnecting with backoff.
+    public static func tcp(host: String = "127.0.0.1", port: Int) -> TCPSink { TCPSink(host: host, port: port) }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Records coordinator lifecycles for one session at a time; `CoordinatorTrace` forwards to a shared one.
+///
+/// Every call is safe from any thread and costs the caller a lock, an id lookup and an append to a bounded buffer.
+/// Encoding, deallocation checks and I/O happen on the session's writer thread.
+public final class Tracer: @unchecked Sendable {
+    /// The tracer behind `CoordinatorTrace`.
+    public static let shared = Tracer()
+
+    private let lock = NSLock()
+    private var buffer: SessionBuffer?
+    private var writer: SessionWriter?
+
+    public init() {}
+
+    /// Starts a session streaming to `sink`, ending the current one first.
+    public func start(app: String, sink: any TraceSink, options: TraceOptions = TraceOptions()) {
+        end()
+        let buffer = SessionBuffer(app: app, run: UUID().uuidString.lowercased(), capacity: max(1, options.bufferCapacity))
+        let writer = SessionWriter(buffer: buffer, lock: lock, sink: sink, options: options)
+        lock.lock()
+        self.buffer = buffer
+        self.writer = writer
+        lock.unlock()
+        writer.start()
+    }
+
+    /// The current session's run id, or nil when no session runs.
+    public var runID: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return buffer?.run
+    }
+
+    /// `child` joins the tree under `parent` (nil: a root); adding it again moves it.
+    public func added(
+        _ child: AnyObject, to parent: AnyObject?,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        record(.add, child, other: parent, type: type(of: child), file: file, line: line, function: function)
+    }
+
+    /// `child` was detached from `parent` (nil: from whichever parent holds it).
+    public func removed(
+        _ child: AnyObject, from parent: AnyObject?,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        record(.remove, child, other: parent, file: file, line: line, function: function)
+    }
+
+    /// `coordinator` now drives `screen`; the screen's deallocation will count as its dismissal.
+    public func bind(
+        _ coordinator: AnyObject, to screen: AnyObject,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        record(.bind, coordinator, screen: screen, type: type(of: screen), file: file, line: line, function: function)
+    }
+
+    /// `coordinator`'s screen is gone or its flow finished.
+    public func dismissed(
+        _ coordinator: AnyObject,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        record(.dismiss, coordinator, file: file, line: line, function: function)
+    }
+
+    /// A named checkpoint, for snapshots and growth checks.
+    public func mark(
+        _ label: String,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        let nanos = MonotonicClock.now()
+        lock.lock()
+        buffer?.append(RawEvent(kind: .mark, id: 0, nanos: nanos, label: label, file: file, line: line, function: function))
+        lock.unlock()
+    }
+
+    /// Ends the session: what is queued is written, the sink closed, and later calls ignored until the next start.
+    public func end() {
+        lock.lock()
+        guard let buffer, let writer else {
+            lock.unlock()
+            return
+        }
+        buffer.append(RawEvent(kind: .end, id: 0, nanos: MonotonicClock.now()))
+        buffer.ending = true
+        self.buffer = nil
+        self.writer = nil
+        lock.unlock()
+        writer.flush(timeout: 10)
+    }
+
+    /// Waits until everything recorded so far has reached the sink, including deallocations that already happened.
+    @discardableResult
+    public func flush(timeout: Double = 2) -> Bool {
+        lock.lock()
+        let writer = self.writer
+        lock.unlock()
+        return writer?.flush(timeout: timeout) ?? true
+    }
+
+    private func record(
+        _ kind: RawEvent.Kind, _ subject: AnyObject, other: AnyObject? = nil, screen: AnyObject? = nil,
+        type: Any.Type? = nil, file: StaticString, line: UInt, function: StaticString
+    ) {
+        let nanos = MonotonicClock.now()
+        lock.lock()
+        defer { lock.unlock() }
+        guard let buffer else { return }
+        let (id, newBox) = buffer.identify(subject)
+        var event = RawEvent(kind: kind, id: id, nanos: nanos, type: type, newBox: newBox, file: file, line: line, function: function)
+        if let newBox { watchDeallocation(of: subject, box: newBox, buffer: buffer) }
+        if let other {
+            let (otherID, otherBox) = buffer.identify(other)
+            event.other = otherID
+            if let otherBox {
+                watchDeallocation(of: other, box: otherBox, buffer: buffer)
+                event.otherNewBox = otherBox
+            }
+        }
+        if let screen {
+            let box = WeakBox(screen, id: id)
+            event.subject = box
+            watchScreen(screen, box: box, buffer: buffer)
+        }
+        buffer.append(event)
+    }
+
+    private func watchDeallocation(of object: AnyObject, box: WeakBox, buffer: SessionBuffer) {
+        #if canImport(ObjectiveC)
+        box.probed = true
+        let id = box.id
+        DeallocationProbe.attach(to: object, key: UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())) {
+            [weak self, weak buffer] in
+            guard let self, let buffer else { return }
+            let nanos = MonotonicClock.now()
+            self.lock.lock()
+            if !buffer.ending {
+                buffer.append(RawEvent(kind: .deinitialized, id: id, nanos: nanos, subject: box))
+            }
+            self.lock.unlock()
+        }
+        #endif
+    }
+
+    private func watchScreen(_ screen: AnyObject, box: WeakBox, buffer: SessionBuffer) {
+        #if canImport(ObjectiveC)
+        box.probed = true
+        let id = box.id
+        DeallocationProbe.attach(to: screen, key: UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())) {
+            [weak self, weak buffer] in
+            guard let self, let buffer else { return }
+            let nanos = MonotonicClock.now()
+            self.lock.lock()
+            if !buffer.ending {
+                buffer.append(RawEvent(kind: .screenGone, id: id, nanos: nanos, subject: box))
+            }
+            self.lock.unlock()
+        }
+        #endif
+    }
+}

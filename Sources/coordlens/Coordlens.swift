@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+/// `coordlens`: the command line over the inspector core and the renderer.
+@main
+struct Coordlens: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coordlens",
+        abstract: "See your app's coordinator tree and catch coordinators that outlive their screens.",
+        subcommands: [RenderCommand.self, CheckCommand.self, ListenCommand.self]
+    )
+
+    /// Runs the command; bad usage exits 2 (not ArgumentParser's 64) so CI can tell it from a found leak (1).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)
+            }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            Foundation.exit(2)
+        }
+    }
+}
+
+/// A failure the user can act on: printed as `Error: <message>`, exit status 2.
+struct UsageFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

@@ -1,0 +1,158 @@
+import CoordinatorLens
+import CoordinatorTrace
+import Foundation
+import Testing
+
+@Suite struct TracerTests {
+    @Test func streamsEveryKindWithHeaderSeqAndCallSites() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Shop \"App\"", sink: sink)
+        let app = Coordinator()
+        let child = Coordinator()
+        let screen = Screen()
+        tracer.added(app, to: nil)
+        tracer.added(child, to: app)
+        tracer.bind(child, to: screen)
+        tracer.mark("opened")
+        tracer.dismissed(child)
+        tracer.removed(child, from: app)
+        tracer.end()
+        #expect(sink.isClosed)
+
+        let log = try session(from: sink)
+        #expect(log.header.app == "Shop \"App\"")
+        #expect(log.header.pid == Int(ProcessInfo.processInfo.processIdentifier))
+        #expect(events(log) == [
+            .add(id: 1, type: "Coordinator", parent: nil),
+            .add(id: 2, type: "Coordinator", parent: 1),
+            .bind(id: 2, screen: "Screen"),
+            .mark(label: "opened"),
+            .dismiss(id: 2),
+            .remove(id: 2, parent: 1),
+            .end,
+        ])
+        let all = records(log)
+        #expect(all.enumerated().allSatisfy { $0.element.seq == $0.offset + 1 }, "seq grows by one per event")
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0.time <= $1.time })
+        let site = try #require(all[0].site)
+        #expect(site.file.hasSuffix("TracerTests.swift"))
+        #expect(site.function == "streamsEveryKindWithHeaderSeqAndCallSites()")
+        var tree = SessionTree(header: log.header)
+        all.forEach { tree.apply($0) }
+        #expect(tree.diagnostics.isEmpty)
+    }
+
+    @Test func detectsCoordinatorDeinitByItself() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "App", sink: sink)
+        let root = Coordinator()
+        var child: Coordinator? = Coordinator()
+        tracer.added(root, to: nil)
+        tracer.added(child!, to: root)
+        tracer.removed(child!, from: root)
+        child = nil
+        #expect(tracer.flush())
+        tracer.end()
+        withExtendedLifetime(root) {}
+        let kinds = events(try session(from: sink))
+        #expect(kinds.contains(.deinitialized(id: 2)))
+        #expect(!kinds.contains(.deinitialized(id: 1)))
+        let removeIndex = try #require(kinds.firstIndex(of: .remove(id: 2, parent: 1)))
+        let deinitIndex = try #require(kinds.firstIndex(of: .deinitialized(id: 2)))
+        #expect(removeIndex < deinitIndex)
+    }
+
+    @Test func screenDeallocationDismissesOnlyItsCurrentCoordinator() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "App", sink: sink)
+        let first = Coordinator()
+        let second = Coordinator()
+        var oldScreen: Screen? = Screen()
+        var newScreen: Screen? = Screen()
+        var otherScreen: Screen? = Screen()
+        tracer.added(first, to: nil)
+        tracer.added(second, to: nil)
+        tracer.bind(first, to: oldScreen!)
+        tracer.bind(first, to: newScreen!)
+        tracer.bind(second, to: otherScreen!)
+        tracer.flush()
+        oldScreen = nil
+        tracer.flush()
+        #expect(!events(try session(from: sink)).contains(.dismiss(id: 1)), "the old screen's death is not a dismiss")
+        otherScreen = nil
+        newScreen = nil
+        tracer.end()
+        let kinds = events(try session(from: sink))
+        #expect(kinds.filter { $0 == .dismiss(id: 1) }.count == 1)
+        #expect(kinds.filter { $0 == .dismiss(id: 2) }.count == 1)
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test func idsComeFromACounterNotFromReusedAddresses() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "App", sink: sink)
+        var seen = Set<ObjectIdentifier>()
+        var reused = false
+        for _ in 0..<200 {
+            let coordinator = Coordinator()
+            reused = reused || !seen.insert(ObjectIdentifier(coordinator)).inserted
+            tracer.added(coordinator, to: nil)
+        }
+        tracer.end()
+        let adds = events(try session(from: sink)).compactMap { event -> Int? in
+            if case .add(let id, _, _) = event { return id }
+            return nil
+        }
+        #expect(adds == Array(1...200), "every object gets a fresh id even when the allocator reused its address")
+        #expect(reused, "the allocator did reuse addresses here, so the test exercised that path")
+    }
+
+    @Test func reportsFromDeinitKeepTheSameId() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "App", sink: sink)
+        let parent = Coordinator()
+        tracer.added(parent, to: nil)
+        var child: SelfRemovingCoordinator? = SelfRemovingCoordinator(tracer: tracer, parent: parent)
+        tracer.added(child!, to: parent)
+        child = nil
+        tracer.end()
+        let kinds = events(try session(from: sink))
+        #expect(kinds.contains(.remove(id: 2, parent: 1)))
+        #expect(kinds.contains(.deinitialized(id: 2)))
+        #expect(!kinds.contains { if case .add(let id, _, _) = $0 { id > 2 } else { false } })
+        withExtendedLifetime(parent) {}
+    }
+
+    @Test func callsOutsideASessionDoNothing() throws {
+        let tracer = Tracer()
+        let coordinator = Coordinator()
+        tracer.added(coordinator, to: nil)
+        tracer.mark("nobody listens")
+        tracer.end()
+        #expect(tracer.runID == nil)
+        let sink = MemorySink()
+        tracer.start(app: "App", sink: sink)
+        #expect(tracer.runID != nil)
+        tracer.end()
+        #expect(events(try session(from: sink)) == [.end])
+    }
+
+    @Test func fileSinkAppendsNDJSON() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID()).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let tracer = Tracer()
+        tracer.start(app: "Files", sink: .file(path))
+        let coordinator = Coordinator()
+        tracer.added(coordinator, to: nil)
+        tracer.end()
+        let data = try #require(FileManager.default.contents(atPath: path))
+        let recording = Recording(bytes: [UInt8](data))
+        #expect(recording.sessions.first?.header.app == "Files")
+        #expect(recording.sessions.first.map(events) == [.add(id: 1, type: "Coordinator", parent: nil), .end])
+    }
+}
