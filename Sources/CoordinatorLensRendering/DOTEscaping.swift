@@ -1,0 +1,57 @@
+/// Turns user text (type names, screens, app names, run ids) into text Graphviz shows verbatim and cannot be broken by.
+///
+/// User text only ever goes into labels: never into node ids, URLs, tooltips, `id` or `class` attributes, and no
+/// `shape=record` is used, so `{ } | < >` mean nothing to Graphviz.
+public enum DOTEscaping {
+    /// The text with every character dropped that has no business in a label: control characters (newlines and tabs
+    /// included) and U+FFFE/U+FFFF, which XML, and so Graphviz's HTML-like label parser and any SVG, rejects.
+    public static func printable(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where isPrintable(scalar) {
+            kept.append(scalar)
+        }
+        return String(kept)
+    }
+
+    /// Text for inside an HTML-like label (`label=<…>`): markup characters become entities and backslashes are doubled.
+    public static func htmlLabelText(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars where isPrintable(scalar) {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            // Graphviz expands \N, \G, \L, \n … even inside HTML-like labels; a doubled backslash comes out as one.
+            case "\\": escaped += "\\\\"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// A DOT double-quoted string, quotes included, for a plain `label`: Graphviz shows exactly `text`.
+    public static func quotedLabel(_ text: String) -> String {
+        var escaped = "\""
+        escaped.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars where isPrintable(scalar) {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            // Doubled for the label escapes (\N, \L, \n …), which Graphviz applies after the DOT parser.
+            case "\\": escaped += "\\\\"
+            // Plain labels decode entities too, so a literal `&amp;` would otherwise show as `&`.
+            case "&": escaped += "&amp;"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        escaped += "\""
+        return escaped
+    }
+
+    private static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value == 0xFFFE || scalar.value == 0xFFFF { return false }
+        return scalar.properties.generalCategory != .control
+    }
+}

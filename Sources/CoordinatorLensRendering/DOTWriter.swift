@@ -1,0 +1,189 @@
+import CoordinatorLens
+
+/// Writes a snapshot as DOT: the coordinator tree top-down, coloured by verdict, under a title and beside a legend.
+///
+/// Only fixed tokens reach ids and attributes (`c<id>`, `verdict-<verdict>`); user text goes through `DOTEscaping`
+/// into HTML-like labels only. The same snapshot and options always give the same text: nodes follow the roots and
+/// each node's children in order.
+public struct DOTWriter: Sendable {
+    /// What the drawing shows.
+    public var options: RenderOptions
+
+    public init(options: RenderOptions = RenderOptions()) {
+        self.options = options
+    }
+
+    /// A node's DOT name and SVG id: `c<id>`, never user text (a name shows in the SVG's `<title>` and comments, and is
+    /// what `\N` expands to). Negative ids, which the hook never sends, become `cn<magnitude>`, as a DOT name cannot
+    /// hold a minus sign.
+    public static func name(_ id: CoordinatorID) -> String {
+        id < 0 ? "cn\(id.magnitude)" : "c\(id)"
+    }
+
+    /// The DOT text for `snapshot`.
+    public func write(_ snapshot: Snapshot) -> String {
+        let placements = Self.forest(of: snapshot)
+        let shown = shownNodes(placements)
+        var out = """
+            digraph coordinators {
+              graph [rankdir=TB, newrank=true, ordering=out, nodesep=0.3, ranksep=0.45, fontname="Helvetica", \
+            fontsize=14, labelloc=t, labeljust=l, label=\(title(for: snapshot))];
+              node [shape=box, fontname="Helvetica", fontsize=12, margin="0.15,0.06"];
+              edge [color="\(VerdictLook.edgeGrey)", arrowsize=0.7];
+
+            """
+        for placement in placements where shown.contains(placement.node.id) {
+            out += nodeStatement(placement.node, in: snapshot)
+            if let parent = placement.parent {
+                out += edgeStatement(from: parent, to: placement.node)
+            }
+        }
+        out += legendStatement(for: snapshot, shown: shown)
+        out += "}\n"
+        return out
+    }
+
+    /// A node where the drawing puts it: under the parent whose children list holds it, or as a root.
+    private struct Placement {
+        var node: SnapshotNode
+        var parent: SnapshotNode?
+    }
+
+    /// Every node once, in pre-order: the roots' trees first, then any node no root reaches (possible only in a
+    /// hand-edited or inconsistent snapshot) as a root of its own, so no coordinator, and no leak, goes missing.
+    private static func forest(of snapshot: Snapshot) -> [Placement] {
+        var placements: [Placement] = []
+        placements.reserveCapacity(snapshot.nodes.count)
+        var placed = Set<CoordinatorID>()
+        // Iterative, as trees from real apps can be deep enough to exhaust a secondary thread's stack.
+        var stack: [Placement] = []
+        for start in snapshot.roots + snapshot.nodes.map(\.id) {
+            guard !placed.contains(start), let root = snapshot.node(start) else { continue }
+            stack.append(Placement(node: root, parent: nil))
+            while let placement = stack.popLast() {
+                guard placed.insert(placement.node.id).inserted else { continue }
+                placements.append(placement)
+                for child in placement.node.children.reversed() where !placed.contains(child) {
+                    if let childNode = snapshot.node(child) {
+                        stack.append(Placement(node: childNode, parent: placement.node))
+                    }
+                }
+            }
+        }
+        return placements
+    }
+
+    /// The nodes to draw. Released and late ones are hidden unless `showReleased`, except when something below them
+    /// is still not deinited: then they stay, greyed, so a coordinator that outlived its parent is drawn under the
+    /// parent its retention reason names, rather than as a root whose reason points at a node nowhere on screen.
+    private func shownNodes(_ placements: [Placement]) -> Set<CoordinatorID> {
+        if options.showReleased { return Set(placements.map(\.node.id)) }
+        var shown = Set<CoordinatorID>()
+        // Reverse pre-order meets every node after all of its descendants.
+        for placement in placements.reversed()
+        where !placement.node.verdict.isGone || shown.contains(placement.node.id) {
+            shown.insert(placement.node.id)
+            if let parent = placement.parent { shown.insert(parent.id) }
+        }
+        return shown
+    }
+
+    private func nodeStatement(_ node: SnapshotNode, in snapshot: Snapshot) -> String {
+        let look = VerdictLook(node.verdict)
+        var classes = "verdict-\(node.verdict.rawValue)"
+        if node.verdict.isGone && !options.showReleased { classes += " shown-as-ancestor" }
+        return "  \(Self.name(node.id)) [id=\"\(Self.name(node.id))\", class=\"\(classes)\", style=\"\(look.style)\", "
+            + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
+            + "penwidth=\(look.penwidth), label=\(label(for: node, in: snapshot))];\n"
+    }
+
+    /// A retained child's edge from a parent still alive is the bold red "who holds it"; an edge to or from a
+    /// deinited node is grey and dashed, as that link no longer holds anything.
+    private func edgeStatement(from parent: SnapshotNode, to child: SnapshotNode) -> String {
+        let attributes: String
+        if child.verdict == .retained && !parent.verdict.isGone {
+            attributes = "class=\"holds-retained\", color=\"\(VerdictLook.leakRed)\", penwidth=3"
+        } else if child.verdict.isGone || parent.verdict.isGone {
+            attributes = "class=\"gone\", color=\"\(VerdictLook.goneGrey)\", style=dashed"
+        } else {
+            attributes = "class=\"holds\""
+        }
+        let (from, to) = (Self.name(parent.id), Self.name(child.id))
+        return "  \(from) -> \(to) [id=\"e\(parent.id)-\(child.id)\", \(attributes)];\n"
+    }
+
+    private func label(for node: SnapshotNode, in snapshot: Snapshot) -> String {
+        let type = DOTEscaping.htmlLabelText(node.type)
+        var lines = [type.isEmpty ? "<I>unnamed</I>" : "<B>\(type)</B>"]
+        var identity = "#\(node.id)"
+        if let screen = node.screen {
+            identity += " · \(DOTEscaping.htmlLabelText(screen))"
+        }
+        lines.append(small(identity))
+        lines.append(small("added \(Seconds(snapshot.evaluatedAt - node.addedAt)) ago"))
+        if node.verdict != .alive {
+            var verdict = "<B>\(node.verdict.rawValue)</B>"
+            if let reason = node.reason {
+                verdict += " — \(DOTEscaping.htmlLabelText(reason))"
+            }
+            lines.append(small(verdict))
+        }
+        return "<" + lines.joined(separator: "<BR/>") + ">"
+    }
+
+    private func title(for snapshot: Snapshot) -> String {
+        var first = "<B>\(DOTEscaping.htmlLabelText(snapshot.app))</B> · run \(DOTEscaping.htmlLabelText(snapshot.run))"
+        if let pid = snapshot.pid { first += " · pid \(pid)" }
+        var second = "evaluated \(Seconds(snapshot.evaluatedAt)) into the run · grace \(Seconds(snapshot.grace))"
+        second += " · \(snapshot.counts[.retained, default: 0]) retained"
+        if !snapshot.warnings.isEmpty {
+            let count = snapshot.warnings.count
+            second += " · \(count) warning\(count == 1 ? "" : "s"): the tree may be incomplete"
+        }
+        return "<\(first)<BR/>\(small(second))>"
+    }
+
+    private func legendStatement(for snapshot: Snapshot, shown: Set<CoordinatorID>) -> String {
+        let grace = Seconds(snapshot.grace)
+        let counts = snapshot.counts
+        var hidden: [Verdict: Int] = [:]
+        for node in snapshot.nodes where !shown.contains(node.id) {
+            hidden[node.verdict, default: 0] += 1
+        }
+        var rows = ["<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\"><B>Legend</B></TD></TR>"]
+        for verdict in Verdict.allCases {
+            let look = VerdictLook(verdict)
+            let meaning = switch verdict {
+            case .alive: "in use"
+            case .pending: "done; its deinit is still within the \(grace) grace"
+            case .retained: "done over \(grace) ago and never deinited: a leak"
+            case .released: "deinited in time"
+            case .late: "deinited, but over \(grace) after it was done"
+            }
+            var count = "\(counts[verdict, default: 0])"
+            if let hiddenCount = hidden[verdict] { count += " (\(hiddenCount) hidden)" }
+            rows.append(
+                "<TR><TD BORDER=\"1\" COLOR=\"\(look.outline)\" BGCOLOR=\"\(look.fill)\" WIDTH=\"18\" HEIGHT=\"12\" "
+                    + "FIXEDSIZE=\"TRUE\"></TD><TD ALIGN=\"LEFT\"><B>\(verdict.rawValue)</B>: \(meaning)</TD>"
+                    + "<TD ALIGN=\"RIGHT\">\(count)</TD></TR>"
+            )
+        }
+        rows.append(
+            "<TR><TD><FONT COLOR=\"\(VerdictLook.leakRed)\"><B>━━</B></FONT></TD>"
+                + "<TD COLSPAN=\"2\" ALIGN=\"LEFT\">red edge: the live parent still holding a retained one</TD></TR>"
+        )
+        if !options.showReleased {
+            rows.append(
+                "<TR><TD></TD><TD COLSPAN=\"2\" ALIGN=\"LEFT\">"
+                    + "released and late are shown only above a live one</TD></TR>"
+            )
+        }
+        let table = "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
+            + rows.joined() + "</TABLE>"
+        return "  legend [id=\"legend\", class=\"legend\", shape=none, margin=0, fontsize=10, label=<\(table)>];\n"
+    }
+
+    private func small(_ html: String) -> String {
+        "<FONT POINT-SIZE=\"10\">\(html)</FONT>"
+    }
+}

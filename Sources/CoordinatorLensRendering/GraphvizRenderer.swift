@@ -1,0 +1,94 @@
+import CGraphviz
+import Foundation
+
+/// The process's only door to libgvc: lays DOT text out with `dot` and renders it, one call at a time.
+///
+/// libgvc and cgraph are not thread-safe: parser, layout and renderers share globals, and concurrent calls crash even
+/// with one context per thread or a lock around parsing alone. So one shared instance owns a single `GVC_t`, created
+/// on first use and kept for the life of the process, and every libgvc call runs under one lock. A caller blocks
+/// while another render runs, for minutes on a tree of 20,000 coordinators; async callers should call it from a
+/// thread of their own rather than from the cooperative pool.
+public final class GraphvizRenderer: @unchecked Sendable {
+    /// The one renderer; there is no other, because a second could run libgvc concurrently with it.
+    public static let shared = GraphvizRenderer()
+
+    private static let engine = "dot"
+
+    private let lock = NSLock()
+    // Guarded by `lock`, like every call into libgvc.
+    private var context: OpaquePointer?
+
+    private init() {}
+
+    /// Parses `dot`, lays it out with the `dot` engine and renders it in `format`; for `.dot` and `.json` that is
+    /// Graphviz's own output, the graph annotated with positions.
+    public func render(dot: String, format: RenderFormat) throws(RenderError) -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        let gvc = try openContext()
+
+        agreseterrors()
+        guard let graph = dot.withCString({ agmemread($0) }) else {
+            throw .invalidDOT(message: recentError() ?? "the text holds no graph")
+        }
+        // Deferred in reverse: the rendered data, then the layout, then the graph are freed, the order libgvc wants.
+        defer { agclose(graph) }
+
+        agreseterrors()
+        if gvLayout(gvc, graph, Self.engine) != 0 {
+            let message = recentError() ?? "no message"
+            if message.contains("not recognized") {
+                // With no plugins registered the list after "Use one of:" is empty, and only confuses.
+                let trimmed = message.hasSuffix(" Use one of:") ? String(message.dropLast(" Use one of:".count)) : message
+                throw .layoutUnavailable(engine: Self.engine, message: trimmed)
+            }
+            throw .layoutFailed(message: message)
+        }
+        defer { gvFreeLayout(gvc, graph) }
+        // Some errors, such as a malformed HTML-like label, Graphviz only reports, then draws something else.
+        if let message = recentError() {
+            throw .layoutFailed(message: message)
+        }
+
+        agreseterrors()
+        var data: UnsafeMutablePointer<CChar>?
+        var length = 0
+        let status = coordlens_render_data(gvc, graph, format.rawValue, &data, &length)
+        defer { if let data { gvFreeRenderData(data) } }
+        if status != 0 || data == nil {
+            let message = recentError() ?? "no message"
+            if message.contains("not recognized") || message.contains("unavailable") {
+                throw .formatUnavailable(format: format.rawValue, message: message)
+            }
+            throw .renderFailed(format: format.rawValue, message: message)
+        }
+        if let message = recentError() {
+            throw .renderFailed(format: format.rawValue, message: message)
+        }
+        guard let data, length > 0 else { return [] }
+        return data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            Array(UnsafeBufferPointer(start: $0, count: length))
+        }
+    }
+
+    /// The context, created on first use; call with the lock held.
+    private func openContext() throws(RenderError) -> OpaquePointer {
+        if let context { return context }
+        // Raising the print threshold above every level keeps Graphviz from writing to stderr and makes it keep each
+        // message for `aglasterr()` instead (by default errors are printed and `aglasterr()` returns NULL).
+        agseterr(AGMAX)
+        guard let created = gvContext() else { throw .contextUnavailable }
+        context = created
+        return created
+    }
+
+    /// Graphviz's latest message if an error (not just a warning) was reported since `agreseterrors()`; call with the
+    /// lock held.
+    private func recentError() -> String? {
+        // Only the level tells a fresh message from a stale one: `aglasterr()` keeps returning the last one ever kept.
+        guard agerrors() >= Int32(AGERR.rawValue), let raw = aglasterr() else { return nil }
+        defer { free(raw) }
+        let message = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
+        return message.isEmpty ? nil : message
+    }
+}

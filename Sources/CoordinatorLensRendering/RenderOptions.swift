@@ -1,0 +1,9 @@
+/// Choices about what a rendered snapshot shows.
+public struct RenderOptions: Hashable, Sendable {
+    /// Whether released and late coordinators are drawn; when false they appear only as ancestors of live ones.
+    public var showReleased: Bool
+
+    public init(showReleased: Bool = false) {
+        self.showReleased = showReleased
+    }
+}

@@ -1,0 +1,31 @@
+import CoordinatorLens
+import Foundation
+
+/// Turns a snapshot into the bytes of a file in any `RenderFormat`: the entry point the CLI and the server use.
+public enum SnapshotRenderer {
+    /// The snapshot as `format`: SVG, PNG and PDF laid out by Graphviz; DOT as written, without a layout; JSON as the
+    /// `Snapshot` itself (sorted keys, pretty printed), which reads back with `JSONDecoder`.
+    public static func render(
+        _ snapshot: Snapshot, format: RenderFormat, options: RenderOptions = RenderOptions()
+    ) throws(RenderError) -> [UInt8] {
+        switch format {
+        case .svg, .png, .pdf:
+            let dot = DOTWriter(options: options).write(snapshot)
+            return try GraphvizRenderer.shared.render(dot: dot, format: format)
+        case .dot:
+            return Array(DOTWriter(options: options).write(snapshot).utf8)
+        case .json:
+            return try json(snapshot)
+        }
+    }
+
+    private static func json(_ snapshot: Snapshot) throws(RenderError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(snapshot)) + Array("\n".utf8)
+        } catch {
+            throw .encodingFailed(message: String(describing: error))
+        }
+    }
+}
