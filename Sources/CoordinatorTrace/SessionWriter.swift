@@ -145,7 +145,12 @@ final class SessionWriter: @unchecked Sendable {
         case .end:
             poll()
             reportRefused()
-            emit(event, "end") { _ in }
+            if lostInBacklog > 0 {
+                emitDropped(lostInBacklog)
+                lostInBacklog = 0
+            }
+            // The end always goes out, over a full backlog if need be, so the inspector knows the session is over.
+            emit(event, "end", always: true) { _ in }
         }
     }
 
