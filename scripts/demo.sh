@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# make demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; the picture and the check report
+# land in the folder this script names at the end.
+set -euo pipefail
+out="${1:-demo-output}"
+bin="$(swift build --show-bin-path)"
+rm -rf "$out"
+mkdir -p "$out"
+
+# Port 0 lets the system pick a free port, so a running inspector or another demo cannot collide with this one.
+"$bin/coordlens" listen --port 0 --out "$out" --record "$out/stream.ndjson" --sessions 1 >"$out/listen.log" 2>&1 &
+listener=$!
+trap 'kill $listener 2>/dev/null || true' EXIT
+port=""
+for _ in $(seq 1 100); do
+  port="$(sed -n 's/^coordlens listening on .*:\([0-9][0-9]*\)$/\1/p' "$out/listen.log")"
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+[ -n "$port" ] || { echo "coordlens listen did not start:" >&2; cat "$out/listen.log" >&2; exit 1; }
+
+echo "== coordlens listen on 127.0.0.1:$port; running DeliverooTraditionalSample against it"
+"$bin/DeliverooTraditionalSample" --tcp "127.0.0.1:$port"
+wait $listener
+trap - EXIT
+cat "$out/listen.log"
+
+run="$(basename "$(ls "$out"/*.svg | head -n 1)" .svg)"
+mv "$out/$run.svg" "$out/tree.svg"
+"$bin/coordlens" render "$out/stream.ndjson" -o "$out/tree.png"
+status=0
+"$bin/coordlens" check "$out/stream.ndjson" >"$out/report.txt" || status=$?
+echo
+echo "== coordlens check (exit $status: 1 means leaks were found, as this flow intends)"
+cat "$out/report.txt"
+echo
+echo "Demo output in $out/: tree.svg and tree.png (retained coordinators in red), report.txt, stream.ndjson (replay it"
+echo "with: $bin/coordlens check $out/stream.ndjson)."
