@@ -45,6 +45,15 @@ let package = Package(
             dependencies: ["CoordinatorTrace", "CoordinatorLens"],
             path: "Benchmarks/coordlens-bench"
         ),
+        // Samples (samples/README.md): a UIKit stand-in for Linux and one executable per coordinator pattern.
+        .target(name: "UIKitStandIn", path: "samples/UIKitStandIn"),
+        .target(name: "SampleRun", dependencies: ["CoordinatorTrace"], path: "samples/SampleRun"),
+        .executableTarget(
+            name: "DeliverooTraditionalSample",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/deliveroo-traditional",
+            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        ),
         .testTarget(name: "CoordinatorTraceTests", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
         .testTarget(name: "CoordinatorLensTests", dependencies: ["CoordinatorLens"]),
         .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering"]),

@@ -1,0 +1,33 @@
+import CoordinatorTrace
+import Foundation
+
+/// Runs a sample's flows inside one traced session and ends it so that every verdict has settled.
+public enum SampleRun {
+    /// How long the sample waits after a coordinator is done before the moment that judges it: a bit more than
+    /// coordlens' default 2 s grace, so that what is still alive then counts as retained (or, deinited, as late).
+    public static let settle: Double = 2.25
+
+    /// Starts the session for `app` at the destination given on the command line, runs `flows`, and ends it.
+    ///
+    /// `flows` gets the pause to call between a coordinator being done and the moment that judges it, and returns
+    /// what the app itself keeps alive (its window, its root coordinator), which stays alive until the session ends.
+    public static func main(app: String, _ flows: (_ settle: () -> Void) -> Any) {
+        let destination: SampleDestination
+        switch SampleDestination.parse(Array(CommandLine.arguments.dropFirst())) {
+        case .success(let parsed): destination = parsed
+        case .failure(let error):
+            FileHandle.standardError.write(Data("\(app): \(error)\nusage: \(app) [--tcp HOST:PORT | --file PATH]\n".utf8))
+            exit(2)
+        }
+        CoordinatorTrace.start(app: app, sink: destination.makeSink())
+        let keptAlive = flows(pause)
+        withExtendedLifetime(keptAlive) { CoordinatorTrace.end() }
+    }
+
+    /// Waits until the hook has stamped everything that happened so far (on Linux it notices deallocations by
+    /// polling), then lets the grace period pass.
+    private static func pause() {
+        CoordinatorTrace.flush()
+        Thread.sleep(forTimeInterval: settle)
+    }
+}

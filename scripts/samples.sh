@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# make samples: builds every sample, records it through the real hook into samples/<name>/stream.ndjson, and writes
+# next to it tree.svg and tree.png (coordlens render, released coordinators greyed) and report.txt (coordlens check).
+# SWIFT_BUILD_FLAGS is passed to every swift build, for example "--scratch-path .build-samples".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift="${SWIFT:-swift}"
+read -r -a flags <<<"${SWIFT_BUILD_FLAGS:-}"
+
+# folder under samples/ : executable product
+samples=(
+  "deliveroo-traditional:DeliverooTraditionalSample"
+)
+
+# One product per build: swift build takes a single --product.
+"$swift" build "${flags[@]}" --product coordlens
+for sample in "${samples[@]}"; do
+  "$swift" build "${flags[@]}" --product "${sample#*:}"
+done
+bin="$("$swift" build "${flags[@]}" --show-bin-path)"
+
+for sample in "${samples[@]}"; do
+  dir="samples/${sample%%:*}"
+  product="${sample#*:}"
+  echo "== $product -> $dir"
+  "$bin/$product" --file "$dir/stream.ndjson"
+  "$bin/coordlens" render "$dir/stream.ndjson" -o "$dir/tree.svg" --show-released
+  "$bin/coordlens" render "$dir/stream.ndjson" -o "$dir/tree.png" --show-released
+  # check exits 1 when something is retained, which is what the leaking samples are for.
+  status=0
+  "$bin/coordlens" check "$dir/stream.ndjson" >"$dir/report.txt" || status=$?
+  [ "$status" -le 1 ] || { echo "coordlens check failed on $dir/stream.ndjson (exit $status)" >&2; exit "$status"; }
+  tail -n 1 "$dir/report.txt"
+done
