@@ -54,6 +54,36 @@ let package = Package(
             path: "samples/deliveroo-traditional",
             exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
         ),
+        .executableTarget(
+            name: "ADCoordinatorSample",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/ad-coordinator",
+            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        ),
+        .executableTarget(
+            name: "DeliverooInvertedSample",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/deliveroo-inverted",
+            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        ),
+        .executableTarget(
+            name: "YuiSample",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/yui",
+            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        ),
+        .executableTarget(
+            name: "CoordinatorSampleStyle",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/coordinator-sample",
+            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        ),
+        .executableTarget(
+            name: "SegueSlotSample",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/segue-slot",
+            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        ),
         .testTarget(name: "CoordinatorTraceTests", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
         .testTarget(name: "CoordinatorLensTests", dependencies: ["CoordinatorLens"]),
         .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering"]),

@@ -9,7 +9,12 @@ read -r -a flags <<<"${SWIFT_BUILD_FLAGS:-}"
 
 # folder under samples/ : executable product
 samples=(
+  "ad-coordinator:ADCoordinatorSample"
   "deliveroo-traditional:DeliverooTraditionalSample"
+  "deliveroo-inverted:DeliverooInvertedSample"
+  "yui:YuiSample"
+  "coordinator-sample:CoordinatorSampleStyle"
+  "segue-slot:SegueSlotSample"
 )
 
 # One product per build: swift build takes a single --product.

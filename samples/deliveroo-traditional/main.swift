@@ -26,11 +26,13 @@ SampleRun.main(app: "DeliverooTraditionalSample") { settle in
     navigation.tapBack()
     CoordinatorTrace.mark("fixed colours left")
 
-    // The early return: checkout is cancelled while its payment sheet is up, so checkout never finishes.
-    let checkout = home.showCheckout()
-    checkout.pay()
-    checkout.cancelOrder()
-    CoordinatorTrace.mark("checkout cancelled during payment")
+    do {
+        // The early return: checkout is cancelled while its payment sheet is up, so checkout never finishes.
+        let checkout = home.showCheckout()
+        checkout.pay()
+        checkout.cancelOrder()
+        CoordinatorTrace.mark("checkout cancelled during payment")
+    }
 
     settle()
     return (window, home)
