@@ -1,6 +1,10 @@
 /// A value read from one of the object's own keys; nested values are skipped, never built.
+///
+/// Strings stay as byte ranges into the line until a caller asks for their text, so a line costs no allocation for
+/// the keys the event's kind does not use, and the value carries nothing to retain or release.
 enum JSONScalar: Equatable {
-    case string(String)
+    /// The bytes between the quotes; `escaped` when they hold a backslash escape to undo.
+    case string(Range<Int>, escaped: Bool)
     case number(Double, isInteger: Bool)
     case bool(Bool)
     case null
@@ -45,8 +49,9 @@ struct JSONScanner {
         index += 1
     }
 
-    /// The next key's raw bytes (escapes undone only when present), or nil at the closing brace.
-    mutating func nextKey() throws(JSONSyntaxError) -> String? {
+    /// The next key, or nil at the closing brace; `match` maps the key's bytes to what the caller knows, so common keys
+    /// never become Strings.
+    mutating func nextKey<Key>(_ match: (UnsafeBufferPointer<UInt8>) -> Key) throws(JSONSyntaxError) -> Key? {
         skipWhitespace()
         guard index < bytes.count else { throw error("unterminated object") }
         if bytes[index] == UInt8(ascii: "}") {
@@ -62,7 +67,13 @@ struct JSONScanner {
         }
         expectingFirstKey = false
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
-        let key = try readString()
+        let key: Key
+        if let raw = rawStringWithoutEscapes() {
+            key = match(raw)
+        } else {
+            var text = try readString()
+            key = text.withUTF8 { match($0) }
+        }
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
         index += 1
@@ -75,7 +86,7 @@ struct JSONScanner {
         guard index < bytes.count else { throw error("missing value") }
         switch bytes[index] {
         case UInt8(ascii: "\""):
-            return .string(try readString())
+            return try scanString()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return try readNumber()
         case UInt8(ascii: "t"):
@@ -93,6 +104,30 @@ struct JSONScanner {
         default:
             throw error("unexpected character")
         }
+    }
+
+    /// The text of a string value this scanner returned.
+    func text(of range: Range<Int>, escaped: Bool) -> String {
+        guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        var again = JSONScanner(bytes)
+        again.index = range.lowerBound - 1
+        return (try? again.readString()) ?? ""
+    }
+
+    /// Calls `body` with the raw bytes of a range this scanner returned.
+    func bytes<Result>(of range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(rebasing: bytes[range]))
+    }
+
+    /// Finds the end of the string at `index`, validating it, without building it.
+    private mutating func scanString() throws(JSONSyntaxError) -> JSONScalar {
+        let opening = index
+        if let raw = rawStringWithoutEscapes() {
+            let start = opening + 1
+            return .string(start..<(start + raw.count), escaped: false)
+        }
+        _ = try readString()
+        return .string((opening + 1)..<(index - 1), escaped: true)
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
@@ -156,9 +191,53 @@ struct JSONScanner {
         if isInteger && !overflow {
             return .number(Double(negative ? -integer : integer), isInteger: true)
         }
+        if let value = fastDecimal(start: start, negative: negative) { return .number(value, isInteger: false) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text) else { throw JSONSyntaxError(offset: start, message: "invalid number") }
         return .number(value, isInteger: isInteger && !overflow)
+    }
+
+    /// The bytes of the string at `index` when it has no escapes (moving past it); nil leaves `index` unchanged.
+    private mutating func rawStringWithoutEscapes() -> UnsafeBufferPointer<UInt8>? {
+        var end = index + 1
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                let raw = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+                index = end + 1
+                return raw
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            end += 1
+        }
+        return nil
+    }
+
+    /// Timestamps like `12.345678` without strtod: at most 15 significant digits and a power of ten up to 10^22 are
+    /// both exact in a Double, so one division rounds correctly.
+    private func fastDecimal(start: Int, negative: Bool) -> Double? {
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        for position in (negative ? start + 1 : start)..<index {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: ".") {
+                seenPoint = true
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            mantissa = mantissa &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
+            digits += 1
+            if seenPoint { fractionDigits += 1 }
+            if digits > 15 { return nil }
+        }
+        let value = Double(mantissa) / JSONScanner.powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { product, _ in product * 10 }
     }
 
     private mutating func readString() throws(JSONSyntaxError) -> String {

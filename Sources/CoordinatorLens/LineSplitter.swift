@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Cuts a byte stream into lines as chunks arrive, keeping a partial last line for the next chunk.
 public struct LineSplitter: Sendable {
     private var partial: [UInt8] = []
@@ -10,7 +18,8 @@ public struct LineSplitter: Sendable {
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
         let bytes = chunk.bindMemory(to: UInt8.self)
         var start = 0
-        while let newline = bytes[start...].firstIndex(of: 0x0A) {
+        while start < bytes.count, let found = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
+            let newline = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
             linesEmitted += 1
             if partial.isEmpty {
                 body(UnsafeBufferPointer(rebasing: bytes[start..<newline]), linesEmitted)

@@ -21,7 +21,7 @@ public struct SessionTree: Sendable {
     public private(set) var eventCount = 0
 
     private var coordinators: [Coordinator] = []
-    private var indexByID: [CoordinatorID: Int] = [:]
+    private var indexByID = CoordinatorIndex()
     private var rootIDs: [CoordinatorID] = []
 
     public init(header: SessionHeader) {
