@@ -32,17 +32,13 @@ final class SessionBuffer: @unchecked Sendable {
 
     /// The object's id in this session, and a box to watch when the object is new to it.
     ///
-    /// Ids come from a counter, never from addresses, which the allocator reuses. An address seen before whose box
-    /// has gone empty is either that same object in the middle of its deinit (it calls the hook from `deinit`, so
-    /// weak references to it already read nil) or a new object at a reused address: only the new one can still be
-    /// referenced weakly.
+    /// Ids come from a counter, never from addresses, which the allocator reuses. A registered address cannot have
+    /// been reused: on Apple platforms a probe drops the entry as its object deallocates; elsewhere the box's unowned
+    /// anchor keeps the memory until the writer has seen the death and dropped the entry. So a hit is this object,
+    /// also when it calls the hook from its own `deinit`.
     func identify(_ object: AnyObject) -> (id: Int, newBox: WeakBox?) {
         let key = ObjectIdentifier(object)
-        if let box = registry[key] {
-            if box.object === object { return (box.id, nil) }
-            weak let probe = object
-            if probe == nil { return (box.id, nil) }
-        }
+        if let box = registry[key] { return (box.id, nil) }
         lastID += 1
         let box = WeakBox(object, id: lastID)
         registry[key] = box

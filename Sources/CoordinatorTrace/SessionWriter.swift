@@ -4,7 +4,7 @@ import Foundation
 /// coordinators and screens, and hands lines to the sink. Everything slow in the hook happens here.
 final class SessionWriter: @unchecked Sendable {
     private let buffer: SessionBuffer
-    private let lock: NSLock
+    private let lock: Lock
     private let sink: any TraceSink
     private let options: TraceOptions
     private let wake = NSCondition()
@@ -23,7 +23,7 @@ final class SessionWriter: @unchecked Sendable {
     /// Events the callers' buffer refused, not yet reported.
     private var refused = 0
 
-    init(buffer: SessionBuffer, lock: NSLock, sink: any TraceSink, options: TraceOptions) {
+    init(buffer: SessionBuffer, lock: Lock, sink: any TraceSink, options: TraceOptions) {
         self.buffer = buffer
         self.lock = lock
         self.sink = sink

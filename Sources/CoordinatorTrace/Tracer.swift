@@ -8,7 +8,7 @@ public final class Tracer: @unchecked Sendable {
     /// The tracer behind `CoordinatorTrace`.
     public static let shared = Tracer()
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var buffer: SessionBuffer?
     private var writer: SessionWriter?
 
@@ -136,6 +136,7 @@ public final class Tracer: @unchecked Sendable {
             guard let self, let buffer else { return }
             let nanos = MonotonicClock.now()
             self.lock.lock()
+            buffer.forget(box)
             if !buffer.ending {
                 buffer.append(RawEvent(kind: .deinitialized, id: id, nanos: nanos, subject: box))
             }

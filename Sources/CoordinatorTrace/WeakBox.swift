@@ -7,9 +7,17 @@ final class WeakBox: @unchecked Sendable {
     let key: ObjectIdentifier
     /// Set once a probe watches the object, so the writer does not also poll it (Apple platforms only).
     var probed = false
+    #if !canImport(ObjectiveC)
+    /// An unowned reference keeps a deallocated object's memory from being freed, so while this box exists no other
+    /// object can take the address it is registered under: a registry hit is this object, with no weak load to check.
+    private unowned let anchor: AnyObject
+    #endif
 
     init(_ object: AnyObject, id: Int) {
         self.object = object
+        #if !canImport(ObjectiveC)
+        self.anchor = object
+        #endif
         self.id = id
         self.key = ObjectIdentifier(object)
     }
