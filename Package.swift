@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "CoordinatorTrace", targets: ["CoordinatorTrace"]),
         .library(name: "CoordinatorLens", targets: ["CoordinatorLens"]),
         .library(name: "CoordinatorLensRendering", targets: ["CoordinatorLensRendering"]),
+        .library(name: "CoordinatorTraceTesting", targets: ["CoordinatorTraceTesting"]),
         .executable(name: "coordlens", targets: ["coordlens"]),
     ],
     dependencies: [
@@ -45,6 +46,8 @@ let package = Package(
             dependencies: ["CoordinatorTrace", "CoordinatorLens"],
             path: "Benchmarks/coordlens-bench"
         ),
+        // Leak assertions for XCTest and Swift Testing, on the hook's memory sink and the core's verdicts.
+        .target(name: "CoordinatorTraceTesting", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
         // Samples (samples/README.md): a UIKit stand-in for Linux and one executable per coordinator pattern.
         .target(name: "UIKitStandIn", path: "samples/UIKitStandIn"),
         .target(name: "SampleRun", dependencies: ["CoordinatorTrace"], path: "samples/SampleRun"),
@@ -91,6 +94,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer"]
         ),
+        .testTarget(name: "CoordinatorTraceTestingTests", dependencies: ["CoordinatorTraceTesting", "CoordinatorTrace"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,65 @@
+import CoordinatorTrace
+
+/// A small coordinator base that reports to the tracer it is given, as code under test would.
+class FlowCoordinator {
+    let tracer: Tracer
+    private(set) var children: [FlowCoordinator] = []
+    weak var parent: FlowCoordinator?
+
+    init(tracer: Tracer) {
+        self.tracer = tracer
+    }
+
+    func addChild(_ child: FlowCoordinator, file: StaticString = #fileID, line: UInt = #line) {
+        children.append(child)
+        child.parent = self
+        tracer.added(child, to: self, file: file, line: line)
+    }
+
+    func removeChild(_ child: FlowCoordinator) {
+        children.removeAll { $0 === child }
+        tracer.removed(child, from: self)
+    }
+}
+
+final class RootCoordinator: FlowCoordinator {
+    func start(file: StaticString = #fileID, line: UInt = #line) {
+        tracer.added(self, to: nil, file: file, line: line)
+    }
+}
+
+final class DetailCoordinator: FlowCoordinator {}
+
+/// A child that keeps its parent alive: the classic cycle, so neither ever deinits.
+final class CyclicDetailCoordinator: FlowCoordinator {
+    var strongParent: FlowCoordinator?
+}
+
+final class Screen {}
+
+/// The flows the assertions are proven on; each builds its coordinators inside, so nothing outlives it by accident.
+enum Flows {
+    /// A detail shown, its screen closed, and the detail removed: everything goes.
+    static func clean(_ tracer: Tracer) {
+        let root = RootCoordinator(tracer: tracer)
+        root.start()
+        let detail = DetailCoordinator(tracer: tracer)
+        root.addChild(detail)
+        var screen: Screen? = Screen()
+        tracer.bind(detail, to: screen!)
+        screen = nil
+        root.removeChild(detail)
+    }
+
+    /// A detail whose screen closes while it holds its parent strongly and is never removed: both stay.
+    static func cycle(_ tracer: Tracer) {
+        let root = RootCoordinator(tracer: tracer)
+        root.start()
+        let detail = CyclicDetailCoordinator(tracer: tracer)
+        root.addChild(detail)
+        detail.strongParent = root
+        var screen: Screen? = Screen()
+        tracer.bind(detail, to: screen!)
+        screen = nil
+    }
+}
