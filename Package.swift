@@ -95,6 +95,7 @@ let package = Package(
             dependencies: ["CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer"]
         ),
         .testTarget(name: "CoordinatorTraceTestingTests", dependencies: ["CoordinatorTraceTesting", "CoordinatorTrace"]),
+        .testTarget(name: "SamplesTests", dependencies: ["CoordinatorLens", "SampleRun"]),
     ],
     swiftLanguageModes: [.v6]
 )
