@@ -89,6 +89,8 @@ let package = Package(
         ),
         .testTarget(name: "CoordinatorTraceTests", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
         .testTarget(name: "CoordinatorLensTests", dependencies: ["CoordinatorLens"]),
+        // Runs the built `coordlens` as a real process: exit codes, formats, listen over TCP.
+        .testTarget(name: "CommandLineTests", dependencies: ["CoordinatorTrace", "coordlens"]),
         .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering"]),
         .testTarget(
             name: "EndToEndTests",

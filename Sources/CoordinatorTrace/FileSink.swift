@@ -16,7 +16,7 @@ public final class FileSink: TraceSink, @unchecked Sendable {
         var data = Data()
         for line in lines { data.append(contentsOf: line) }
         do {
-            try handle.write(contentsOf: data)
+            try write(data, to: handle)
             return lines.count
         } catch {
             report("cannot write to \(path): \(error.localizedDescription)")
@@ -38,9 +38,18 @@ public final class FileSink: TraceSink, @unchecked Sendable {
             report("cannot open \(path) for writing; events are kept in a bounded backlog, then dropped")
             return nil
         }
-        _ = try? opened.seekToEnd()
+        opened.seekToEndOfFile()
         handle = opened
         return opened
+    }
+
+    /// The throwing write where the OS has it (iOS 13.4, macOS 10.15.4); the hook still supports iOS 13.0.
+    private func write(_ data: Data, to handle: FileHandle) throws {
+        if #available(iOS 13.4, macOS 10.15.4, tvOS 13.4, watchOS 6.2, *) {
+            try handle.write(contentsOf: data)
+        } else {
+            handle.write(data)
+        }
     }
 
     private func report(_ message: String) {

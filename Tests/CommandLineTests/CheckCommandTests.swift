@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@Suite struct CheckCommandTests {
+    @Test func exitsOneAndNamesTheLeakWithItsPlaceAndPath() throws {
+        let result = try CoordlensProcess.run(["check", try CoordlensProcess.file(Streams.leaking)])
+        #expect(result.status == 1)
+        #expect(result.output.contains("RETAINED CheckoutCoordinator#2: still a child of AppCoordinator#1"))
+        #expect(result.output.contains("added at App.swift:40"))
+        #expect(result.output.contains("path: AppCoordinator#1 › CheckoutCoordinator#2"))
+        #expect(result.output.contains("1 retained in 1 session"))
+    }
+
+    @Test func exitsZeroWhenNothingIsRetained() throws {
+        let result = try CoordlensProcess.run(["check", try CoordlensProcess.file(Streams.clean)])
+        #expect(result.status == 0, "\(result.output)\(result.errors)")
+        #expect(result.output.contains("0 retained in 1 session"))
+    }
+
+    @Test func graceDecides() throws {
+        let path = try CoordlensProcess.file(Streams.leaking)
+        #expect(try CoordlensProcess.run(["check", path, "--grace", "10"]).status == 0)
+        #expect(try CoordlensProcess.run(["check", path, "--at-mark", "opened"]).status == 0)
+    }
+
+    @Test(arguments: [
+        ["check", "/no/such/file.ndjson"],
+        ["check", "--bogus"],
+        ["check"],
+        ["check", "-", "--at-seq", "1", "--at-time", "2"],
+        ["check", "-", "--at-mark", "never"],
+        ["check", "-", "--session", "other"],
+        ["check", "-", "--grace", "-1"],
+    ])
+    func badUsageOrInputExitsTwo(arguments: [String]) throws {
+        let result = try CoordlensProcess.run(arguments, input: Streams.leaking)
+        #expect(result.status == 2, "\(arguments): \(result.errors)")
+        #expect(!result.errors.isEmpty)
+    }
+
+    @Test func jsonHasTheDocumentedShapeAndOrder() throws {
+        let result = try CoordlensProcess.run(["check", "-", "--format", "json"], input: Streams.leaking + Streams.clean)
+        #expect(result.status == 1)
+        #expect(result.output.hasPrefix(#"{"grace":2,"sessions":[{"app":"Shop","run":"leaky","evaluatedAt":5,"coordinators":[{"id":1,"type":"AppCoordinator","parent":null,"verdict":"alive","reason":null},{"id":2,"type":"CheckoutCoordinator","parent":1,"verdict":"retained","reason":"still a child of AppCoordinator#1"}],"warnings":[]}"#))
+        let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        let sessions = object?["sessions"] as? [[String: Any]]
+        #expect(sessions?.map { $0["run"] as? String } == ["leaky", "clean"])
+        #expect(object?["retained"] as? Int == 1)
+    }
+
+    @Test func malformedLinesAreWarningsWithLineNumbersAndTheRestIsJudged() throws {
+        let broken = Streams.leaking.replacingOccurrences(of: #"{"seq":4,"t":0.5,"event":"mark","label":"opened"}"#, with: "{oops")
+        let result = try CoordlensProcess.run(["check", "-"], input: broken)
+        #expect(result.status == 1)
+        #expect(result.output.contains("<stdin>:5: malformed JSON"))
+        #expect(result.output.contains("RETAINED CheckoutCoordinator#2"))
+    }
+}
