@@ -31,7 +31,8 @@ test: deps
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps
-	$(SWIFT) build --product coordlens --product DeliverooTraditionalSample
+	$(SWIFT) build --product coordlens
+	$(SWIFT) build --product DeliverooTraditionalSample
 	@bash scripts/demo.sh "$(DEMO_DIR)" "$(DEMO_PORT)"
 
 samples: deps
