@@ -92,6 +92,7 @@ let package = Package(
         // Runs the built `coordlens` as a real process: exit codes, formats, listen over TCP.
         .testTarget(name: "CommandLineTests", dependencies: ["CoordinatorTrace", "coordlens"]),
         .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering"]),
+        .testTarget(name: "DiffTests", dependencies: ["CoordinatorLens", "CoordinatorLensRendering"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer"]

@@ -14,6 +14,8 @@ public struct SnapshotNode: Hashable, Sendable, Codable {
     public let reason: String?
     /// The retention reason's stable kind (`still-child`, `detached`, `outlived-parent`), for retained ones only.
     public let reasonKind: String?
+    /// The parent a `remove` detached it from, while it stays detached: diffs match it there, not among the roots.
+    public let removedFrom: CoordinatorID?
 }
 
 /// A session's tree frozen at one evaluation time, with every verdict decided: what renderers and reports read.
@@ -124,7 +126,7 @@ extension SessionTree {
                 id: coordinator.id, type: coordinator.type, parent: coordinator.parent, children: coordinator.children,
                 screen: coordinator.screen, addedAt: coordinator.addedAt, site: coordinator.addedSite,
                 doneAt: coordinator.doneAt, deinitAt: coordinator.deinitAt, verdict: verdict, reason: reason,
-                reasonKind: retention?.kind
+                reasonKind: retention?.kind, removedFrom: coordinator.removedFrom
             )
         }
         return Snapshot(

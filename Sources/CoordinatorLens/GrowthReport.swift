@@ -1,0 +1,115 @@
+/// LeakCanary's heap-growth idea for coordinators: in a run that repeats a flow and marks the end of each iteration,
+/// the live (not deinited) coordinators of each type at every mark, and the types whose count grows at every one.
+///
+/// A type that grows from each mark to the next piles up as the flow repeats, even when no single coordinator is
+/// judged retained yet (its screen may never report a dismissal).
+public struct GrowthReport: Sendable, Encodable {
+    /// One type's live count at each mark.
+    public struct TypeCounts: Hashable, Sendable, Encodable {
+        public var type: String
+        /// Live coordinators of this type at each mark, in mark order.
+        public var counts: [Int]
+
+        public init(type: String, counts: [Int]) {
+            self.type = type
+            self.counts = counts
+        }
+
+        /// Whether the count rises from every mark to the next.
+        public var growsAtEveryMark: Bool {
+            counts.count >= 2 && zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }
+        }
+    }
+
+    public let app: String
+    public let run: String
+    /// The mark label that ends each iteration.
+    public let label: String
+    /// Every mark with that label, in order.
+    public let marks: [Mark]
+    /// Every type live at some mark, by name.
+    public let types: [TypeCounts]
+
+    /// The types that grow at every mark, most numerous at the last mark first.
+    public var growing: [TypeCounts] {
+        types.filter(\.growsAtEveryMark).sorted {
+            $0.counts.last! != $1.counts.last! ? $0.counts.last! > $1.counts.last! : $0.type < $1.type
+        }
+    }
+
+    /// Replays `log` once, counting live coordinators per type at each mark labelled `label`; needs at least two.
+    public init(_ log: SessionLog, label: String) throws(GrowthError) {
+        var tree = SessionTree(header: log.header)
+        log.notes.forEach { tree.report($0) }
+        var marks: [Mark] = []
+        var countsAtMarks: [[String: Int]] = []
+        for entry in log.entries {
+            switch entry {
+            case .malformed(let diagnostic):
+                tree.report(diagnostic)
+            case .record(let record):
+                tree.apply(record)
+                guard case .mark(let seen) = record.event, seen == label else { continue }
+                marks.append(Mark(label: label, seq: record.seq, time: record.time))
+                var counts: [String: Int] = [:]
+                for coordinator in tree.all where coordinator.deinitAt == nil {
+                    counts[coordinator.type, default: 0] += 1
+                }
+                countsAtMarks.append(counts)
+            }
+        }
+        guard marks.count >= 2 else {
+            let labels = Array(Set(tree.marks.map(\.label))).sorted()
+            let known = labels.isEmpty ? "it has no marks" : "its marks: \(labels.joined(separator: ", "))"
+            let found = marks.isEmpty ? "no mark \"\(label)\"" : "only one mark \"\(label)\""
+            throw GrowthError(message: "\(found) in run \(log.header.run) (\(known)); growth needs one after each of at least two iterations")
+        }
+        let names = Set(countsAtMarks.flatMap(\.keys)).sorted()
+        self.app = log.header.app
+        self.run = log.header.run
+        self.label = label
+        self.marks = marks
+        self.types = names.map { name in TypeCounts(type: name, counts: countsAtMarks.map { $0[name, default: 0] }) }
+    }
+
+    /// The report for people: each growing type with its counts per iteration, then a verdict line.
+    public var text: String {
+        let times = marks.map { Seconds($0.time).description }.joined(separator: ", ")
+        var lines = ["\(app) run \(run): live coordinators at \(marks.count) marks \"\(label)\" (at \(times))"]
+        let growing = self.growing
+        let width = growing.reduce(0) { Swift.max($0, $1.type.unicodeScalars.count) } + 2
+        for type in growing {
+            let padding = String(repeating: " ", count: width - type.type.unicodeScalars.count)
+            let first = type.counts.first!, last = type.counts.last!
+            let perIteration = Double(last - first) / Double(type.counts.count - 1)
+            let rate = perIteration == perIteration.rounded() ? "\(Int(perIteration))" : "\((perIteration * 10).rounded() / 10)"
+            lines.append("  \(type.type)\(padding)\(type.counts.map(String.init).joined(separator: " → "))  (+\(rate) per iteration)")
+        }
+        switch growing.count {
+        case 0: lines.append("no type grows at every mark")
+        case 1: lines.append("1 type grows at every mark")
+        default: lines.append("\(growing.count) types grow at every mark")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private enum Keys: String, CodingKey {
+        case app, run, label, marks, growing, types
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(app, forKey: .app)
+        try container.encode(run, forKey: .run)
+        try container.encode(label, forKey: .label)
+        try container.encode(marks, forKey: .marks)
+        try container.encode(growing, forKey: .growing)
+        try container.encode(types, forKey: .types)
+    }
+}
+
+/// A run that cannot show growth: it has fewer than two marks with the label.
+public struct GrowthError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

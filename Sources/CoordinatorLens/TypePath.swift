@@ -1,0 +1,36 @@
+/// A coordinator's place in its tree in terms that survive between runs (ids do not): the types from the root down,
+/// each with its ordinal among the siblings of the same type, as `AppCoordinator/MainTabCoordinator/FeedCoordinator[0]`.
+///
+/// Written out, an ancestor's ordinal shows only when it is not 0, and the coordinator's own ordinal always shows, so
+/// the text is short for the usual single child and still names exactly one coordinator.
+public struct TypePath: Hashable, Sendable, CustomStringConvertible {
+    /// One step down the tree: a type, and which of the same-type siblings it is, counted from 0 in the order added.
+    public struct Step: Hashable, Sendable {
+        public var type: String
+        public var ordinal: Int
+
+        public init(type: String, ordinal: Int) {
+            self.type = type
+            self.ordinal = ordinal
+        }
+    }
+
+    public var steps: [Step]
+
+    public init(_ steps: [Step]) {
+        self.steps = steps
+    }
+
+    /// The types alone, root first: what a leak fingerprint keeps.
+    public var types: [String] { steps.map(\.type) }
+
+    public var description: String {
+        var parts: [String] = []
+        parts.reserveCapacity(steps.count)
+        for (index, step) in steps.enumerated() {
+            let isLast = index == steps.count - 1
+            parts.append(isLast || step.ordinal > 0 ? "\(step.type)[\(step.ordinal)]" : step.type)
+        }
+        return parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,129 @@
+import CoordinatorLens
+
+/// Writes a diff's merged tree as DOT: every coordinator of either run once, drawn by its marker, under a title with
+/// both inputs, the summary line and a legend.
+///
+/// Only fixed tokens reach ids and attributes (`n<entry>`, `diff-<marker>`); user text goes through `DOTEscaping` into
+/// HTML-like labels only. The same diff always gives the same text.
+public struct DiffDOTWriter: Sendable {
+    /// Names for the two inputs in the title, such as their file paths.
+    public var sourceA: String
+    public var sourceB: String
+
+    public init(sourceA: String = "A", sourceB: String = "B") {
+        self.sourceA = sourceA
+        self.sourceB = sourceB
+    }
+
+    /// The DOT text for `diff`.
+    public func write(_ diff: TreeDiff) -> String {
+        var out = """
+            digraph coordinator_diff {
+              graph [rankdir=TB, newrank=true, ordering=out, nodesep=0.3, ranksep=0.45, fontname="Helvetica", \
+            fontsize=14, labelloc=t, labeljust=l, label=\(title(for: diff))];
+              node [shape=box, fontname="Helvetica", fontsize=12, margin="0.15,0.06"];
+              edge [color="\(VerdictLook.edgeGrey)", arrowsize=0.7];
+
+            """
+        let twinned = TreeDiffReport.hasSameTypeSibling(diff)
+        for index in diff.entries.indices {
+            let entry = diff.entries[index]
+            out += nodeStatement(index, entry, twinned: twinned[index], in: diff)
+            if let parent = entry.parent {
+                out += edgeStatement(from: parent, to: index, entry)
+            }
+        }
+        out += "}\n"
+        return out
+    }
+
+    private func nodeStatement(_ index: Int, _ entry: TreeDiff.Entry, twinned: Bool, in diff: TreeDiff) -> String {
+        let look = DiffLook(entry.marker, stillLeaking: entry.isStillLeaking)
+        var classes = "diff-\(entry.marker.rawValue)"
+        if entry.isStillLeaking { classes += " still-leaking" }
+        return "  n\(index) [id=\"n\(index)\", class=\"\(classes)\", style=\"\(look.style)\", "
+            + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
+            + "penwidth=\(look.penwidth), label=\(label(for: entry, twinned: twinned, in: diff))];\n"
+    }
+
+    /// The edge takes the look of the change at its child: a new or gone branch stands out as a whole.
+    private func edgeStatement(from parent: Int, to child: Int, _ entry: TreeDiff.Entry) -> String {
+        let attributes = switch entry.marker {
+        case .added: "class=\"added\", color=\"\(DiffLook.addedGreen)\", penwidth=2"
+        case .gone: "class=\"gone\", color=\"\(VerdictLook.goneGrey)\", style=dashed"
+        case .newLeak: "class=\"holds-new-leak\", color=\"\(VerdictLook.leakRed)\", penwidth=3"
+        case .fixedLeak, .unchanged, .changed: "class=\"holds\""
+        }
+        return "  n\(parent) -> n\(child) [id=\"e\(parent)-\(child)\", \(attributes)];\n"
+    }
+
+    private func label(for entry: TreeDiff.Entry, twinned: Bool, in diff: TreeDiff) -> String {
+        var name = DOTEscaping.htmlLabelText(entry.type)
+        if name.isEmpty { name = "<I>unnamed</I>" }
+        if twinned { name += "[\(entry.ordinal)]" }
+        var lines = ["<B>\(entry.marker.symbol) \(name)</B>"]
+        let nodeA = diff.nodeA(entry)
+        let nodeB = diff.nodeB(entry)
+        var identity = [nodeA.map { "A #\($0.id)" }, nodeB.map { "B #\($0.id)" }].compactMap { $0 }.joined(separator: " · ")
+        if let screen = nodeB?.screen ?? nodeA?.screen {
+            identity += " · \(DOTEscaping.htmlLabelText(screen))"
+        }
+        lines.append(small(identity))
+        let detail = small(DOTEscaping.htmlLabelText(TreeDiffReport.detail(entry, in: diff)))
+        lines.append(entry.marker == .newLeak ? "<B>\(detail)</B>" : detail)
+        return "<" + lines.joined(separator: "<BR/>") + ">"
+    }
+
+    /// The title, the two inputs, the summary line and the legend, all in the graph's label: a legend node would sit
+    /// on a rank of the tree and stretch its edges.
+    private func title(for diff: TreeDiff) -> String {
+        func side(_ name: String, _ source: String, _ snapshot: Snapshot) -> String {
+            "<B>\(name)</B> \(DOTEscaping.htmlLabelText(source)) · \(DOTEscaping.htmlLabelText(snapshot.app)) run "
+                + "\(DOTEscaping.htmlLabelText(snapshot.run)) · at \(Seconds(snapshot.evaluatedAt))"
+        }
+        let lines = [
+            "<B>Coordinator diff</B>",
+            small(side("A", sourceA, diff.a)),
+            small(side("B", sourceB, diff.b)),
+            small(DOTEscaping.htmlLabelText(TreeDiffReport.summaryLine(for: diff))),
+        ]
+        var rows = lines.map { "<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">\($0)</TD></TR>" }
+        rows.append("<TR><TD ALIGN=\"LEFT\">\(legend(for: diff))</TD></TR>")
+        return "<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">\(rows.joined())</TABLE>>"
+    }
+
+    private func legend(for diff: TreeDiff) -> String {
+        var counts: [DiffMarker: Int] = [:]
+        var still = 0
+        for entry in diff.entries {
+            counts[entry.marker, default: 0] += 1
+            if entry.isStillLeaking { still += 1 }
+        }
+        let items = [
+            item(DiffLook(.added), symbol: "+", meaning: "added, only in B", count: counts[.added, default: 0]),
+            item(DiffLook(.gone), symbol: "-", meaning: "gone, only in A", count: counts[.gone, default: 0]),
+            item(DiffLook(.newLeak), symbol: "!", meaning: "new leak", count: counts[.newLeak, default: 0]),
+            item(DiffLook(.fixedLeak), symbol: "✓", meaning: "leak fixed", count: counts[.fixedLeak, default: 0]),
+            item(DiffLook(.changed), symbol: "~", meaning: "verdict or screen changed", count: counts[.changed, default: 0]),
+            item(DiffLook(.unchanged), symbol: "=", meaning: "unchanged", count: counts[.unchanged, default: 0]),
+            item(DiffLook(.unchanged, stillLeaking: true), symbol: "", meaning: "still leaking in both", count: still),
+        ]
+        let firstRow = items.prefix(4).joined()
+        let secondRow = items.dropFirst(4).joined()
+        return "<TABLE ID=\"legend\" BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"3\" CELLPADDING=\"1\">"
+            + "<TR>\(firstRow)</TR><TR>\(secondRow)<TD COLSPAN=\"2\"></TD></TR></TABLE>"
+    }
+
+    /// A swatch drawn like the nodes it stands for, then its meaning and how many there are.
+    private func item(_ look: DiffLook, symbol: String, meaning: String, count: Int) -> String {
+        let border = look.penwidth > 1 ? 3 : 1
+        let mark = symbol.isEmpty ? "" : "<FONT COLOR=\"\(look.text)\" POINT-SIZE=\"9\"><B>\(symbol)</B></FONT>"
+        let dashed = look.style.contains("dashed") ? " STYLE=\"dashed\"" : ""
+        return "<TD BORDER=\"\(border)\"\(dashed) COLOR=\"\(look.outline)\" BGCOLOR=\"\(look.fill)\" WIDTH=\"20\" HEIGHT=\"14\" "
+            + "FIXEDSIZE=\"TRUE\">\(mark)</TD><TD ALIGN=\"LEFT\">\(small("\(meaning): \(count)"))</TD>"
+    }
+
+    private func small(_ html: String) -> String {
+        "<FONT POINT-SIZE=\"10\">\(html)</FONT>"
+    }
+}

@@ -1,0 +1,27 @@
+import CoordinatorLens
+import Foundation
+
+/// Turns a diff into the bytes of a file in any `RenderFormat`, as `SnapshotRenderer` does for one snapshot.
+public enum DiffRenderer {
+    /// The diff as `format`: SVG, PNG and PDF laid out by Graphviz; DOT as written; JSON as `TreeDiffJSON` (sorted
+    /// keys, pretty printed). `sourceA` and `sourceB` name the two inputs.
+    public static func render(
+        _ diff: TreeDiff, format: RenderFormat, sourceA: String = "A", sourceB: String = "B"
+    ) throws(RenderError) -> [UInt8] {
+        let writer = DiffDOTWriter(sourceA: sourceA, sourceB: sourceB)
+        switch format {
+        case .svg, .png, .pdf:
+            return try GraphvizRenderer.shared.render(dot: writer.write(diff), format: format)
+        case .dot:
+            return Array(writer.write(diff).utf8)
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            do {
+                return Array(try encoder.encode(TreeDiffJSON(diff, sourceA: sourceA, sourceB: sourceB))) + Array("\n".utf8)
+            } catch {
+                throw .encodingFailed(message: String(describing: error))
+            }
+        }
+    }
+}

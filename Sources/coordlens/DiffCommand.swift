@@ -1,0 +1,215 @@
+import ArgumentParser
+import CoordinatorLens
+import CoordinatorLensRendering
+import Foundation
+
+/// `coordlens diff`: what changed in the coordinator tree between two runs of a flow, and, with `--growth`, which
+/// types pile up when one run repeats a flow.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare the coordinator trees of two runs; exit 1 when B has a leak A does not, 2 on bad usage or input.",
+        discussion: """
+            Coordinators are matched by their path of types from the root and their ordinal among same-type siblings \
+            (AppCoordinator/MainTabCoordinator/FeedCoordinator[0]), as ids differ between runs. A detached coordinator \
+            is matched under the parent it was removed from. Markers: + added (only in B), - gone (only in A), \
+            ! newly retained, ✓ leak fixed, ~ verdict or screen changed, = unchanged.
+
+            A leak's fingerprint is the retained coordinator's type path (without ordinals) and its reason kind \
+            (still-child, detached, outlived-parent); fingerprints are counted, so B leaking one twice where A leaked \
+            it once is one new leak. Exit status: 0 when B has no new leak, 1 when it has, 2 on bad usage or input.
+
+            Growth: `coordlens diff --growth RUN.ndjson --mark LABEL` reads one run that repeats a flow with a mark \
+            after each iteration, and lists the types whose live (not deinited) count grows at every mark. Exit \
+            status: 0 when none grows, 1 when some type grows at every mark, 2 on bad usage or input.
+            """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json, svg, png, pdf, dot
+    }
+
+    @Argument(help: "A and B: recordings (NDJSON) or snapshots written by `render --format json`; - reads standard input.")
+    var files: [String] = []
+
+    @Option(name: .shortAndLong, help: "The output file; standard output when not given or -.")
+    var output: String?
+
+    @Option(help: "text, json, svg, png, pdf or dot; taken from the output's extension when not given, else text.")
+    var format: OutputFormat?
+
+    @Option(name: .customLong("at-seq"), help: "Take both trees right after the event with this seq.")
+    var atSeq: Int?
+
+    @Option(name: .customLong("at-time"), help: "Take both trees at this many seconds into their session.")
+    var atTime: Double?
+
+    @Option(name: .customLong("at-mark"), help: "Take both trees right after the first mark with this label.")
+    var atMark: String?
+
+    @Option(
+        name: .customLong("session"),
+        help: "The run id to use when a file holds several sessions; give it twice: first for A, second for B."
+    )
+    var sessions: [String] = []
+
+    @Option(help: "Seconds a done coordinator may take to deinit before it counts as retained (recordings only).")
+    var grace: Double = VerdictRules.defaultGrace
+
+    @Option(help: "Growth mode: a recording of one run that repeats a flow, with a --mark after each iteration.")
+    var growth: String?
+
+    @Option(help: "With --growth: the label of the mark that ends each iteration.")
+    var mark: String?
+
+    func validate() throws {
+        guard grace >= 0, grace.isFinite else { throw ValidationError("--grace must be a non-negative number of seconds") }
+        if [atSeq != nil, atTime != nil, atMark != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give at most one of --at-seq, --at-time and --at-mark")
+        }
+        if growth != nil {
+            guard files.isEmpty else { throw ValidationError("--growth reads one run: give no other file") }
+            guard mark != nil else { throw ValidationError("--growth needs --mark LABEL, the mark after each iteration") }
+            guard cut == .end else { throw ValidationError("--growth reads the whole run: --at-seq, --at-time and --at-mark do not apply") }
+            guard sessions.count <= 1 else { throw ValidationError("--growth reads one run: give --session at most once") }
+            if let format, format != .text, format != .json {
+                throw ValidationError("--growth writes text or json, not \(format.rawValue)")
+            }
+        } else {
+            guard files.count == 2 else {
+                throw ValidationError("give two inputs, A and B (or --growth FILE --mark LABEL); got \(files.count)")
+            }
+            guard mark == nil else { throw ValidationError("--mark goes with --growth; to diff at a mark use --at-mark") }
+            guard sessions.count <= 2 else { throw ValidationError("give --session at most twice: first for A, second for B") }
+            guard files != ["-", "-"] else { throw ValidationError("only one of A and B can be standard input") }
+        }
+    }
+
+    private var cut: Cut {
+        if let atSeq { return .seq(atSeq) }
+        if let atTime { return .time(atTime) }
+        if let atMark { return .mark(atMark) }
+        return .end
+    }
+
+    func run() throws {
+        if let growth, let mark {
+            try runGrowth(path: growth, label: mark)
+        } else {
+            try runDiff()
+        }
+    }
+
+    private func runDiff() throws {
+        let format = try outputFormat()
+        let a = try snapshot(side: "A", path: files[0], session: sessions.first)
+        let b = try snapshot(side: "B", path: files[1], session: sessions.dropFirst().first)
+        let diff = TreeDiff(a.snapshot, b.snapshot)
+        let bytes: [UInt8]
+        switch format {
+        case .text:
+            bytes = Array((TreeDiffReport.text(for: diff, sourceA: a.source, sourceB: b.source) + "\n").utf8)
+        case .json, .svg, .png, .pdf, .dot:
+            do {
+                bytes = try DiffRenderer.render(
+                    diff, format: RenderFormat(rawValue: format.rawValue)!, sourceA: a.source, sourceB: b.source
+                )
+            } catch {
+                throw UsageFailure(message: "\(error)")
+            }
+        }
+        try write(bytes)
+        if diff.hasNewLeaks { throw ExitCode(1) }
+    }
+
+    private func runGrowth(path: String, label: String) throws {
+        let format = try outputFormat()
+        guard case .recording(let sessions) = try DiffInput.read(path) else {
+            throw UsageFailure(message: "\(path) is a snapshot: --growth needs the recording of the run, with its marks")
+        }
+        let session = try pick(from: sessions, side: "", source: path, run: self.sessions.first)
+        let report: GrowthReport
+        do {
+            report = try GrowthReport(session.log, label: label)
+        } catch {
+            throw UsageFailure(message: "\(session.source): \(error.message)")
+        }
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            try write(Array(try encoder.encode(report)) + Array("\n".utf8))
+        default:
+            try write(Array((report.text + "\n").utf8))
+        }
+        if !report.growing.isEmpty { throw ExitCode(1) }
+    }
+
+    /// `--format`, else the output's extension (`.txt` is text), else text.
+    private func outputFormat() throws -> OutputFormat {
+        if let format { return format }
+        guard let output, output != "-" else { return .text }
+        if output.lowercased().hasSuffix(".txt") { return .text }
+        guard let format = RenderFormat(path: output) else {
+            throw UsageFailure(message: "cannot tell the format of \(output): give --format text|json|svg|png|pdf|dot")
+        }
+        return OutputFormat(rawValue: format.rawValue)!
+    }
+
+    private func snapshot(side: String, path: String, session: String?) throws -> (snapshot: Snapshot, source: String) {
+        switch try DiffInput.read(path) {
+        case .snapshot(let snapshot, let source):
+            guard cut == .end else {
+                throw UsageFailure(message: "\(side) (\(source)) is a snapshot, already taken at \(Seconds(snapshot.evaluatedAt)): "
+                    + "--at-seq, --at-time and --at-mark apply to recordings only")
+            }
+            if let session, session != snapshot.run {
+                throw UsageFailure(message: "\(side) (\(source)) is a snapshot of run \(snapshot.run), not \(session)")
+            }
+            return (snapshot, source)
+        case .recording(let sessions):
+            let picked = try pick(from: sessions, side: side, source: path, run: session)
+            let snapshot: Snapshot
+            do {
+                snapshot = try picked.log.snapshot(until: cut, grace: grace)
+            } catch {
+                throw UsageFailure(message: "\(side) (\(picked.source)): \(error.message)")
+            }
+            for warning in snapshot.warnings {
+                let place = warning.line > 0 ? "\(picked.source):\(warning.line)" : picked.source
+                FileHandle.standardError.write(Data("\(place): \(warning.message)\n".utf8))
+            }
+            return (snapshot, picked.source)
+        }
+    }
+
+    /// The session `run` names, or the only one.
+    private func pick(from sessions: [InputSession], side: String, source: String, run: String?) throws -> InputSession {
+        let name = side.isEmpty ? source : "\(side) (\(source))"
+        let runs = sessions.map(\.log.header.run).joined(separator: ", ")
+        if let run {
+            guard let session = sessions.first(where: { $0.log.header.run == run }) else {
+                throw UsageFailure(message: "\(name) holds no session \(run); it holds: \(runs.isEmpty ? "none" : runs)")
+            }
+            return session
+        }
+        guard let only = sessions.first else { throw UsageFailure(message: "\(name) holds no session") }
+        guard sessions.count == 1 else {
+            let hint = side.isEmpty ? "--session RUN" : "--session, given twice: first for A, second for B"
+            throw UsageFailure(message: "\(name) holds \(sessions.count) sessions; pick one with \(hint): \(runs)")
+        }
+        return only
+    }
+
+    private func write(_ bytes: [UInt8]) throws {
+        guard let output, output != "-" else {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw UsageFailure(message: "cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+}
