@@ -128,8 +128,58 @@ func decodeThroughput() throws {
                  median(rates) / 1e6, rates.min()! / 1e6, rates.max()! / 1e6, Double(bytes.count) / 1e6, count, coordinators))
 }
 
-// `coordlens-bench [hook|decode]...` runs a subset, for profiling one figure.
+/// Exactly `count` coordinators: App → tabs → 200 features each (8 types), every 10th feature with a 5-deep chain;
+/// every `leakEvery`-th feature is dismissed and never deinited.
+func diffSnapshot(count: Int = 100_000, firstID: Int, leakEvery: Int) -> Snapshot {
+    var tree = SessionTree(header: SessionHeader(app: "Bench", run: "run-\(firstID)"))
+    var seq = 0, nextID = firstID, made = 0, feature = 0
+    func apply(_ event: Event) {
+        seq += 1
+        tree.apply(EventRecord(seq: seq, time: Double(seq) * 0.001, event: event))
+    }
+    func add(_ type: String, under parent: Int?) -> Int? {
+        guard made < count else { return nil }
+        made += 1
+        nextID += 1
+        apply(.add(id: nextID, type: type, parent: parent))
+        return nextID
+    }
+    let app = add("AppCoordinator", under: nil)!
+    while made < count {
+        guard let tab = add("TabCoordinator", under: app) else { break }
+        for _ in 0..<200 {
+            feature += 1
+            guard let child = add("Feature\(feature % 8)Coordinator", under: tab) else { break }
+            if feature % leakEvery == 0 { apply(.dismiss(id: child)) }
+            if feature % 10 == 0 {
+                var parent = child
+                for _ in 0..<5 { if let step = add("StepCoordinator", under: parent) { parent = step } }
+            }
+        }
+    }
+    tree.apply(EventRecord(seq: seq + 1, time: Double(seq) * 0.001 + 10, event: .end))
+    return tree.snapshot()
+}
+
+/// Diffing two runs of 100,000 coordinators each, with other ids and other leaks on each side.
+func diffTime() {
+    let a = diffSnapshot(firstID: 0, leakEvery: 20)
+    let b = diffSnapshot(firstID: 1_000_000, leakEvery: 25)
+    var times: [Double] = []
+    var summary = ""
+    for _ in 0..<5 {
+        let start = nanos()
+        let diff = TreeDiff(a, b)
+        times.append(Double(nanos() - start) / 1e9)
+        summary = TreeDiffReport.summaryLine(for: diff)
+    }
+    print(String(format: "diff of two 100,000-coordinator runs: median %.3f s (min %.3f, max %.3f) over 5 runs; %@  [target < 1 s]",
+                 median(times), times.min()!, times.max()!, String(summary.prefix(60))))
+}
+
+// `coordlens-bench [hook|decode|diff]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 print("coordlens-bench (release build; \(ProcessInfo.processInfo.activeProcessorCount) cores; times are the measuring thread's CPU time)")
 if wanted.isEmpty || wanted.contains("hook") { hookCost() }
 if wanted.isEmpty || wanted.contains("decode") { try decodeThroughput() }
+if wanted.isEmpty || wanted.contains("diff") { diffTime() }

@@ -41,43 +41,77 @@ public enum EventDecoder {
     private static func decodeObject(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws -> DecodedLine {
         var scanner = JSONScanner(line)
         try scanner.begin()
-        var fields = Fields(scanner: scanner)
+        // Each known key goes straight into a typed local: no dictionary, no intermediate values.
+        var kind: Kind?
+        var seq, id, parent, count, callLine, pid, version: Int?
+        var time: Double?
+        var type, screen, label, file, function, app, run: String?
         while let key = try scanner.nextKey(Key.init) {
-            let value = try scanner.readValue()
-            fields[key] = value
+            switch key {
+            case .event: kind = try scanner.kind()
+            case .seq: seq = try scanner.integer(key)
+            case .t: time = try scanner.number(key)
+            case .id: id = try scanner.integer(key)
+            case .type: type = try scanner.text(key)
+            case .parent: parent = try scanner.integer(key)
+            case .screen: screen = try scanner.text(key)
+            case .label: label = try scanner.text(key)
+            case .count: count = try scanner.integer(key)
+            case .file: file = try scanner.text(key)
+            case .line: callLine = try scanner.integer(key)
+            case .function: function = try scanner.text(key)
+            case .app: app = try scanner.text(key)
+            case .run: run = try scanner.text(key)
+            case .pid: pid = try scanner.integer(key)
+            case .v: version = try scanner.integer(key)
+            case .other: try scanner.skipValue()
+            }
         }
-        let kind = try fields.kind()
-        if kind == .session { return .session(try fields.header(), line: lineNumber) }
+        guard let kind else { throw FieldError.missing(.event) }
+        if kind == .session {
+            let version = version ?? 1
+            guard version == 1 else { throw FieldError(message: "unsupported wire format version \(version) (this reader knows 1)") }
+            return .session(SessionHeader(app: try required(app, .app), run: try required(run, .run), pid: pid, version: version), line: lineNumber)
+        }
 
-        let seq = try fields.requiredInt(.seq)
-        let time = try fields.requiredDouble(.t)
-        guard time >= 0, time.isFinite else { throw FieldError(message: "\"t\" must be a non-negative number of seconds") }
+        let sequence = try required(seq, .seq)
+        let seconds = try required(time, .t)
+        guard seconds >= 0, seconds.isFinite else { throw FieldError(message: "\"t\" must be a non-negative number of seconds") }
         let event: Event
         switch kind {
         case .session: preconditionFailure("handled above")
-        case .add:
-            event = .add(id: try fields.requiredInt(.id), type: try fields.requiredString(.type), parent: try fields.int(.parent))
-        case .remove: event = .remove(id: try fields.requiredInt(.id), parent: try fields.int(.parent))
-        case .bind: event = .bind(id: try fields.requiredInt(.id), screen: try fields.requiredString(.screen))
-        case .dismiss: event = .dismiss(id: try fields.requiredInt(.id))
-        case .deinitialized: event = .deinitialized(id: try fields.requiredInt(.id))
-        case .mark: event = .mark(label: try fields.requiredString(.label))
+        case .add: event = .add(id: try required(id, .id), type: try required(type, .type), parent: parent)
+        case .remove: event = .remove(id: try required(id, .id), parent: parent)
+        case .bind: event = .bind(id: try required(id, .id), screen: try required(screen, .screen))
+        case .dismiss: event = .dismiss(id: try required(id, .id))
+        case .deinitialized: event = .deinitialized(id: try required(id, .id))
+        case .mark: event = .mark(label: try required(label, .label))
         case .dropped:
-            let count = try fields.requiredInt(.count)
+            let count = try required(count, .count)
             guard count >= 0 else { throw FieldError(message: "\"count\" must not be negative") }
             event = .dropped(count: count)
         case .end: event = .end
         case .unknown(let name): event = .unknown(kind: name)
         }
-        return .record(EventRecord(seq: seq, time: time, event: event, site: try fields.site(), line: lineNumber))
+        let site = file.map { CallSite(file: $0, line: callLine ?? 0, function: function) }
+        return .record(EventRecord(seq: sequence, time: seconds, event: event, site: site, line: lineNumber))
     }
 
-    private struct FieldError: Error {
+    private static func required<T>(_ value: T?, _ key: Key) throws -> T {
+        guard let value else { throw FieldError.missing(key) }
+        return value
+    }
+
+    fileprivate struct FieldError: Error {
         var message: String
+
+        static func missing(_ key: Key) -> FieldError {
+            FieldError(message: "missing \"\(key.name)\"")
+        }
     }
 
     /// The event kinds wire format v1 knows, matched on raw bytes like the keys.
-    private enum Kind: Equatable {
+    fileprivate enum Kind: Equatable {
         case session, add, remove, bind, dismiss, deinitialized, mark, dropped, end
         case unknown(String)
 
@@ -99,7 +133,7 @@ public enum EventDecoder {
     }
 
     /// The keys wire format v1 knows, matched on raw bytes so they never become Strings.
-    private enum Key {
+    fileprivate enum Key {
         case event, seq, t, id, type, parent, screen, label, count, file, line, function, app, run, pid, v, other
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -115,6 +149,9 @@ public enum EventDecoder {
             default: self = .other
             }
         }
+
+        /// Whether the protocol types this key as an integer rather than any number.
+        var wantsInteger: Bool { self != .t }
 
         var name: StaticString {
             switch self {
@@ -138,122 +175,43 @@ public enum EventDecoder {
             }
         }
     }
+}
 
-    /// The values of one line's known keys, each type-checked only when the kind needs it.
-    ///
-    /// One function per type rather than a generic with casts: this runs a million times a second.
-    private struct Fields {
-        let scanner: JSONScanner
-        private var event, seq, t, id, type, parent, screen, label, count, file, line, function, app, run, pid, v: JSONScalar?
-
-        init(scanner: JSONScanner) {
-            self.scanner = scanner
+/// Typed reads of the value after a key; `null` reads as absent, any other type is an error naming the key.
+extension JSONScanner {
+    fileprivate mutating func integer(_ key: EventDecoder.Key) throws -> Int? {
+        guard try expect(.number, for: key) else { return nil }
+        let (number, isInteger) = try readNumber()
+        guard isInteger, let integer = Int(exactly: number) else {
+            throw EventDecoder.FieldError(message: "\"\(key.name)\" must be an integer, not \(number)")
         }
+        return integer
+    }
 
-        /// Stored properties, not an array: a line allocates nothing it does not return.
-        subscript(key: Key) -> JSONScalar? {
-            get {
-                switch key {
-                case .event: event
-                case .seq: seq
-                case .t: t
-                case .id: id
-                case .type: type
-                case .parent: parent
-                case .screen: screen
-                case .label: label
-                case .count: count
-                case .file: file
-                case .line: line
-                case .function: function
-                case .app: app
-                case .run: run
-                case .pid: pid
-                case .v: v
-                case .other: nil
-                }
-            }
-            set {
-                switch key {
-                case .event: event = newValue
-                case .seq: seq = newValue
-                case .t: t = newValue
-                case .id: id = newValue
-                case .type: type = newValue
-                case .parent: parent = newValue
-                case .screen: screen = newValue
-                case .label: label = newValue
-                case .count: count = newValue
-                case .file: file = newValue
-                case .line: line = newValue
-                case .function: function = newValue
-                case .app: app = newValue
-                case .run: run = newValue
-                case .pid: pid = newValue
-                case .v: v = newValue
-                case .other: break
-                }
-            }
+    fileprivate mutating func number(_ key: EventDecoder.Key) throws -> Double? {
+        guard try expect(.number, for: key) else { return nil }
+        return try readNumber().value
+    }
+
+    fileprivate mutating func text(_ key: EventDecoder.Key) throws -> String? {
+        guard try expect(.string, for: key) else { return nil }
+        return try readText()
+    }
+
+    fileprivate mutating func kind() throws -> EventDecoder.Kind? {
+        guard try expect(.string, for: .event) else { return nil }
+        return try withText { EventDecoder.Kind($0) }
+    }
+
+    /// True when the wanted kind comes next; false (having consumed it) for `null`.
+    private mutating func expect(_ wanted: JSONValueKind, for key: EventDecoder.Key) throws -> Bool {
+        let found = try peekValue()
+        if found == wanted { return true }
+        if found == .null {
+            try skipValue()
+            return false
         }
-
-        private func present(_ key: Key) -> JSONScalar? {
-            guard let value = self[key], value != .null else { return nil }
-            return value
-        }
-
-        func string(_ key: Key) throws -> String? {
-            guard let value = present(key) else { return nil }
-            guard case .string(let range, let escaped) = value else { throw mistyped(key, value, "a string") }
-            return scanner.text(of: range, escaped: escaped)
-        }
-
-        func int(_ key: Key) throws -> Int? {
-            guard let value = present(key) else { return nil }
-            guard case .number(let number, let isInteger) = value else { throw mistyped(key, value, "an integer") }
-            guard isInteger, let integer = Int(exactly: number) else {
-                throw FieldError(message: "\"\(key.name)\" must be an integer, not \(number)")
-            }
-            return integer
-        }
-
-        func double(_ key: Key) throws -> Double? {
-            guard let value = present(key) else { return nil }
-            guard case .number(let number, _) = value else { throw mistyped(key, value, "a number") }
-            return number
-        }
-
-        func requiredString(_ key: Key) throws -> String { try required(key, string(key)) }
-
-        func kind() throws -> Kind {
-            guard let value = present(.event) else { throw FieldError(message: "missing \"event\"") }
-            guard case .string(let range, let escaped) = value else { throw mistyped(.event, value, "a string") }
-            if escaped {
-                var text = scanner.text(of: range, escaped: true)
-                return text.withUTF8 { Kind($0) }
-            }
-            return scanner.bytes(of: range) { Kind($0) }
-        }
-        func requiredInt(_ key: Key) throws -> Int { try required(key, int(key)) }
-        func requiredDouble(_ key: Key) throws -> Double { try required(key, double(key)) }
-
-        func header() throws -> SessionHeader {
-            let version = try int(.v) ?? 1
-            guard version == 1 else { throw FieldError(message: "unsupported wire format version \(version) (this reader knows 1)") }
-            return SessionHeader(app: try requiredString(.app), run: try requiredString(.run), pid: try int(.pid), version: version)
-        }
-
-        func site() throws -> CallSite? {
-            guard let file = try string(.file) else { return nil }
-            return CallSite(file: file, line: try int(.line) ?? 0, function: try string(.function))
-        }
-
-        private func required<T>(_ key: Key, _ value: T?) throws -> T {
-            guard let value else { throw FieldError(message: "missing \"\(key.name)\"") }
-            return value
-        }
-
-        private func mistyped(_ key: Key, _ value: JSONScalar, _ wanted: String) -> FieldError {
-            FieldError(message: "\"\(key.name)\" must be \(wanted), not \(value.typeName)")
-        }
+        let article = wanted == .number && key.wantsInteger ? "an integer" : wanted.name
+        throw EventDecoder.FieldError(message: "\"\(key.name)\" must be \(article), not \(found.name)")
     }
 }

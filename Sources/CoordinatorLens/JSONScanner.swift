@@ -1,20 +1,12 @@
-/// A value read from one of the object's own keys; nested values are skipped, never built.
-///
-/// Strings stay as byte ranges into the line until a caller asks for their text, so a line costs no allocation for
-/// the keys the event's kind does not use, and the value carries nothing to retain or release.
-enum JSONScalar: Equatable {
-    /// The bytes between the quotes; `escaped` when they hold a backslash escape to undo.
-    case string(Range<Int>, escaped: Bool)
-    case number(Double, isInteger: Bool)
-    case bool(Bool)
-    case null
-    case nested
+/// The kind of JSON value that comes next, so a type error can say what it found.
+enum JSONValueKind: Equatable {
+    case string, number, boolean, null, nested
 
-    var typeName: String {
+    var name: String {
         switch self {
         case .string: "a string"
         case .number: "a number"
-        case .bool: "a boolean"
+        case .boolean: "a boolean"
         case .null: "null"
         case .nested: "an object or array"
         }
@@ -81,60 +73,56 @@ struct JSONScanner {
         return key
     }
 
-    /// Reads the value after a key; objects and arrays are skipped and reported as `.nested`.
-    mutating func readValue() throws(JSONSyntaxError) -> JSONScalar {
+    /// The kind of the value after a key, without consuming it.
+    func peekValue() throws(JSONSyntaxError) -> JSONValueKind {
         guard index < bytes.count else { throw error("missing value") }
         switch bytes[index] {
-        case UInt8(ascii: "\""):
-            return try scanString()
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return try readNumber()
-        case UInt8(ascii: "t"):
-            try expectLiteral("true")
-            return .bool(true)
-        case UInt8(ascii: "f"):
-            try expectLiteral("false")
-            return .bool(false)
-        case UInt8(ascii: "n"):
-            try expectLiteral("null")
-            return .null
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            try skipNested()
-            return .nested
-        default:
-            throw error("unexpected character")
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .boolean
+        case UInt8(ascii: "n"): return .null
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return .nested
+        default: throw error("unexpected character")
         }
     }
 
-    /// The text of a string value this scanner returned.
-    func text(of range: Range<Int>, escaped: Bool) -> String {
-        guard escaped else { return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
-        var again = JSONScanner(bytes)
-        again.index = range.lowerBound - 1
-        return (try? again.readString()) ?? ""
+    /// Consumes the value after a key, whatever it is, checking its syntax.
+    mutating func skipValue() throws(JSONSyntaxError) {
+        switch try peekValue() {
+        case .string: _ = try scanString()
+        case .number: _ = try readNumber()
+        case .boolean: try expectLiteral(bytes[index] == UInt8(ascii: "t") ? "true" : "false")
+        case .null: try expectLiteral("null")
+        case .nested: try skipNested()
+        }
     }
 
-    /// Calls `body` with the raw bytes of a range this scanner returned.
-    func bytes<Result>(of range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        body(UnsafeBufferPointer(rebasing: bytes[range]))
+    /// Reads a string value (the caller has peeked `.string`).
+    mutating func readText() throws(JSONSyntaxError) -> String {
+        if let raw = rawStringWithoutEscapes() { return String(decoding: raw, as: UTF8.self) }
+        return try readString()
+    }
+
+    /// Hands a string value's bytes to `body` without building a String when it has no escapes.
+    mutating func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(JSONSyntaxError) -> Result {
+        if let raw = rawStringWithoutEscapes() { return body(raw) }
+        var text = try readString()
+        return text.withUTF8(body)
     }
 
     /// Finds the end of the string at `index`, validating it, without building it.
-    private mutating func scanString() throws(JSONSyntaxError) -> JSONScalar {
-        let opening = index
-        if let raw = rawStringWithoutEscapes() {
-            let start = opening + 1
-            return .string(start..<(start + raw.count), escaped: false)
-        }
-        _ = try readString()
-        return .string((opening + 1)..<(index - 1), escaped: true)
+    private mutating func scanString() throws(JSONSyntaxError) {
+        if rawStringWithoutEscapes() == nil { _ = try readString() }
     }
 
     private func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(offset: index, message: message)
     }
 
+    @inline(__always)
     private mutating func skipWhitespace() {
+        // The hook writes no whitespace: one comparison and out.
+        guard index < bytes.count, bytes[index] <= UInt8(ascii: " ") else { return }
         while index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"): index += 1
@@ -153,57 +141,77 @@ struct JSONScanner {
         index += count
     }
 
-    private mutating func readNumber() throws(JSONSyntaxError) -> JSONScalar {
+    /// Reads a number in one pass. Integers and decimals of at most 15 significant digits (every `seq`, `id` and
+    /// `t` the hook writes) are exact from their digits: such a mantissa and a power of ten up to 10^22 are both exact
+    /// in a Double, so one division rounds correctly. Anything longer, or with an exponent, goes through strtod.
+    mutating func readNumber() throws(JSONSyntaxError) -> (value: Double, isInteger: Bool) {
+        let base = bytes.baseAddress!
+        let count = bytes.count
         let start = index
-        var negative = false
-        if bytes[index] == UInt8(ascii: "-") {
-            negative = true
-            index += 1
+        var at = index
+        let negative = base[at] == UInt8(ascii: "-")
+        if negative { at += 1 }
+        var mantissa: UInt64 = 0
+        let integerStart = at
+        while at < count {
+            let digit = base[at] &- UInt8(ascii: "0")
+            if digit >= 10 { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            at += 1
         }
-        var integer: Int = 0
-        var digits = 0
-        var overflow = false
-        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
-            let (times, o1) = integer.multipliedReportingOverflow(by: 10)
-            let (plus, o2) = times.addingReportingOverflow(Int(bytes[index] &- UInt8(ascii: "0")))
-            overflow = overflow || o1 || o2
-            integer = plus
-            digits += 1
-            index += 1
-        }
-        guard digits > 0 else { throw error("invalid number") }
+        var digits = at - integerStart
+        guard digits > 0 else { throw JSONSyntaxError(offset: at, message: "invalid number") }
         var isInteger = true
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        var fractionDigits = 0
+        if at < count, base[at] == UInt8(ascii: ".") {
             isInteger = false
-            index += 1
-            let fractionStart = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-            guard index > fractionStart else { throw error("invalid number") }
+            at += 1
+            let fractionStart = at
+            while at < count {
+                let digit = base[at] &- UInt8(ascii: "0")
+                if digit >= 10 { break }
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                at += 1
+            }
+            fractionDigits = at - fractionStart
+            digits += fractionDigits
+            guard fractionDigits > 0 else { throw JSONSyntaxError(offset: at, message: "invalid number") }
         }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+        var hasExponent = false
+        if at < count, base[at] == UInt8(ascii: "e") || base[at] == UInt8(ascii: "E") {
             isInteger = false
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            let exponentStart = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-            guard index > exponentStart else { throw error("invalid number") }
+            hasExponent = true
+            at += 1
+            if at < count, base[at] == UInt8(ascii: "+") || base[at] == UInt8(ascii: "-") { at += 1 }
+            let exponentStart = at
+            while at < count, base[at] &- UInt8(ascii: "0") < 10 { at += 1 }
+            guard at > exponentStart else { throw JSONSyntaxError(offset: at, message: "invalid number") }
         }
-        if isInteger && !overflow {
-            return .number(Double(negative ? -integer : integer), isInteger: true)
+        index = at
+        if !hasExponent, digits <= 15 {
+            let magnitude = Double(mantissa) / JSONScanner.powersOfTen[fractionDigits]
+            return (negative ? -magnitude : magnitude, isInteger)
         }
-        if let value = fastDecimal(start: start, negative: negative) { return .number(value, isInteger: false) }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: at - start), as: UTF8.self)
         guard let value = Double(text) else { throw JSONSyntaxError(offset: start, message: "invalid number") }
-        return .number(value, isInteger: isInteger && !overflow)
+        // An integer too long to be exact in a Double is no valid id or seq.
+        return (value, isInteger && digits <= 18)
+    }
+
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { product, _ in product * 10 }
     }
 
     /// The bytes of the string at `index` when it has no escapes (moving past it); nil leaves `index` unchanged.
     private mutating func rawStringWithoutEscapes() -> UnsafeBufferPointer<UInt8>? {
+        // Hot loops run on a base pointer and a local index, which the optimiser keeps in registers.
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
         var end = index + 1
-        while end < bytes.count {
-            let byte = bytes[end]
+        while end < count {
+            let byte = base[end]
             if byte == UInt8(ascii: "\"") {
-                let raw = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+                let raw = UnsafeBufferPointer(start: base + index + 1, count: end - index - 1)
                 index = end + 1
                 return raw
             }
@@ -211,33 +219,6 @@ struct JSONScanner {
             end += 1
         }
         return nil
-    }
-
-    /// Timestamps like `12.345678` without strtod: at most 15 significant digits and a power of ten up to 10^22 are
-    /// both exact in a Double, so one division rounds correctly.
-    private func fastDecimal(start: Int, negative: Bool) -> Double? {
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var fractionDigits = 0
-        var seenPoint = false
-        for position in (negative ? start + 1 : start)..<index {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: ".") {
-                seenPoint = true
-                continue
-            }
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            mantissa = mantissa &* 10 &+ UInt64(byte - UInt8(ascii: "0"))
-            digits += 1
-            if seenPoint { fractionDigits += 1 }
-            if digits > 15 { return nil }
-        }
-        let value = Double(mantissa) / JSONScanner.powersOfTen[fractionDigits]
-        return negative ? -value : value
-    }
-
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        (0..<exponent).reduce(1.0) { product, _ in product * 10 }
     }
 
     private mutating func readString() throws(JSONSyntaxError) -> String {
