@@ -128,6 +128,15 @@ public final class Tracer: @unchecked Sendable {
     }
 
     private func watchDeallocation(of object: AnyObject, box: WeakBox, buffer: SessionBuffer) {
+        watch(object, box: box, buffer: buffer, reporting: .deinitialized)
+    }
+
+    private func watchScreen(_ screen: AnyObject, box: WeakBox, buffer: SessionBuffer) {
+        watch(screen, box: box, buffer: buffer, reporting: .screenGone)
+    }
+
+    /// On Apple platforms, a probe queues `kind` the moment `object` deallocates; elsewhere the writer polls `box`.
+    private func watch(_ object: AnyObject, box: WeakBox, buffer: SessionBuffer, reporting kind: RawEvent.Kind) {
         #if canImport(ObjectiveC)
         box.probed = true
         let id = box.id
@@ -136,27 +145,9 @@ public final class Tracer: @unchecked Sendable {
             guard let self, let buffer else { return }
             let nanos = MonotonicClock.now()
             self.lock.lock()
-            buffer.forget(box)
-            if !buffer.ending {
-                buffer.append(RawEvent(kind: .deinitialized, id: id, nanos: nanos, subject: box))
-            }
-            self.lock.unlock()
-        }
-        #endif
-    }
-
-    private func watchScreen(_ screen: AnyObject, box: WeakBox, buffer: SessionBuffer) {
-        #if canImport(ObjectiveC)
-        box.probed = true
-        let id = box.id
-        DeallocationProbe.attach(to: screen, key: UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())) {
-            [weak self, weak buffer] in
-            guard let self, let buffer else { return }
-            let nanos = MonotonicClock.now()
-            self.lock.lock()
-            if !buffer.ending {
-                buffer.append(RawEvent(kind: .screenGone, id: id, nanos: nanos, subject: box))
-            }
+            // The address may be reused from now on: a new object there must get a new id.
+            if kind == .deinitialized { buffer.forget(box) }
+            if !buffer.ending { buffer.append(RawEvent(kind: kind, id: id, nanos: nanos, subject: box)) }
             self.lock.unlock()
         }
         #endif

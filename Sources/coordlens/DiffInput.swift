@@ -8,16 +8,7 @@ enum DiffInput {
     case snapshot(Snapshot, source: String)
 
     static func read(_ path: String) throws -> DiffInput {
-        let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                throw UsageFailure(message: "cannot read \(path)")
-            }
-            data = contents
-        }
-        let source = path == "-" ? "<stdin>" : path
+        let (data, source) = try RecordingInput.contents(of: path)
         if startsWithEvent(data) { return .recording(sessions(of: data, source: source)) }
         let snapshotError: any Error
         do {

@@ -10,21 +10,18 @@ struct InputSession {
 /// Reads the `FILE...` arguments (`-` is standard input) into their sessions, in input order.
 enum RecordingInput {
     static func read(_ paths: [String]) throws -> [InputSession] {
-        var sessions: [InputSession] = []
-        for path in paths {
-            let data: Data
-            if path == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                guard let contents = FileManager.default.contents(atPath: path) else {
-                    throw UsageFailure(message: "cannot read \(path)")
-                }
-                data = contents
-            }
-            let recording = Recording(bytes: data)
-            let source = path == "-" ? "<stdin>" : path
-            sessions += recording.sessions.map { InputSession(source: source, log: $0) }
+        try paths.flatMap { path in
+            let (data, source) = try contents(of: path)
+            return Recording(bytes: data).sessions.map { InputSession(source: source, log: $0) }
         }
-        return sessions
+    }
+
+    /// The bytes behind one argument and the name reports give it.
+    static func contents(of path: String) throws -> (data: Data, source: String) {
+        if path == "-" { return (FileHandle.standardInput.readDataToEndOfFile(), "<stdin>") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageFailure(message: "cannot read \(path)")
+        }
+        return (data, path)
     }
 }
