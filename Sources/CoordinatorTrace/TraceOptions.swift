@@ -15,4 +15,17 @@ public struct TraceOptions: Sendable {
         self.tickInterval = tickInterval
         self.endTimeout = endTimeout
     }
+
+    /// The same options brought into a range the writer can run with: the hook must not crash or spin on a typo.
+    var sanitized: TraceOptions {
+        func clamp(_ value: Double, _ range: ClosedRange<Double>) -> Double {
+            value.isFinite ? min(max(value, range.lowerBound), range.upperBound) : range.lowerBound
+        }
+        return TraceOptions(
+            bufferCapacity: max(1, bufferCapacity),
+            backlogCapacity: max(1, backlogCapacity),
+            tickInterval: clamp(tickInterval, 0.001...1),
+            endTimeout: clamp(endTimeout, 0...60)
+        )
+    }
 }

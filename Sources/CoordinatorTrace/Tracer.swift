@@ -17,7 +17,8 @@ public final class Tracer: @unchecked Sendable {
     /// Starts a session streaming to `sink`, ending the current one first.
     public func start(app: String, sink: any TraceSink, options: TraceOptions = TraceOptions()) {
         end()
-        let buffer = SessionBuffer(app: app, run: UUID().uuidString.lowercased(), capacity: max(1, options.bufferCapacity))
+        let options = options.sanitized
+        let buffer = SessionBuffer(app: app, run: UUID().uuidString.lowercased(), capacity: options.bufferCapacity)
         let writer = SessionWriter(buffer: buffer, lock: lock, sink: sink, options: options)
         lock.lock()
         self.buffer = buffer

@@ -158,3 +158,15 @@ import Testing
         #expect(recording.sessions.first.map(events) == [.add(id: 1, type: "Coordinator", parent: nil), .end])
     }
 }
+
+@Suite struct TraceOptionsTests {
+    @Test func nonsenseOptionsNeitherCrashNorSpin() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Odd", sink: sink, options: TraceOptions(bufferCapacity: -5, backlogCapacity: 0, tickInterval: -1, endTimeout: .nan))
+        let coordinator = Coordinator()
+        tracer.added(coordinator, to: nil)
+        tracer.end()
+        #expect(events(try session(from: sink)) == [.add(id: 1, type: "Coordinator", parent: nil), .end])
+    }
+}
