@@ -87,18 +87,22 @@ let package = Package(
             path: "samples/segue-slot",
             exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
         ),
+        // Helpers the test targets share: SVG reading, finding built executables, running them as processes.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CoordinatorTraceTests", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
         .testTarget(name: "CoordinatorLensTests", dependencies: ["CoordinatorLens"]),
         // Runs the built `coordlens` as a real process: exit codes, formats, listen over TCP.
-        .testTarget(name: "CommandLineTests", dependencies: ["CoordinatorTrace", "coordlens"]),
-        .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering"]),
-        .testTarget(name: "DiffTests", dependencies: ["CoordinatorLens", "CoordinatorLensRendering"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["CoordinatorTrace", "coordlens", "TestSupport"]),
+        .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering", "TestSupport"]),
+        .testTarget(name: "DiffTests", dependencies: ["CoordinatorLens", "CoordinatorLensRendering", "TestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer"]
+            dependencies: [
+                "CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer", "TestSupport",
+            ]
         ),
         .testTarget(name: "CoordinatorTraceTestingTests", dependencies: ["CoordinatorTraceTesting", "CoordinatorTrace"]),
-        .testTarget(name: "SamplesTests", dependencies: ["CoordinatorLens", "SampleRun"]),
+        .testTarget(name: "SamplesTests", dependencies: ["CoordinatorLens", "SampleRun", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,26 +1,27 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct CheckCommandTests {
     @Test func exitsOneAndNamesTheLeakWithItsPlaceAndPath() throws {
-        let result = try CoordlensProcess.run(["check", try CoordlensProcess.file(Streams.leaking)])
+        let result = try BuiltProduct.coordlens.run(["check", try Streams.file(Streams.leaking)])
         #expect(result.status == 1)
-        #expect(result.output.contains("RETAINED CheckoutCoordinator#2: still a child of AppCoordinator#1"))
-        #expect(result.output.contains("added at App.swift:40"))
-        #expect(result.output.contains("path: AppCoordinator#1 › CheckoutCoordinator#2"))
-        #expect(result.output.contains("1 retained in 1 session"))
+        #expect(result.standardOutput.contains("RETAINED CheckoutCoordinator#2: still a child of AppCoordinator#1"))
+        #expect(result.standardOutput.contains("added at App.swift:40"))
+        #expect(result.standardOutput.contains("path: AppCoordinator#1 › CheckoutCoordinator#2"))
+        #expect(result.standardOutput.contains("1 retained in 1 session"))
     }
 
     @Test func exitsZeroWhenNothingIsRetained() throws {
-        let result = try CoordlensProcess.run(["check", try CoordlensProcess.file(Streams.clean)])
-        #expect(result.status == 0, "\(result.output)\(result.errors)")
-        #expect(result.output.contains("0 retained in 1 session"))
+        let result = try BuiltProduct.coordlens.run(["check", try Streams.file(Streams.clean)])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("0 retained in 1 session"))
     }
 
     @Test func graceDecides() throws {
-        let path = try CoordlensProcess.file(Streams.leaking)
-        #expect(try CoordlensProcess.run(["check", path, "--grace", "10"]).status == 0)
-        #expect(try CoordlensProcess.run(["check", path, "--at-mark", "opened"]).status == 0)
+        let path = try Streams.file(Streams.leaking)
+        #expect(try BuiltProduct.coordlens.run(["check", path, "--grace", "10"]).status == 0)
+        #expect(try BuiltProduct.coordlens.run(["check", path, "--at-mark", "opened"]).status == 0)
     }
 
     @Test(arguments: [
@@ -33,16 +34,16 @@ import Testing
         ["check", "-", "--grace", "-1"],
     ])
     func badUsageOrInputExitsTwo(arguments: [String]) throws {
-        let result = try CoordlensProcess.run(arguments, input: Streams.leaking)
-        #expect(result.status == 2, "\(arguments): \(result.errors)")
-        #expect(!result.errors.isEmpty)
+        let result = try BuiltProduct.coordlens.run(arguments, input: Streams.leaking)
+        #expect(result.status == 2, "\(arguments): \(result.standardError)")
+        #expect(!result.standardError.isEmpty)
     }
 
     @Test func jsonHasTheDocumentedShapeAndOrder() throws {
-        let result = try CoordlensProcess.run(["check", "-", "--format", "json"], input: Streams.leaking + Streams.clean)
+        let result = try BuiltProduct.coordlens.run(["check", "-", "--format", "json"], input: Streams.leaking + Streams.clean)
         #expect(result.status == 1)
-        #expect(result.output.hasPrefix(#"{"grace":2,"sessions":[{"app":"Shop","run":"leaky","evaluatedAt":5,"coordinators":[{"id":1,"type":"AppCoordinator","parent":null,"verdict":"alive","reason":null},{"id":2,"type":"CheckoutCoordinator","parent":1,"verdict":"retained","reason":"still a child of AppCoordinator#1"}],"warnings":[]}"#))
-        let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+        #expect(result.standardOutput.hasPrefix(#"{"grace":2,"sessions":[{"app":"Shop","run":"leaky","evaluatedAt":5,"coordinators":[{"id":1,"type":"AppCoordinator","parent":null,"verdict":"alive","reason":null},{"id":2,"type":"CheckoutCoordinator","parent":1,"verdict":"retained","reason":"still a child of AppCoordinator#1"}],"warnings":[]}"#))
+        let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         let sessions = object?["sessions"] as? [[String: Any]]
         #expect(sessions?.map { $0["run"] as? String } == ["leaky", "clean"])
         #expect(object?["retained"] as? Int == 1)
@@ -50,9 +51,9 @@ import Testing
 
     @Test func malformedLinesAreWarningsWithLineNumbersAndTheRestIsJudged() throws {
         let broken = Streams.leaking.replacingOccurrences(of: #"{"seq":4,"t":0.5,"event":"mark","label":"opened"}"#, with: "{oops")
-        let result = try CoordlensProcess.run(["check", "-"], input: broken)
+        let result = try BuiltProduct.coordlens.run(["check", "-"], input: broken)
         #expect(result.status == 1)
-        #expect(result.output.contains("<stdin>:5: malformed JSON"))
-        #expect(result.output.contains("RETAINED CheckoutCoordinator#2"))
+        #expect(result.standardOutput.contains("<stdin>:5: malformed JSON"))
+        #expect(result.standardOutput.contains("RETAINED CheckoutCoordinator#2"))
     }
 }

@@ -1,5 +1,6 @@
 import CoordinatorTrace
 import Foundation
+import TestSupport
 import Testing
 
 final class ListenedCoordinator: Sendable {}
@@ -8,9 +9,9 @@ final class ListenedScreen: Sendable {}
 @Suite struct ListenProcessTests {
     /// The real `coordlens listen` process, the real hook over TCP, the picture on disk, the recording replayed.
     @Test func listenRendersRecordsAndExitsAfterTheSession() throws {
-        let folder = URL(fileURLWithPath: try CoordlensProcess.file("")).deletingLastPathComponent().path
+        let folder = URL(fileURLWithPath: try Streams.file("")).deletingLastPathComponent().path
         let process = Process()
-        process.executableURL = CoordlensProcess.binary
+        process.executableURL = try BuiltProduct.coordlens.locate()
         process.arguments = ["listen", "--port", "0", "--out", folder, "--record", folder + "/rec.ndjson", "--sessions", "1", "--grace", "0.2"]
         let output = Pipe()
         process.standardOutput = output
@@ -47,9 +48,9 @@ final class ListenedScreen: Sendable {}
         #expect(process.terminationStatus == 0)
         let svg = String(decoding: try #require(FileManager.default.contents(atPath: "\(folder)/\(run).svg")), as: UTF8.self)
         #expect(svg.contains(#"<g id="c2" class="node verdict&#45;retained">"#))
-        let check = try CoordlensProcess.run(["check", folder + "/rec.ndjson", "--grace", "0.2"])
+        let check = try BuiltProduct.coordlens.run(["check", folder + "/rec.ndjson", "--grace", "0.2"])
         #expect(check.status == 1)
-        #expect(check.output.contains("RETAINED ListenedCoordinator#2"))
+        #expect(check.standardOutput.contains("RETAINED ListenedCoordinator#2"))
         withExtendedLifetime((root, child)) {}
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct RenderCommandTests {
     @Test(arguments: ["svg", "png", "pdf", "dot", "json"])
     func writesEachFormatFromTheExtension(format: String) throws {
-        let input = try CoordlensProcess.file(Streams.leaking)
+        let input = try Streams.file(Streams.leaking)
         let output = URL(fileURLWithPath: input).deletingLastPathComponent().appendingPathComponent("tree.\(format)").path
-        let result = try CoordlensProcess.run(["render", input, "-o", output])
-        #expect(result.status == 0, "\(result.errors)")
+        let result = try BuiltProduct.coordlens.run(["render", input, "-o", output])
+        #expect(result.status == 0, "\(result.standardError)")
         let bytes = try #require(FileManager.default.contents(atPath: output))
         let head = String(decoding: bytes.prefix(8), as: UTF8.self)
         switch format {
@@ -20,24 +21,24 @@ import Testing
     }
 
     @Test func readsStandardInputAndWritesStandardOutput() throws {
-        let result = try CoordlensProcess.run(["render", "-", "-o", "-", "--format", "dot"], input: Streams.leaking)
+        let result = try BuiltProduct.coordlens.run(["render", "-", "-o", "-", "--format", "dot"], input: Streams.leaking)
         #expect(result.status == 0)
-        #expect(result.output.contains("verdict-retained"))
+        #expect(result.standardOutput.contains("verdict-retained"))
     }
 
     @Test func severalSessionsNeedASessionChoice() throws {
         let both = Streams.leaking + Streams.clean
-        let ambiguous = try CoordlensProcess.run(["render", "-", "-o", "-", "--format", "dot"], input: both)
+        let ambiguous = try BuiltProduct.coordlens.run(["render", "-", "-o", "-", "--format", "dot"], input: both)
         #expect(ambiguous.status == 2)
-        #expect(ambiguous.errors.contains("leaky") && ambiguous.errors.contains("clean"))
-        let chosen = try CoordlensProcess.run(["render", "-", "-o", "-", "--format", "dot", "--session", "clean"], input: both)
+        #expect(ambiguous.standardError.contains("leaky") && ambiguous.standardError.contains("clean"))
+        let chosen = try BuiltProduct.coordlens.run(["render", "-", "-o", "-", "--format", "dot", "--session", "clean"], input: both)
         #expect(chosen.status == 0)
-        #expect(!chosen.output.contains("verdict-retained"))
+        #expect(!chosen.standardOutput.contains("verdict-retained"))
     }
 
     @Test func unknownExtensionIsBadUsage() throws {
-        let result = try CoordlensProcess.run(["render", "-", "-o", "tree.bmp"], input: Streams.leaking)
+        let result = try BuiltProduct.coordlens.run(["render", "-", "-o", "tree.bmp"], input: Streams.leaking)
         #expect(result.status == 2)
-        #expect(result.errors.contains("--format"))
+        #expect(result.standardError.contains("--format"))
     }
 }

@@ -1,6 +1,7 @@
 import CoordinatorLens
 import CoordinatorLensRendering
 import Foundation
+import TestSupport
 import Testing
 
 /// The statement that declares node `c<id>`, if the DOT has one.

@@ -1,5 +1,6 @@
 import CoordinatorLens
 import CoordinatorLensRendering
+import TestSupport
 import Testing
 
 /// Hostile user text, with what Graphviz must show for it: the text itself minus control characters.

@@ -1,5 +1,6 @@
 import CoordinatorLens
 import CoordinatorLensRendering
+import TestSupport
 import Testing
 
 /// What libgvc really draws from the DOT, read back from the SVG.

@@ -1,6 +1,7 @@
 import CoordinatorLens
 import CoordinatorLensRendering
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct SnapshotRendererTests {

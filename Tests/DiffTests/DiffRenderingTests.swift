@@ -1,5 +1,6 @@
 import CoordinatorLens
 import CoordinatorLensRendering
+import TestSupport
 import Testing
 
 @Suite("The merged tree rendered through libgvc")

@@ -1,9 +1,13 @@
 import CoordinatorLens
 import CoordinatorLensRendering
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("coordlens diff, run as a process", .enabled(if: CoordlensBinary.url != nil, Comment(rawValue: CoordlensBinary.missing)))
+@Suite(
+    "coordlens diff, run as a process",
+    .enabled(if: BuiltProduct.coordlens.url != nil, Comment(rawValue: BuiltProduct.coordlens.missing.description))
+)
 struct ExitCodeTests {
     /// A fresh directory holding the runs the tests diff: before (leaks the checkout), fixed, and a branch that
     /// leaks it and also a new banner.
@@ -29,12 +33,12 @@ struct ExitCodeTests {
     @Test("0 when B fixes a leak or leaks only what A leaked")
     func noNewLeak() throws {
         let directory = try Self.workspace()
-        let fixed = try CoordlensBinary.run(["diff", "before.ndjson", "fixed.ndjson"], in: directory)
+        let fixed = try BuiltProduct.coordlens.run(["diff", "before.ndjson", "fixed.ndjson"], in: directory)
         #expect(fixed.status == 0)
         #expect(fixed.standardOutput.contains("✓     CheckoutCoordinator"))
         #expect(fixed.standardOutput.hasSuffix("+0 -0, new leaks 0, fixed 1 (CheckoutCoordinator)\n"))
 
-        let same = try CoordlensBinary.run(["diff", "before.ndjson", "same.ndjson"], in: directory)
+        let same = try BuiltProduct.coordlens.run(["diff", "before.ndjson", "same.ndjson"], in: directory)
         #expect(same.status == 0)
         #expect(same.standardOutput.contains("still leaking 1 (CheckoutCoordinator)"))
     }
@@ -42,12 +46,12 @@ struct ExitCodeTests {
     @Test("1 when B has a leak A does not")
     func newLeak() throws {
         let directory = try Self.workspace()
-        let outcome = try CoordlensBinary.run(["diff", "before.ndjson", "branch.ndjson"], in: directory)
+        let outcome = try BuiltProduct.coordlens.run(["diff", "before.ndjson", "branch.ndjson"], in: directory)
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput.contains("!   BannerCoordinator"))
         #expect(outcome.standardOutput.hasSuffix("+1 -0, new leaks 1 (BannerCoordinator), fixed 0, still leaking 1 (CheckoutCoordinator)\n"))
 
-        let reverse = try CoordlensBinary.run(["diff", "branch.ndjson", "before.ndjson"], in: directory)
+        let reverse = try BuiltProduct.coordlens.run(["diff", "branch.ndjson", "before.ndjson"], in: directory)
         #expect(reverse.status == 0)
     }
 
@@ -66,7 +70,7 @@ struct ExitCodeTests {
             (["diff", "--growth", "before.ndjson"], "--mark"),
         ]
         for (arguments, message) in cases {
-            let outcome = try CoordlensBinary.run(arguments, in: directory)
+            let outcome = try BuiltProduct.coordlens.run(arguments, in: directory)
             #expect(outcome.status == 2, "\(arguments)")
             #expect(outcome.standardError.contains(message), "\(arguments): \(outcome.standardError)")
         }
@@ -75,7 +79,7 @@ struct ExitCodeTests {
     @Test("--session twice picks A's and B's run from one file")
     func sessionPerSide() throws {
         let directory = try Self.workspace()
-        let outcome = try CoordlensBinary.run(
+        let outcome = try BuiltProduct.coordlens.run(
             ["diff", "both.ndjson", "both.ndjson", "--session", "before", "--session", "branch"], in: directory
         )
         #expect(outcome.status == 1)
@@ -86,15 +90,15 @@ struct ExitCodeTests {
     @Test("a JSON snapshot from render --format json diffs against a recording")
     func snapshotInput() throws {
         let directory = try Self.workspace()
-        let render = try CoordlensBinary.run(["render", "before.ndjson", "-o", "before.json"], in: directory)
+        let render = try BuiltProduct.coordlens.run(["render", "before.ndjson", "-o", "before.json"], in: directory)
         #expect(render.status == 0)
-        let outcome = try CoordlensBinary.run(["diff", "before.json", "fixed.ndjson", "--format", "json"], in: directory)
+        let outcome = try BuiltProduct.coordlens.run(["diff", "before.json", "fixed.ndjson", "--format", "json"], in: directory)
         #expect(outcome.status == 0)
         let json = try JSONObject.parse(Array(outcome.standardOutput.utf8))
         #expect((json["summary"] as? [String: Any])?["fixedLeaks"] as? Int == 1)
         #expect((json["a"] as? [String: Any])?["source"] as? String == "before.json")
 
-        let cut = try CoordlensBinary.run(["diff", "before.json", "fixed.ndjson", "--at-seq", "3"], in: directory)
+        let cut = try BuiltProduct.coordlens.run(["diff", "before.json", "fixed.ndjson", "--at-seq", "3"], in: directory)
         #expect(cut.status == 2)
         #expect(cut.standardError.contains("is a snapshot"))
     }
@@ -102,7 +106,7 @@ struct ExitCodeTests {
     @Test("-o writes the picture; the exit status still reports the new leak")
     func pictureOutput() throws {
         let directory = try Self.workspace()
-        let outcome = try CoordlensBinary.run(["diff", "before.ndjson", "branch.ndjson", "-o", "diff.svg"], in: directory)
+        let outcome = try BuiltProduct.coordlens.run(["diff", "before.ndjson", "branch.ndjson", "-o", "diff.svg"], in: directory)
         #expect(outcome.status == 1)
         let svg = try SVGElement.parse(Array(try Data(contentsOf: directory.appendingPathComponent("diff.svg"))))
         #expect(svg.elements(withClass: "diff-new-leak").count == 1)
@@ -127,19 +131,19 @@ struct ExitCodeTests {
         try Data(leaking.ndjson.utf8).write(to: directory.appendingPathComponent("loop.ndjson"))
         try Data(clean.ndjson.utf8).write(to: directory.appendingPathComponent("clean.ndjson"))
 
-        let grows = try CoordlensBinary.run(["diff", "--growth", "loop.ndjson", "--mark", "iteration"], in: directory)
+        let grows = try BuiltProduct.coordlens.run(["diff", "--growth", "loop.ndjson", "--mark", "iteration"], in: directory)
         #expect(grows.status == 1)
         #expect(grows.standardOutput.contains("DetailCoordinator  1 → 2 → 3"))
-        let json = try CoordlensBinary.run(["diff", "--growth", "loop.ndjson", "--mark", "iteration", "--format", "json"], in: directory)
+        let json = try BuiltProduct.coordlens.run(["diff", "--growth", "loop.ndjson", "--mark", "iteration", "--format", "json"], in: directory)
         #expect(json.status == 1)
         let growing = try JSONObject.parse(Array(json.standardOutput.utf8))["growing"] as? [[String: Any]]
         #expect(growing?.first?["counts"] as? [Int] == [1, 2, 3])
 
-        let flat = try CoordlensBinary.run(["diff", "--growth", "clean.ndjson", "--mark", "iteration"], in: directory)
+        let flat = try BuiltProduct.coordlens.run(["diff", "--growth", "clean.ndjson", "--mark", "iteration"], in: directory)
         #expect(flat.status == 0)
         #expect(flat.standardOutput.hasSuffix("no type grows at every mark\n"))
 
-        let missing = try CoordlensBinary.run(["diff", "--growth", "clean.ndjson", "--mark", "nope"], in: directory)
+        let missing = try BuiltProduct.coordlens.run(["diff", "--growth", "clean.ndjson", "--mark", "nope"], in: directory)
         #expect(missing.status == 2)
     }
 }

@@ -2,6 +2,7 @@ import CoordinatorLens
 import CoordinatorLensServer
 import CoordinatorTrace
 import Foundation
+import TestSupport
 import Testing
 
 final class AppCoordinator: Sendable {}
@@ -57,14 +58,14 @@ final class CheckoutScreen: Sendable {}
         let drawn = eventually {
             server.refresh()
             guard let data = FileManager.default.contents(atPath: svgPath),
-                  let nodes = try? SVGNodes.parse(data) else { return false }
-            return nodes["c2"]?.classes.contains("verdict-retained") == true
+                  let svg = try? SVGElement.parse(data) else { return false }
+            return svg.element(id: "c2")?.classes.contains("verdict-retained") == true
         }
         #expect(drawn, "the re-rendered SVG shows the checkout coordinator retained")
-        let nodes = try SVGNodes.parse(try #require(FileManager.default.contents(atPath: svgPath)))
-        #expect(nodes["c2"]?.fill?.lowercased() == "#e5484d")
-        #expect(nodes["c1"]?.classes.contains("verdict-alive") == true)
-        #expect(nodes["c1"]?.fill?.lowercased() != "#e5484d")
+        let svg = try SVGElement.parse(try #require(FileManager.default.contents(atPath: svgPath)))
+        #expect(svg.element(id: "c2")?.shapeFill?.lowercased() == "#e5484d")
+        #expect(svg.element(id: "c1")?.classes.contains("verdict-alive") == true)
+        #expect(svg.element(id: "c1")?.shapeFill?.lowercased() != "#e5484d")
 
         let live = try #require(server.sessions.snapshots(grace: 0.2).first { $0.snapshot.run == run })
         #expect(live.snapshot.ended)

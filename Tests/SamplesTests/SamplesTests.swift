@@ -1,5 +1,6 @@
 import CoordinatorLens
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct SamplesTests {
@@ -29,8 +30,8 @@ import Testing
     }
 
     @Test func sampleRefusesAnUnknownArgument() async throws {
-        let status = try await SampleProcess.run(try SampleBinaries.url(for: "YuiSample"), arguments: ["--bogus"])
-        #expect(status == 2)
+        let run = try await BuiltProduct.sample("YuiSample").runAsync(["--bogus"], timeout: BuiltProduct.sampleTimeout)
+        #expect(run.status == 2)
     }
 
     private func check(_ snapshot: Snapshot, against expected: SampleExpectation) {
