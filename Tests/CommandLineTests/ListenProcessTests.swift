@@ -16,7 +16,8 @@ final class ListenedScreen: Sendable {}
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        // SIGKILL, not terminate(): processes started from test threads may have SIGTERM blocked (swift-corelibs-foundation#4772).
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
         var seen = Data()
         var port: Int?
