@@ -87,6 +87,12 @@ let package = Package(
             path: "samples/segue-slot",
             exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
         ),
+        .executableTarget(
+            name: "CheckoutFixSample",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/checkout-fix",
+            exclude: ["before.ndjson", "after.ndjson", "diff.svg", "diff.png", "diff.txt"]
+        ),
         // Helpers the test targets share: SVG reading, finding built executables, running them as processes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CoordinatorTraceTests", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),

@@ -19,7 +19,7 @@ samples=(
 
 # One product per build: swift build takes a single --product.
 "$swift" build "${flags[@]}" --product coordlens
-for sample in "${samples[@]}"; do
+for sample in "${samples[@]}" "checkout-fix:CheckoutFixSample"; do
   "$swift" build "${flags[@]}" --product "${sample#*:}"
 done
 bin="$("$swift" build "${flags[@]}" --show-bin-path)"
@@ -37,3 +37,14 @@ for sample in "${samples[@]}"; do
   [ "$status" -le 1 ] || { echo "coordlens check failed on $dir/stream.ndjson (exit $status)" >&2; exit "$status"; }
   tail -n 1 "$dir/report.txt"
 done
+
+# The diff example: one checkout flow before and after its leak fix; the README shows diff.png.
+dir="samples/checkout-fix"
+echo "== CheckoutFixSample (before, then --fixed) -> $dir"
+"$bin/CheckoutFixSample" --file "$dir/before.ndjson"
+"$bin/CheckoutFixSample" --fixed --file "$dir/after.ndjson"
+for format in svg png txt; do
+  # diff exits 1 only when the second run adds a leak, which the fix must not.
+  "$bin/coordlens" diff "$dir/before.ndjson" "$dir/after.ndjson" -o "$dir/diff.$format" --format "${format/txt/text}"
+done
+tail -n 1 "$dir/diff.txt"

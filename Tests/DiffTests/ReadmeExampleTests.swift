@@ -4,10 +4,11 @@ import Testing
 
 @Suite("The README's diff example")
 struct ReadmeExampleTests {
-    /// docs/diff-example, recorded through the real hook: one checkout flow before and after its leak fix.
+    /// samples/checkout-fix, recorded by `make samples` through the real hook: one checkout flow before and after its
+    /// leak fix.
     private static let directory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/diff-example")
+        .appendingPathComponent("samples/checkout-fix")
 
     private static func snapshot(_ name: String) throws -> Snapshot {
         let data = try Data(contentsOf: directory.appendingPathComponent(name))

@@ -7,11 +7,11 @@ import Testing
 enum RecordedSample {
     /// Runs `product` with `--file` into a temporary file and judges its one session at the end, as `coordlens check`
     /// does.
-    static func run(_ product: String, grace: Double = VerdictRules.defaultGrace) async throws -> Snapshot {
+    static func run(_ product: String, _ arguments: [String] = [], grace: Double = VerdictRules.defaultGrace) async throws -> Snapshot {
         let binary = BuiltProduct.sample(product)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(product)-\(UUID().uuidString).ndjson")
         defer { try? FileManager.default.removeItem(at: output) }
-        let run = try await binary.runAsync(["--file", output.path], timeout: BuiltProduct.sampleTimeout)
+        let run = try await binary.runAsync(arguments + ["--file", output.path], timeout: BuiltProduct.sampleTimeout)
         try #require(run.status == 0, "\(product) exited with \(run.status): \(run.standardError)")
         return try snapshot(of: Data(contentsOf: output), grace: grace)
     }

@@ -29,6 +29,19 @@ import Testing
         #expect(LeakReport.line(for: checkout).hasPrefix("CheckoutCoordinator#10 retained: still a child of HomeCoordinator#1 (added at DeliverooTraditionalSample/HomeCoordinator.swift:"))
     }
 
+    /// The checkout flow before and after its fix: the diff shows the fixed leak and nothing else.
+    @Test func checkoutFixRunsDifferOnlyByTheFix() async throws {
+        let before = try await RecordedSample.run("CheckoutFixSample")
+        let after = try await RecordedSample.run("CheckoutFixSample", ["--fixed"])
+        #expect(before.retained.map(\.type) == ["CheckoutCoordinator"])
+        #expect(after.retained.isEmpty)
+        #expect(after.nodes.first { $0.type == "CheckoutCoordinator" }?.verdict == .released)
+        let diff = TreeDiff(before, after)
+        let markers = Dictionary(grouping: diff.entries, by: \.marker).mapValues(\.count)
+        #expect(markers == [.fixedLeak: 1, .unchanged: diff.entries.count - 1])
+        #expect(!diff.hasNewLeaks)
+    }
+
     @Test func sampleRefusesAnUnknownArgument() async throws {
         let run = try await BuiltProduct.sample("YuiSample").runAsync(["--bogus"], timeout: BuiltProduct.sampleTimeout)
         #expect(run.status == 2)

@@ -11,9 +11,12 @@ public enum SampleRun {
     ///
     /// `flows` gets the pause to call between a coordinator being done and the moment that judges it, and returns
     /// what the app itself keeps alive (its window, its root coordinator), which stays alive until the session ends.
-    public static func main(app: String, _ flows: (_ settle: () -> Void) -> Any) {
+    /// A sample with options of its own passes the `arguments` left after taking them.
+    public static func main(
+        app: String, arguments: [String] = Array(CommandLine.arguments.dropFirst()), _ flows: (_ settle: () -> Void) -> Any
+    ) {
         let destination: SampleDestination
-        switch SampleDestination.parse(Array(CommandLine.arguments.dropFirst())) {
+        switch SampleDestination.parse(arguments) {
         case .success(let parsed): destination = parsed
         case .failure(let error):
             FileHandle.standardError.write(Data("\(app): \(error)\nusage: \(app) [--tcp HOST:PORT | --file PATH]\n".utf8))
