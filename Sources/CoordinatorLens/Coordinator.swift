@@ -1,22 +1,31 @@
 /// Everything the stream has said about one coordinator so far.
 public struct Coordinator: Hashable, Sendable {
+    /// Its id within the session, as the stream sent it.
     public let id: CoordinatorID
+    /// Its Swift type name, from the `add` that first reported it.
     public var type: String
     /// The coordinator it is attached to now; it stays set when that parent deinits, so the tree shows who outlived whom.
     public var parent: CoordinatorID?
     /// Attached children, in the order they were attached.
     public var children: [CoordinatorID] = []
+    /// The screen it was last bound to (for example its first view controller's type); nil if never bound.
     public var screen: String?
+    /// Seconds since the session started, at its first `add`; a later move does not change it.
     public var addedAt: Double
+    /// Where its first `add` was called; nil when the producer sent no call site.
     public var addedSite: CallSite?
+    /// Seconds since the session started, at its first `dismiss`; nil if never dismissed.
     public var dismissedAt: Double?
     /// When a `remove` detached it; cleared when an `add` attaches it again.
     public var removedAt: Double?
+    /// The parent a `remove` detached it from; cleared when an `add` attaches it again.
     public var removedFrom: CoordinatorID?
     /// When its parent deinited while it was still attached; cleared when an `add` attaches it again.
     public var orphanedAt: Double?
+    /// Seconds since the session started, when it was deallocated; nil while it is alive.
     public var deinitAt: Double?
 
+    /// A coordinator as its first `add` reports it (`parent` nil: a root); later events fill in the rest.
     public init(id: CoordinatorID, type: String, parent: CoordinatorID?, addedAt: Double, addedSite: CallSite?) {
         self.id = id
         self.type = type

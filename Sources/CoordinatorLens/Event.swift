@@ -3,10 +3,14 @@ public typealias CoordinatorID = Int
 
 /// Where the app called the hook.
 public struct CallSite: Hashable, Sendable, Codable {
+    /// The source file as the producer names it; the hook sends `#fileID`, `Module/File.swift`.
     public var file: String
+    /// 1-based line in `file`, or 0 when the producer sent none.
     public var line: Int
+    /// The calling function as `#function` spells it; nil when the producer sent none.
     public var function: String?
 
+    /// A call site; `function` is optional because producers other than the hook may not know it.
     public init(file: String, line: Int, function: String? = nil) {
         self.file = file
         self.line = line
@@ -19,11 +23,16 @@ public struct CallSite: Hashable, Sendable, Codable {
 
 /// The header line that opens a session.
 public struct SessionHeader: Hashable, Sendable, Codable {
+    /// The app's name, for people.
     public var app: String
+    /// Unique per run of the app: the key that keeps sessions apart and lets a reconnect continue one.
     public var run: String
+    /// The app's process id; nil when the session line has none.
     public var pid: Int?
+    /// The wire format version (`v`); readers of v1 refuse any other.
     public var version: Int
 
+    /// A session line's content; `version` defaults to 1, the only one this package reads.
     public init(app: String, run: String, pid: Int? = nil, version: Int = 1) {
         self.app = app
         self.run = run
@@ -34,13 +43,21 @@ public struct SessionHeader: Hashable, Sendable, Codable {
 
 /// One thing that happened to the coordinator tree, as wire format v1 names it.
 public enum Event: Hashable, Sendable {
+    /// `id` of Swift type `type` joins the tree under `parent` (nil: a root); an add of a known id moves it.
     case add(id: CoordinatorID, type: String, parent: CoordinatorID?)
+    /// `id` is detached from `parent` (nil: from whichever parent holds it); it is then done.
     case remove(id: CoordinatorID, parent: CoordinatorID?)
+    /// `id` now drives `screen`, for example the type of its first view controller.
     case bind(id: CoordinatorID, screen: String)
+    /// `id`'s screen is gone or its flow finished; it is then done.
     case dismiss(id: CoordinatorID)
+    /// `id` was deallocated; `deinit` on the wire.
     case deinitialized(id: CoordinatorID)
+    /// A named checkpoint that cuts (`--at-mark`) and growth reports refer to.
     case mark(label: String)
+    /// The producer had to drop `count` events, so the tree may be incomplete.
     case dropped(count: Int)
+    /// The session ended normally; any event after it is reported.
     case end
     /// A kind this version does not know; kept so it can be reported, never applied.
     case unknown(kind: String)
@@ -48,14 +65,18 @@ public enum Event: Hashable, Sendable {
 
 /// An event with its place in the session and in the input.
 public struct EventRecord: Hashable, Sendable {
+    /// Grows by one per event within the session; a gap means lost events.
     public var seq: Int
     /// Seconds since the session started, on the app's monotonic clock.
     public var time: Double
+    /// What happened, and to which coordinator ids.
     public var event: Event
+    /// Where the producer reported it from; nil when the line names no file.
     public var site: CallSite?
     /// 1-based line in the input it came from; 0 when it did not come from text.
     public var line: Int
 
+    /// A record; `line` stays 0 for events that were not read from text.
     public init(seq: Int, time: Double, event: Event, site: CallSite? = nil, line: Int = 0) {
         self.seq = seq
         self.time = time

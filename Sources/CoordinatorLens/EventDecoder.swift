@@ -8,6 +8,7 @@ import Darwin
 
 /// What one input line turned out to be.
 public enum DecodedLine: Hashable, Sendable {
+    /// A session line; `line` is its 1-based input line.
     case session(SessionHeader, line: Int)
     case record(EventRecord)
     /// A line that could not be read as an event; the message names the problem.

@@ -6,10 +6,12 @@
 public struct GrowthReport: Sendable, Encodable {
     /// One type's live count at each mark.
     public struct TypeCounts: Hashable, Sendable, Encodable {
+        /// The coordinators' Swift type name.
         public var type: String
         /// Live coordinators of this type at each mark, in mark order.
         public var counts: [Int]
 
+        /// Counts for `type`, one per mark in mark order.
         public init(type: String, counts: [Int]) {
             self.type = type
             self.counts = counts
@@ -21,7 +23,9 @@ public struct GrowthReport: Sendable, Encodable {
         }
     }
 
+    /// The app's name from the session line.
     public let app: String
+    /// The run id of the session replayed.
     public let run: String
     /// The mark label that ends each iteration.
     public let label: String
@@ -110,6 +114,7 @@ public struct GrowthReport: Sendable, Encodable {
 
 /// A run that cannot show growth: it has fewer than two marks with the label.
 public struct GrowthError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Names the missing or single mark and lists the marks the run does have.
     public var message: String
     public var description: String { message }
 }

@@ -6,6 +6,7 @@ public struct LeakFingerprint: Hashable, Sendable, Comparable, CustomStringConve
     /// The retention reason's kind: `still-child`, `detached` or `outlived-parent`.
     public var reasonKind: String
 
+    /// A fingerprint from root-first `types` and a reason kind such as `still-child`.
     public init(types: [String], reasonKind: String) {
         self.types = types
         self.reasonKind = reasonKind
@@ -17,6 +18,7 @@ public struct LeakFingerprint: Hashable, Sendable, Comparable, CustomStringConve
     /// `AppCoordinator/HomeCoordinator/YellowCoordinator (still-child)`.
     public var description: String { types.joined(separator: "/") + " (\(reasonKind))" }
 
+    /// Orders by types, root first, then by reason kind: the order leak lists are printed in.
     public static func < (lhs: LeakFingerprint, rhs: LeakFingerprint) -> Bool {
         if lhs.types != rhs.types { return lhs.types.lexicographicallyPrecedes(rhs.types) }
         return lhs.reasonKind < rhs.reasonKind
@@ -25,9 +27,12 @@ public struct LeakFingerprint: Hashable, Sendable, Comparable, CustomStringConve
 
 /// How many retained coordinators share one fingerprint.
 public struct LeakCount: Hashable, Sendable {
+    /// The leak these coordinators share.
     public var fingerprint: LeakFingerprint
+    /// How many retained coordinators share it; in a `TreeDiff`, how many more or how many in common, as its list says.
     public var count: Int
 
+    /// `count` retained coordinators with `fingerprint`.
     public init(fingerprint: LeakFingerprint, count: Int) {
         self.fingerprint = fingerprint
         self.count = count

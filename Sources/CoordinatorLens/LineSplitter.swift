@@ -12,6 +12,7 @@ public struct LineSplitter: Sendable {
     /// How many complete lines have been handed out, so the next one's number is this plus one.
     public private(set) var linesEmitted = 0
 
+    /// A splitter at the start of a stream: no partial line, numbering from 1.
     public init() {}
 
     /// Calls `body` with each complete line in `chunk` (without its `\n`) and its 1-based line number.

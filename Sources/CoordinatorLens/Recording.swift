@@ -6,11 +6,14 @@ public struct SessionLog: Sendable {
         case malformed(Diagnostic)
     }
 
+    /// The session line that opened it; for events before any session line, an invented one of app `unknown`.
     public var header: SessionHeader
+    /// Its event and unreadable lines, in input order.
     public var entries: [Entry] = []
     /// Problems that belong to the session but to no line of it (for example a header that had to be invented).
     public var notes: [Diagnostic] = []
 
+    /// An empty session for `header`; entries and notes are appended as the input is read.
     public init(header: SessionHeader) {
         self.header = header
     }
@@ -69,17 +72,20 @@ public enum Cut: Hashable, Sendable {
 
 /// A cut that does not exist in the session.
 public struct CutError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Names the missing mark and lists the marks the run does have.
     public var message: String
     public var description: String { message }
 }
 
 /// All sessions in one input, in the order they first appear.
 public struct Recording: Sendable {
+    /// One log per run id; a repeated session line continues its run rather than adding one.
     public private(set) var sessions: [SessionLog] = []
     private var sessionIndex: [String: Int] = [:]
     private var current: Int?
     private var splitter = LineSplitter()
 
+    /// An empty recording, to be fed with `consume` and closed with `finish`.
     public init() {}
 
     /// Reads a whole input at once.

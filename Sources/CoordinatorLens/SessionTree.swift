@@ -1,7 +1,10 @@
 /// A named checkpoint in a session.
 public struct Mark: Hashable, Sendable, Codable {
+    /// The label the producer gave the checkpoint.
     public var label: String
+    /// The `seq` of the `mark` event.
     public var seq: Int
+    /// Seconds since the session started, when the mark was recorded.
     public var time: Double
 }
 
@@ -10,20 +13,26 @@ public struct Mark: Hashable, Sendable, Codable {
 /// Every event is applied so that the tree stays a forest: an event that would break it (a cycle, a remove from the
 /// wrong parent, an unknown id) is reported as a diagnostic and changes nothing.
 public struct SessionTree: Sendable {
+    /// The session line this tree belongs to.
     public private(set) var header: SessionHeader
+    /// Problems so far, in the order found: reported lines and events that broke the tree's rules.
     public private(set) var diagnostics: [Diagnostic] = []
+    /// Every mark applied, in stream order.
     public private(set) var marks: [Mark] = []
     /// The `t` of the latest event applied.
     public private(set) var lastTime: Double = 0
+    /// The highest `seq` applied; nil before the first event.
     public private(set) var lastSeq: Int?
     /// Whether an `end` event arrived.
     public private(set) var ended = false
+    /// Events applied, including those that changed nothing and only produced a diagnostic.
     public private(set) var eventCount = 0
 
     private var coordinators: [Coordinator] = []
     private var indexByID = CoordinatorIndex()
     private var rootIDs: [CoordinatorID] = []
 
+    /// An empty tree for the session `header` opens.
     public init(header: SessionHeader) {
         self.header = header
     }
@@ -34,6 +43,7 @@ public struct SessionTree: Sendable {
     /// The coordinators attached to no parent, in the order they became roots.
     public var roots: [CoordinatorID] { rootIDs }
 
+    /// The coordinator with this id; nil when the session never added it.
     public subscript(id: CoordinatorID) -> Coordinator? {
         indexByID[id].map { coordinators[$0] }
     }

@@ -1,14 +1,24 @@
 /// One coordinator as a snapshot shows it: its facts and its verdict at the snapshot's time.
 public struct SnapshotNode: Hashable, Sendable, Codable {
+    /// The coordinator's id within its session; ids do not carry over between runs.
     public let id: CoordinatorID
+    /// Its Swift type name.
     public let type: String
+    /// The coordinator it is attached to (possibly deinited); nil for a root.
     public let parent: CoordinatorID?
+    /// Attached children, in the order they were attached.
     public let children: [CoordinatorID]
+    /// The screen it was last bound to; nil if never bound.
     public let screen: String?
+    /// Seconds since the session started, at its first `add`.
     public let addedAt: Double
+    /// Where its first `add` was called; nil when the stream gave no call site.
     public let site: CallSite?
+    /// Seconds since the session started, when it was first dismissed, removed or orphaned; nil if none happened.
     public let doneAt: Double?
+    /// Seconds since the session started, when it was deallocated; nil if it has not been.
     public let deinitAt: Double?
+    /// Its verdict at the snapshot's `evaluatedAt`, with the snapshot's `grace`.
     public let verdict: Verdict
     /// The retention reason's sentence for retained coordinators; a short note for pending and late ones.
     public let reason: String?
@@ -20,17 +30,27 @@ public struct SnapshotNode: Hashable, Sendable, Codable {
 
 /// A session's tree frozen at one evaluation time, with every verdict decided: what renderers and reports read.
 public struct Snapshot: Hashable, Sendable, Codable {
+    /// The app's name from the session line.
     public let app: String
+    /// The run id that tells this session apart from others.
     public let run: String
+    /// The app's process id; nil when the session line has none.
     public let pid: Int?
+    /// Seconds since the session started, at which every verdict was judged.
     public let evaluatedAt: Double
+    /// The grace period in seconds the verdicts allowed between done and deinited.
     public let grace: Double
+    /// The highest `seq` applied; nil when no event had been by the snapshot's point.
     public let lastSeq: Int?
+    /// Whether the session's `end` event had arrived by the snapshot's point.
     public let ended: Bool
+    /// Ids of the coordinators attached to no parent, in the order they became roots.
     public let roots: [CoordinatorID]
     /// Every coordinator ever seen, in the order it was first added.
     public let nodes: [SnapshotNode]
+    /// The marks up to the snapshot's point, in stream order.
     public let marks: [Mark]
+    /// The session's diagnostics up to the snapshot's point, in the order found.
     public let warnings: [Diagnostic]
     private var position: [CoordinatorID: Int]
 
@@ -138,8 +158,10 @@ extension SessionTree {
 
 /// A duration printed the way reports print it: `0.25 s`, `3.1 s`, `12 s`.
 public struct Seconds: CustomStringConvertible, Sendable {
+    /// The duration in seconds.
     public var value: Double
 
+    /// Wraps a duration in seconds.
     public init(_ value: Double) {
         self.value = value
     }

@@ -7,6 +7,7 @@
 public struct TreeDiff: Sendable {
     /// One coordinator of the merged tree: a node of A, of B, or one of each matched by type path.
     public struct Entry: Hashable, Sendable {
+        /// The coordinator's Swift type name, the same in both runs when matched.
         public let type: String
         /// Its ordinal among the same-type siblings under its parent.
         public let ordinal: Int
@@ -20,6 +21,7 @@ public struct TreeDiff: Sendable {
         public let aPosition: Int?
         /// Its node's position in `b.nodes`, when B has it.
         public let bPosition: Int?
+        /// What changed for it between A and B; when several apply, the one that matters most.
         public internal(set) var marker: DiffMarker = .unchanged
         /// Retained in B, one of the leaks B has more of than A.
         public internal(set) var isNewLeak = false
@@ -46,6 +48,7 @@ public struct TreeDiff: Sendable {
         /// Leaks B shares with A.
         public var stillLeaking = 0
 
+        /// A summary with these counts, 0 where none is given.
         public init(
             added: Int = 0, gone: Int = 0, changed: Int = 0, unchanged: Int = 0,
             newLeaks: Int = 0, fixedLeaks: Int = 0, stillLeaking: Int = 0
@@ -60,7 +63,9 @@ public struct TreeDiff: Sendable {
         }
     }
 
+    /// The baseline snapshot (run A).
     public let a: Snapshot
+    /// The snapshot compared with the baseline (run B).
     public let b: Snapshot
     /// The merged tree in pre-order: each entry comes before its children, roots in display order.
     public let entries: [Entry]
@@ -72,6 +77,7 @@ public struct TreeDiff: Sendable {
     public let fixedLeaks: [LeakCount]
     /// Fingerprints both leak, with how many of B's leaks A shares.
     public let stillLeaking: [LeakCount]
+    /// The counts behind the summary line.
     public let summary: Summary
 
     /// Whether B has a leak A does not: what fails a CI run.

@@ -3,10 +3,14 @@
 ///
 /// Optional facts are written as `null` rather than left out, so every object of a kind has the same keys.
 public struct TreeDiffJSON: Encodable, Sendable {
+    /// The diff written out.
     public let diff: TreeDiff
+    /// Names input A in `a.source`, for example its file path.
     public let sourceA: String
+    /// Names input B in `b.source`, for example its file path.
     public let sourceB: String
 
+    /// Wraps `diff` for encoding; `sourceA` and `sourceB` name the two inputs.
     public init(_ diff: TreeDiff, sourceA: String = "A", sourceB: String = "B") {
         self.diff = diff
         self.sourceA = sourceA

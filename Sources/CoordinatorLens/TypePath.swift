@@ -6,17 +6,22 @@
 public struct TypePath: Hashable, Sendable, CustomStringConvertible {
     /// One step down the tree: a type, and which of the same-type siblings it is, counted from 0 in the order added.
     public struct Step: Hashable, Sendable {
+        /// The coordinator's Swift type name.
         public var type: String
+        /// Which of the same-type siblings it is, from 0 in the order they were added.
         public var ordinal: Int
 
+        /// The `ordinal`-th child of type `type`, counting from 0.
         public init(type: String, ordinal: Int) {
             self.type = type
             self.ordinal = ordinal
         }
     }
 
+    /// The steps from the root down to the coordinator.
     public var steps: [Step]
 
+    /// A path from its steps, root first.
     public init(_ steps: [Step]) {
         self.steps = steps
     }

@@ -5,6 +5,7 @@
 /// usually a child that is now removed, and it must still match the child that was not. Children and ordinals follow
 /// the order coordinators were first added, which the same flow repeats from run to run.
 public struct TypePathIndex: Sendable {
+    /// The indexed snapshot; every position here is an index into its `nodes`.
     public let snapshot: Snapshot
     /// For each node, the position of the node it hangs under, or -1 for a root.
     public let home: [Int]

@@ -9,6 +9,7 @@ public struct DOTWriter: Sendable {
     /// What the drawing shows.
     public var options: RenderOptions
 
+    /// A writer that draws what `options` asks for.
     public init(options: RenderOptions = RenderOptions()) {
         self.options = options
     }

@@ -8,8 +8,10 @@ import CoordinatorLens
 public struct DiffDOTWriter: Sendable {
     /// Names for the two inputs in the title, such as their file paths.
     public var sourceA: String
+    /// Names input B in the title, for example its file path.
     public var sourceB: String
 
+    /// A writer that names the inputs `sourceA` and `sourceB` in the title.
     public init(sourceA: String = "A", sourceB: String = "B") {
         self.sourceA = sourceA
         self.sourceB = sourceB

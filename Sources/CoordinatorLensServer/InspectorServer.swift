@@ -14,16 +14,20 @@ public struct ListenOptions: Sendable {
     public var outputDirectory: String?
     /// Where the raw stream is recorded; nil records nothing.
     public var recordPath: String?
+    /// Seconds a done coordinator may take to deinit before it counts as retained.
     public var grace = VerdictRules.defaultGrace
+    /// Whether the SVGs draw released and late coordinators too, not only as ancestors of live ones.
     public var showReleased = false
     /// How often trees are checked for changes; renders and status lines are coalesced to this pace.
     public var refreshInterval = 0.25
 
+    /// 127.0.0.1:7420, nothing rendered or recorded, the default grace, a refresh every 0.25 s.
     public init() {}
 }
 
 /// The live inspector: accepts hook connections, keeps every session's tree, re-renders and reports as they change.
 public final class InspectorServer: @unchecked Sendable {
+    /// The options it was made with; they do not change while it runs.
     public let options: ListenOptions
     /// Every session heard from so far.
     public let sessions = LiveSessions()
@@ -40,6 +44,7 @@ public final class InspectorServer: @unchecked Sendable {
         var connected: Bool
     }
 
+    /// A server that listens only once `start()` is called; `log` receives every status line.
     public init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log

@@ -16,6 +16,7 @@ public final class LiveSessions: @unchecked Sendable {
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
 
+    /// No sessions yet; a hook connection adds its session when it sends the session line.
     public init() {}
 
     /// A connection announced `header`; a run seen before continues (the hook reconnected).
@@ -68,9 +69,12 @@ public final class LiveSessions: @unchecked Sendable {
 
 /// A live session's snapshot with what the status line and the renderer need besides the tree.
 public struct LiveSnapshot: Sendable {
+    /// The session judged at the `now` it was taken at: its clock runs on after its last event unless it has ended.
     public var snapshot: Snapshot
     /// Grows with every change the stream made; with the verdict counts it tells whether a re-render is due.
     public var version: Int
+    /// Whether a hook connection for this run is open.
     public var connected: Bool
+    /// Events applied so far, including those that only produced a warning.
     public var events: Int
 }

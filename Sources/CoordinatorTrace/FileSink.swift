@@ -7,6 +7,7 @@ public final class FileSink: TraceSink, @unchecked Sendable {
     private var handle: FileHandle?
     private var failed = false
 
+    /// Nothing is opened yet: the file is created if needed and appended to on the first delivery.
     public init(path: String) {
         self.path = path
     }

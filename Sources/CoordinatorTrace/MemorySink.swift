@@ -6,6 +6,7 @@ public final class MemorySink: TraceSink, @unchecked Sendable {
     private var stored: [[UInt8]] = []
     private var closed = false
 
+    /// An empty sink; read what it got through `lines` or `bytes`.
     public init() {}
 
     public func deliver(_ lines: ArraySlice<[UInt8]>) -> Int {

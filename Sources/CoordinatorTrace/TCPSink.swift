@@ -13,7 +13,9 @@ import Darwin
 /// a bounded backlog and later reports what it had to drop. Each new connection starts with the session line, so the
 /// inspector can resume the same run after a reconnect.
 public final class TCPSink: TraceSink, @unchecked Sendable {
+    /// The inspector's host name or address.
     public let host: String
+    /// The inspector's TCP port.
     public let port: Int
     private var socket: Int32 = -1
     private var sessionLine: [UInt8]?
@@ -24,6 +26,7 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     static let maximumBackoff: UInt64 = 2_000_000_000
     static let connectTimeoutMilliseconds: Int32 = 1_000
 
+    /// Nothing connects yet: the first delivery does.
     public init(host: String, port: Int) {
         self.host = host
         self.port = port

@@ -9,6 +9,7 @@ public struct TraceOptions: Sendable {
     /// How long `end()` waits for the sink to take what is left.
     public var endTimeout: Double = 2
 
+    /// Out-of-range values are clamped when a session starts, never fatal; times are in seconds.
     public init(bufferCapacity: Int = 16_384, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2) {
         self.bufferCapacity = bufferCapacity
         self.backlogCapacity = backlogCapacity

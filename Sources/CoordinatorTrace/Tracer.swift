@@ -12,6 +12,7 @@ public final class Tracer: @unchecked Sendable {
     private var buffer: SessionBuffer?
     private var writer: SessionWriter?
 
+    /// A tracer of its own, independent of `shared`, with no session until `start`.
     public init() {}
 
     /// Starts a session streaming to `sink`, ending the current one first.
