@@ -72,11 +72,9 @@ final class SessionWriter: @unchecked Sendable {
             wake.unlock()
 
             lock.lock()
-            swap(&buffer.pending, &drained)
-            refused += buffer.refused
-            buffer.refused = 0
-            let ending = buffer.ending
+            let (newlyRefused, ending) = buffer.drain(into: &drained)
             lock.unlock()
+            refused += newlyRefused
 
             for event in drained { process(event) }
             drained.removeAll(keepingCapacity: true)

@@ -9,11 +9,20 @@ public final class Tracer: @unchecked Sendable {
     public static let shared = Tracer()
 
     private let lock = Lock()
-    private var buffer: SessionBuffer?
-    private var writer: SessionWriter?
+    /// The running session, behind a pointer for the same reason as `SessionBuffer`'s state: reading a class's stored
+    /// property pays a run-time exclusivity check on every call, and the lock already guards it.
+    private let current: UnsafeMutablePointer<(buffer: SessionBuffer, writer: SessionWriter)?>
 
     /// A tracer of its own, independent of `shared`, with no session until `start`.
-    public init() {}
+    public init() {
+        current = .allocate(capacity: 1)
+        current.initialize(to: nil)
+    }
+
+    deinit {
+        current.deinitialize(count: 1)
+        current.deallocate()
+    }
 
     /// Starts a session streaming to `sink`, ending the current one first.
     public func start(app: String, sink: any TraceSink, options: TraceOptions = TraceOptions()) {
@@ -22,8 +31,7 @@ public final class Tracer: @unchecked Sendable {
         let buffer = SessionBuffer(app: app, run: UUID().uuidString.lowercased(), capacity: options.bufferCapacity)
         let writer = SessionWriter(buffer: buffer, lock: lock, sink: sink, options: options)
         lock.lock()
-        self.buffer = buffer
-        self.writer = writer
+        current.pointee = (buffer, writer)
         lock.unlock()
         writer.start()
     }
@@ -32,7 +40,7 @@ public final class Tracer: @unchecked Sendable {
     public var runID: String? {
         lock.lock()
         defer { lock.unlock() }
-        return buffer?.run
+        return current.pointee?.buffer.run
     }
 
     /// `child` joins the tree under `parent` (nil: a root); adding it again moves it.
@@ -74,21 +82,19 @@ public final class Tracer: @unchecked Sendable {
     ) {
         let nanos = MonotonicClock.now()
         lock.lock()
-        buffer?.append(RawEvent(kind: .mark, id: 0, nanos: nanos, label: label, file: file, line: line, function: function))
+        current.pointee?.buffer.append(RawEvent(kind: .mark, id: 0, nanos: nanos, label: label, file: file, line: line, function: function))
         lock.unlock()
     }
 
     /// Ends the session: what is queued is written, the sink closed, and later calls ignored until the next start.
     public func end() {
         lock.lock()
-        guard let buffer, let writer else {
+        guard let (buffer, writer) = current.pointee else {
             lock.unlock()
             return
         }
-        buffer.append(RawEvent(kind: .end, id: 0, nanos: MonotonicClock.now()))
-        buffer.ending = true
-        self.buffer = nil
-        self.writer = nil
+        buffer.appendEnd(nanos: MonotonicClock.now())
+        current.pointee = nil
         lock.unlock()
         writer.flush(timeout: 10)
     }
@@ -97,7 +103,7 @@ public final class Tracer: @unchecked Sendable {
     @discardableResult
     public func flush(timeout: Double = 2) -> Bool {
         lock.lock()
-        let writer = self.writer
+        let writer = current.pointee?.writer
         lock.unlock()
         return writer?.flush(timeout: timeout) ?? true
     }
@@ -109,7 +115,7 @@ public final class Tracer: @unchecked Sendable {
         let nanos = MonotonicClock.now()
         lock.lock()
         defer { lock.unlock() }
-        guard let buffer else { return }
+        guard let buffer = current.pointee?.buffer else { return }
         let (id, newBox) = buffer.identify(subject)
         var event = RawEvent(kind: kind, id: id, nanos: nanos, type: type, newBox: newBox, file: file, line: line, function: function)
         if let newBox { watchDeallocation(of: subject, box: newBox, buffer: buffer) }
