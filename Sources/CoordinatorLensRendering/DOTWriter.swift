@@ -30,7 +30,7 @@ public struct DOTWriter: Sendable {
               graph [rankdir=TB, newrank=true, ordering=out, nodesep=0.3, ranksep=0.45, fontname="Helvetica", \
             fontsize=14, labelloc=t, labeljust=l, label=\(title(for: snapshot))];
               node [shape=box, fontname="Helvetica", fontsize=12, margin="0.15,0.06"];
-              edge [color="\(VerdictLook.edgeGrey)", arrowsize=0.7];
+              edge [color="\(NodeLook.edgeGrey)", arrowsize=0.7];
 
             """
         for placement in placements where shown.contains(placement.node.id) {
@@ -90,7 +90,7 @@ public struct DOTWriter: Sendable {
     }
 
     private func nodeStatement(_ node: SnapshotNode, in snapshot: Snapshot) -> String {
-        let look = VerdictLook(node.verdict)
+        let look = NodeLook(node.verdict)
         var classes = "verdict-\(node.verdict.rawValue)"
         if node.verdict.isGone && !options.showReleased { classes += " shown-as-ancestor" }
         return "  \(Self.name(node.id)) [id=\"\(Self.name(node.id))\", class=\"\(classes)\", style=\"\(look.style)\", "
@@ -103,9 +103,9 @@ public struct DOTWriter: Sendable {
     private func edgeStatement(from parent: SnapshotNode, to child: SnapshotNode) -> String {
         let attributes: String
         if child.verdict == .retained && !parent.verdict.isGone {
-            attributes = "class=\"holds-retained\", color=\"\(VerdictLook.leakRed)\", penwidth=3"
+            attributes = "class=\"holds-retained\", color=\"\(NodeLook.leakRed)\", penwidth=3"
         } else if child.verdict.isGone || parent.verdict.isGone {
-            attributes = "class=\"gone\", color=\"\(VerdictLook.goneGrey)\", style=dashed"
+            attributes = "class=\"gone\", color=\"\(NodeLook.goneGrey)\", style=dashed"
         } else {
             attributes = "class=\"holds\""
         }
@@ -153,7 +153,7 @@ public struct DOTWriter: Sendable {
         }
         var rows = ["<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\"><B>Legend</B></TD></TR>"]
         for verdict in Verdict.allCases {
-            let look = VerdictLook(verdict)
+            let look = NodeLook(verdict)
             let meaning = switch verdict {
             case .alive: "in use"
             case .pending: "done; its deinit is still within the \(grace) grace"
@@ -170,7 +170,7 @@ public struct DOTWriter: Sendable {
             )
         }
         rows.append(
-            "<TR><TD><FONT COLOR=\"\(VerdictLook.leakRed)\"><B>━━</B></FONT></TD>"
+            "<TR><TD><FONT COLOR=\"\(NodeLook.leakRed)\"><B>━━</B></FONT></TD>"
                 + "<TD COLSPAN=\"2\" ALIGN=\"LEFT\">red edge: the live parent still holding a retained one</TD></TR>"
         )
         if !options.showReleased {

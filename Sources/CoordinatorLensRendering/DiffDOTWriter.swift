@@ -24,7 +24,7 @@ public struct DiffDOTWriter: Sendable {
               graph [rankdir=TB, newrank=true, ordering=out, nodesep=0.3, ranksep=0.45, fontname="Helvetica", \
             fontsize=14, labelloc=t, labeljust=l, label=\(title(for: diff))];
               node [shape=box, fontname="Helvetica", fontsize=12, margin="0.15,0.06"];
-              edge [color="\(VerdictLook.edgeGrey)", arrowsize=0.7];
+              edge [color="\(NodeLook.edgeGrey)", arrowsize=0.7];
 
             """
         let twinned = TreeDiffReport.hasSameTypeSibling(diff)
@@ -40,7 +40,7 @@ public struct DiffDOTWriter: Sendable {
     }
 
     private func nodeStatement(_ index: Int, _ entry: TreeDiff.Entry, twinned: Bool, in diff: TreeDiff) -> String {
-        let look = DiffLook(entry.marker, stillLeaking: entry.isStillLeaking)
+        let look = NodeLook(entry.marker, stillLeaking: entry.isStillLeaking)
         var classes = "diff-\(entry.marker.rawValue)"
         if entry.isStillLeaking { classes += " still-leaking" }
         return "  n\(index) [id=\"n\(index)\", class=\"\(classes)\", style=\"\(look.style)\", "
@@ -51,9 +51,9 @@ public struct DiffDOTWriter: Sendable {
     /// The edge takes the look of the change at its child: a new or gone branch stands out as a whole.
     private func edgeStatement(from parent: Int, to child: Int, _ entry: TreeDiff.Entry) -> String {
         let attributes = switch entry.marker {
-        case .added: "class=\"added\", color=\"\(DiffLook.addedGreen)\", penwidth=2"
-        case .gone: "class=\"gone\", color=\"\(VerdictLook.goneGrey)\", style=dashed"
-        case .newLeak: "class=\"holds-new-leak\", color=\"\(VerdictLook.leakRed)\", penwidth=3"
+        case .added: "class=\"added\", color=\"\(NodeLook.addedGreen)\", penwidth=2"
+        case .gone: "class=\"gone\", color=\"\(NodeLook.goneGrey)\", style=dashed"
+        case .newLeak: "class=\"holds-new-leak\", color=\"\(NodeLook.leakRed)\", penwidth=3"
         case .fixedLeak, .unchanged, .changed: "class=\"holds\""
         }
         return "  n\(parent) -> n\(child) [id=\"e\(parent)-\(child)\", \(attributes)];\n"
@@ -102,13 +102,13 @@ public struct DiffDOTWriter: Sendable {
             if entry.isStillLeaking { still += 1 }
         }
         let items = [
-            item(DiffLook(.added), symbol: "+", meaning: "added, only in B", count: counts[.added, default: 0]),
-            item(DiffLook(.gone), symbol: "-", meaning: "gone, only in A", count: counts[.gone, default: 0]),
-            item(DiffLook(.newLeak), symbol: "!", meaning: "new leak", count: counts[.newLeak, default: 0]),
-            item(DiffLook(.fixedLeak), symbol: "✓", meaning: "leak fixed", count: counts[.fixedLeak, default: 0]),
-            item(DiffLook(.changed), symbol: "~", meaning: "verdict or screen changed", count: counts[.changed, default: 0]),
-            item(DiffLook(.unchanged), symbol: "=", meaning: "unchanged", count: counts[.unchanged, default: 0]),
-            item(DiffLook(.unchanged, stillLeaking: true), symbol: "", meaning: "still leaking in both", count: still),
+            item(NodeLook(.added), symbol: "+", meaning: "added, only in B", count: counts[.added, default: 0]),
+            item(NodeLook(.gone), symbol: "-", meaning: "gone, only in A", count: counts[.gone, default: 0]),
+            item(NodeLook(.newLeak), symbol: "!", meaning: "new leak", count: counts[.newLeak, default: 0]),
+            item(NodeLook(.fixedLeak), symbol: "✓", meaning: "leak fixed", count: counts[.fixedLeak, default: 0]),
+            item(NodeLook(.changed), symbol: "~", meaning: "verdict or screen changed", count: counts[.changed, default: 0]),
+            item(NodeLook(.unchanged), symbol: "=", meaning: "unchanged", count: counts[.unchanged, default: 0]),
+            item(NodeLook(.unchanged, stillLeaking: true), symbol: "", meaning: "still leaking in both", count: still),
         ]
         let firstRow = items.prefix(4).joined()
         let secondRow = items.dropFirst(4).joined()
@@ -117,7 +117,7 @@ public struct DiffDOTWriter: Sendable {
     }
 
     /// A swatch drawn like the nodes it stands for, then its meaning and how many there are.
-    private func item(_ look: DiffLook, symbol: String, meaning: String, count: Int) -> String {
+    private func item(_ look: NodeLook, symbol: String, meaning: String, count: Int) -> String {
         let border = look.penwidth > 1 ? 3 : 1
         let mark = symbol.isEmpty ? "" : "<FONT COLOR=\"\(look.text)\" POINT-SIZE=\"9\"><B>\(symbol)</B></FONT>"
         let dashed = look.style.contains("dashed") ? " STYLE=\"dashed\"" : ""

@@ -38,14 +38,8 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "text, json, svg, png, pdf or dot; taken from the output's extension when not given, else text.")
     var format: OutputFormat?
 
-    @Option(name: .customLong("at-seq"), help: "Take both trees right after the event with this seq.")
-    var atSeq: Int?
-
-    @Option(name: .customLong("at-time"), help: "Take both trees at this many seconds into their session.")
-    var atTime: Double?
-
-    @Option(name: .customLong("at-mark"), help: "Take both trees right after the first mark with this label.")
-    var atMark: String?
+    /// The point both trees are taken at.
+    @OptionGroup var point: CutOptions
 
     @Option(
         name: .customLong("session"),
@@ -64,9 +58,6 @@ struct DiffCommand: ParsableCommand {
 
     func validate() throws {
         guard grace >= 0, grace.isFinite else { throw ValidationError("--grace must be a non-negative number of seconds") }
-        if [atSeq != nil, atTime != nil, atMark != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("give at most one of --at-seq, --at-time and --at-mark")
-        }
         if growth != nil {
             guard files.isEmpty else { throw ValidationError("--growth reads one run: give no other file") }
             guard mark != nil else { throw ValidationError("--growth needs --mark LABEL, the mark after each iteration") }
@@ -85,12 +76,7 @@ struct DiffCommand: ParsableCommand {
         }
     }
 
-    private var cut: Cut {
-        if let atSeq { return .seq(atSeq) }
-        if let atTime { return .time(atTime) }
-        if let atMark { return .mark(atMark) }
-        return .end
-    }
+    private var cut: Cut { point.cut }
 
     func run() throws {
         if let growth, let mark {

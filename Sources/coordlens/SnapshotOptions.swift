@@ -3,14 +3,7 @@ import CoordinatorLens
 
 /// Which session, at which point, judged with which grace: shared by `render` and `check`.
 struct SnapshotOptions: ParsableArguments {
-    @Option(name: .customLong("at-seq"), help: "Take the tree right after the event with this seq.")
-    var atSeq: Int?
-
-    @Option(name: .customLong("at-time"), help: "Take the tree at this many seconds into the session.")
-    var atTime: Double?
-
-    @Option(name: .customLong("at-mark"), help: "Take the tree right after the first mark with this label.")
-    var atMark: String?
+    @OptionGroup var position: CutOptions
 
     @Option(name: .customLong("session"), help: "The run id of the session to use when the input holds several.")
     var session: String?
@@ -19,18 +12,10 @@ struct SnapshotOptions: ParsableArguments {
     var grace: Double = VerdictRules.defaultGrace
 
     func validate() throws {
-        if [atSeq != nil, atTime != nil, atMark != nil].filter({ $0 }).count > 1 {
-            throw ValidationError("give at most one of --at-seq, --at-time and --at-mark")
-        }
         guard grace >= 0, grace.isFinite else { throw ValidationError("--grace must be a non-negative number of seconds") }
     }
 
-    var cut: Cut {
-        if let atSeq { return .seq(atSeq) }
-        if let atTime { return .time(atTime) }
-        if let atMark { return .mark(atMark) }
-        return .end
-    }
+    var cut: Cut { position.cut }
 
     /// The sessions `--session` picks (all of them when it is not given).
     func select(_ sessions: [InputSession]) throws -> [InputSession] {

@@ -1,7 +1,7 @@
 import CoordinatorLens
 
-/// How a verdict is drawn: one place for the colours the nodes, edges and the legend share.
-struct VerdictLook {
+/// How a node is drawn: one palette for the colours the nodes, edges and legends of trees and diffs share.
+struct NodeLook {
     var fill: String
     var outline: String
     var text: String
@@ -12,7 +12,10 @@ struct VerdictLook {
     static let leakRed = "#e5484d"
     static let edgeGrey = "#57606a"
     static let goneGrey = "#8c959f"
+    static let addedGreen = "#1a7f37"
+    static let stillLeakingFill = "#ffd7d5"
 
+    /// A tree's node by its verdict.
     init(_ verdict: Verdict) {
         switch verdict {
         case .alive:
@@ -29,7 +32,7 @@ struct VerdictLook {
         }
     }
 
-    private init(fill: String, outline: String, text: String, style: String, penwidth: Int) {
+    init(fill: String, outline: String, text: String, style: String, penwidth: Int) {
         self.fill = fill
         self.outline = outline
         self.text = text
