@@ -23,25 +23,49 @@ public struct DOTWriter: Sendable {
 
     /// The DOT text for `snapshot`.
     public func write(_ snapshot: Snapshot) -> String {
+        document(for: snapshot).text
+    }
+
+    /// The DOT text for `snapshot` and the layout Graphviz should give it: `dot` for trees up to
+    /// `options.largeTreeThreshold` drawn nodes, positions computed here (`TreeLayout`) above that.
+    public func document(for snapshot: Snapshot) -> (text: String, layout: GraphvizRenderer.Layout) {
         let placements = Self.forest(of: snapshot)
         let shown = shownNodes(placements)
+        let positions: TreeLayout? = shown.count > options.largeTreeThreshold
+            ? TreeLayout(placements.filter { shown.contains($0.node.id) }.map { placement in
+                let size = Self.estimatedSize(of: placement.node, in: snapshot)
+                return TreeLayout.Box(id: placement.node.id, parent: placement.parent?.id, width: size.width, height: size.height)
+            })
+            : nil
         var out = """
             digraph coordinators {
               graph [rankdir=TB, newrank=true, ordering=out, nodesep=0.3, ranksep=0.45, fontname="Helvetica", \
-            fontsize=14, labelloc=t, labeljust=l, label=\(title(for: snapshot))];
+            fontsize=14, labelloc=t, labeljust=l\(positions == nil ? "" : ", splines=line"), label=\(title(for: snapshot))];
               node [shape=box, fontname="Helvetica", fontsize=12, margin="0.15,0.06"];
               edge [color="\(NodeLook.edgeGrey)", arrowsize=0.7];
 
             """
         for placement in placements where shown.contains(placement.node.id) {
-            out += nodeStatement(placement.node, in: snapshot)
+            out += nodeStatement(placement.node, in: snapshot, at: positions?.positions[placement.node.id])
             if let parent = placement.parent {
                 out += edgeStatement(from: parent, to: placement.node)
             }
         }
-        out += legendStatement(for: snapshot, shown: shown)
+        // Given positions: the legend goes above the roots' row, at the left.
+        out += legendStatement(for: snapshot, shown: shown, at: positions.map { _ in (x: 180, y: 140) })
         out += "}\n"
-        return out
+        return (out, positions == nil ? .dot : .givenPositions)
+    }
+
+    /// A node's size in points, from its label's longest line: Helvetica averages about 0.6 em a character, and a
+    /// generous guess only widens the gaps, where a short one would make labels overlap.
+    private static func estimatedSize(of node: SnapshotNode, in snapshot: Snapshot) -> (width: Double, height: Double) {
+        var lines = [Double(node.type.count) * 12, Double(("#\(node.id) · " + (node.screen ?? "")).count) * 10]
+        lines.append(Double("added \(Seconds(snapshot.evaluatedAt - node.addedAt)) ago".count) * 10)
+        if node.verdict != .alive { lines.append(Double((node.verdict.rawValue + " — " + (node.reason ?? "")).count) * 10) }
+        let width = (lines.max() ?? 0) * 0.62 + 2 * 0.15 * 72
+        let height = 15 + Double(lines.count - 1) * 12.5 + 2 * 0.06 * 72
+        return (width, height)
     }
 
     /// A node where the drawing puts it: under the parent whose children list holds it, or as a root.
@@ -89,13 +113,20 @@ public struct DOTWriter: Sendable {
         return shown
     }
 
-    private func nodeStatement(_ node: SnapshotNode, in snapshot: Snapshot) -> String {
+    private func nodeStatement(_ node: SnapshotNode, in snapshot: Snapshot, at position: (x: Double, y: Double)?) -> String {
         let look = NodeLook(node.verdict)
         var classes = "verdict-\(node.verdict.rawValue)"
         if node.verdict.isGone && !options.showReleased { classes += " shown-as-ancestor" }
         return "  \(Self.name(node.id)) [id=\"\(Self.name(node.id))\", class=\"\(classes)\", style=\"\(look.style)\", "
             + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth), label=\(label(for: node, in: snapshot))];\n"
+            + "penwidth=\(look.penwidth)\(Self.pos(position)), label=\(label(for: node, in: snapshot))];\n"
+    }
+
+    /// `, pos="x,y!"` for a given position (points, one decimal), nothing when Graphviz places the node.
+    private static func pos(_ position: (x: Double, y: Double)?) -> String {
+        guard let position else { return "" }
+        func format(_ value: Double) -> String { String((value * 10).rounded() / 10) }
+        return ", pos=\"\(format(position.x)),\(format(position.y))!\""
     }
 
     /// A retained child's edge from a parent still alive is the bold red "who holds it"; an edge to or from a
@@ -144,7 +175,7 @@ public struct DOTWriter: Sendable {
         return "<\(first)<BR/>\(small(second))>"
     }
 
-    private func legendStatement(for snapshot: Snapshot, shown: Set<CoordinatorID>) -> String {
+    private func legendStatement(for snapshot: Snapshot, shown: Set<CoordinatorID>, at position: (x: Double, y: Double)?) -> String {
         let grace = Seconds(snapshot.grace)
         let counts = snapshot.counts
         var hidden: [Verdict: Int] = [:]
@@ -181,7 +212,7 @@ public struct DOTWriter: Sendable {
         }
         let table = "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
             + rows.joined() + "</TABLE>"
-        return "  legend [id=\"legend\", class=\"legend\", shape=none, margin=0, fontsize=10, label=<\(table)>];\n"
+        return "  legend [id=\"legend\", class=\"legend\", shape=none, margin=0, fontsize=10\(Self.pos(position)), label=<\(table)>];\n"
     }
 
     private func small(_ html: String) -> String {

@@ -12,7 +12,13 @@ public final class GraphvizRenderer: @unchecked Sendable {
     /// The one renderer; there is no other, because a second could run libgvc concurrently with it.
     public static let shared = GraphvizRenderer()
 
-    private static let engine = "dot"
+    /// How Graphviz places the nodes before drawing them.
+    public enum Layout: String, Sendable {
+        /// Graphviz's hierarchical layout.
+        case dot
+        /// The positions the DOT text gives (`pos="x,y!"`); Graphviz only routes the edges and draws.
+        case givenPositions = "nop2"
+    }
 
     private let lock = NSLock()
     // Guarded by `lock`, like every call into libgvc.
@@ -20,9 +26,9 @@ public final class GraphvizRenderer: @unchecked Sendable {
 
     private init() {}
 
-    /// Parses `dot`, lays it out with the `dot` engine and renders it in `format`; for `.dot` and `.json` that is
-    /// Graphviz's own output, the graph annotated with positions.
-    public func render(dot: String, format: RenderFormat) throws(RenderError) -> [UInt8] {
+    /// Parses `dot`, lays it out (by default with the `dot` engine) and renders it in `format`; for `.dot` and `.json`
+    /// that is Graphviz's own output, the graph annotated with positions.
+    public func render(dot: String, format: RenderFormat, layout: Layout = .dot) throws(RenderError) -> [UInt8] {
         lock.lock()
         defer { lock.unlock() }
         let gvc = try openContext()
@@ -35,12 +41,12 @@ public final class GraphvizRenderer: @unchecked Sendable {
         defer { agclose(graph) }
 
         agreseterrors()
-        if gvLayout(gvc, graph, Self.engine) != 0 {
+        if gvLayout(gvc, graph, layout.rawValue) != 0 {
             let message = recentError() ?? "no message"
             if message.contains("not recognized") {
                 // With no plugins registered the list after "Use one of:" is empty, and only confuses.
                 let trimmed = message.hasSuffix(" Use one of:") ? String(message.dropLast(" Use one of:".count)) : message
-                throw .layoutUnavailable(engine: Self.engine, message: trimmed)
+                throw .layoutUnavailable(engine: layout.rawValue, message: trimmed)
             }
             throw .layoutFailed(message: message)
         }

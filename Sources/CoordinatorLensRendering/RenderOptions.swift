@@ -2,9 +2,13 @@
 public struct RenderOptions: Hashable, Sendable {
     /// Whether released and late coordinators are drawn; when false they appear only as ancestors of live ones.
     public var showReleased: Bool
+    /// Above this many drawn nodes the tree is laid out by CoordinatorLens itself and Graphviz only draws it: `dot`
+    /// needs seconds for a few thousand nodes and minutes for tens of thousands.
+    public var largeTreeThreshold: Int
 
     /// By default released and late coordinators show only as ancestors of live ones.
-    public init(showReleased: Bool = false) {
+    public init(showReleased: Bool = false, largeTreeThreshold: Int = 2_000) {
         self.showReleased = showReleased
+        self.largeTreeThreshold = largeTreeThreshold
     }
 }

@@ -10,8 +10,8 @@ public enum SnapshotRenderer {
     ) throws(RenderError) -> [UInt8] {
         switch format {
         case .svg, .png, .pdf:
-            let dot = DOTWriter(options: options).write(snapshot)
-            return try GraphvizRenderer.shared.render(dot: dot, format: format)
+            let document = DOTWriter(options: options).document(for: snapshot)
+            return try GraphvizRenderer.shared.render(dot: document.text, format: format, layout: document.layout)
         case .dot:
             return Array(DOTWriter(options: options).write(snapshot).utf8)
         case .json:
