@@ -22,7 +22,6 @@ public struct SessionLog: Sendable {
     public func replay(until cut: Cut = .end) throws(CutError) -> (tree: SessionTree, evaluatedAt: Double) {
         var tree = SessionTree(header: header)
         notes.forEach { tree.report($0) }
-        var reached = false
         for entry in entries {
             switch entry {
             case .malformed(let diagnostic):
@@ -36,7 +35,6 @@ public struct SessionLog: Sendable {
                 }
                 tree.apply(record)
                 if case .mark(let wanted) = cut, case .mark(let label) = record.event, label == wanted {
-                    reached = true
                     return (tree, record.time)
                 }
             }
@@ -46,7 +44,6 @@ public struct SessionLog: Sendable {
         case .time(let time): return (tree, time)
         case .mark(let label):
             let known = tree.marks.map(\.label)
-            _ = reached
             throw CutError(message: "no mark \"\(label)\" in run \(header.run)" + (known.isEmpty ? " (it has no marks)" : " (marks: \(known.joined(separator: ", ")))"))
         }
     }

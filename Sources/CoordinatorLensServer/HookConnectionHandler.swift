@@ -7,15 +7,13 @@ final class HookConnectionHandler: ChannelInboundHandler {
 
     private let sessions: LiveSessions
     private let recorder: StreamRecorder?
-    private let onChange: @Sendable () -> Void
     private var splitter = LineSplitter()
     private var run: String?
     private var headerLine: [UInt8] = []
 
-    init(sessions: LiveSessions, recorder: StreamRecorder?, onChange: @escaping @Sendable () -> Void) {
+    init(sessions: LiveSessions, recorder: StreamRecorder?) {
         self.sessions = sessions
         self.recorder = recorder
-        self.onChange = onChange
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -23,13 +21,11 @@ final class HookConnectionHandler: ChannelInboundHandler {
         buffer.withUnsafeReadableBytes { bytes in
             splitter.feed(bytes) { line, number in take(line, number: number, remote: context.remoteAddress) }
         }
-        onChange()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         splitter.finish { line, number in take(line, number: number, remote: context.remoteAddress) }
         if let run { sessions.close(run: run) }
-        onChange()
         context.fireChannelInactive()
     }
 

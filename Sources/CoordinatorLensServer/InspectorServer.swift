@@ -64,7 +64,7 @@ public final class InspectorServer: @unchecked Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        HookConnectionHandler(sessions: sessions, recorder: recorder, onChange: {})
+                        HookConnectionHandler(sessions: sessions, recorder: recorder)
                     )
                 }
             }
