@@ -20,6 +20,8 @@ public struct Coordinator: Hashable, Sendable {
     public var removedAt: Double?
     /// The parent a `remove` detached it from; cleared when an `add` attaches it again.
     public var removedFrom: CoordinatorID?
+    /// Where that `remove` was called; cleared with `removedFrom`.
+    public var removedSite: CallSite?
     /// When its parent deinited while it was still attached; cleared when an `add` attaches it again.
     public var orphanedAt: Double?
     /// Seconds since the session started, when it was deallocated; nil while it is alive.

@@ -57,6 +57,9 @@ public enum Event: Hashable, Sendable {
     case mark(label: String)
     /// The producer had to drop `count` events, so the tree may be incomplete.
     case dropped(count: Int)
+    /// The producer is still running; it says nothing about the tree, but moves the session's time on, so a run that
+    /// stops without `end` is judged at its last sign of life.
+    case heartbeat
     /// The session ended normally; any event after it is reported.
     case end
     /// A kind this version does not know; kept so it can be reported, never applied.

@@ -91,6 +91,7 @@ public enum EventDecoder {
             let count = try required(count, .count)
             guard count >= 0 else { throw FieldError(message: "\"count\" must not be negative") }
             event = .dropped(count: count)
+        case .heartbeat: event = .heartbeat
         case .end: event = .end
         case .unknown(let name): event = .unknown(kind: name)
         }
@@ -113,7 +114,7 @@ public enum EventDecoder {
 
     /// The event kinds wire format v1 knows, matched on raw bytes like the keys.
     fileprivate enum Kind: Equatable {
-        case session, add, remove, bind, dismiss, deinitialized, mark, dropped, end
+        case session, add, remove, bind, dismiss, deinitialized, mark, dropped, heartbeat, end
         case unknown(String)
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -128,6 +129,7 @@ public enum EventDecoder {
             else if matches("mark") { self = .mark }
             else if matches("session") { self = .session }
             else if matches("end") { self = .end }
+            else if matches("heartbeat") { self = .heartbeat }
             else if matches("dropped") { self = .dropped }
             else { self = .unknown(String(decoding: bytes, as: UTF8.self)) }
         }

@@ -1,14 +1,17 @@
-/// The human report of a snapshot's leaks, shared by `coordlens check` and test assertions.
+/// The human report of `check`'s result, shared by `coordlens check` and test assertions. Every line goes through
+/// `TextSanitizer`, so text from a recording can never start a line of its own.
 public enum LeakReport {
     /// One line per retained coordinator: type, id, reason, and where it was added.
     public static func line(for node: SnapshotNode) -> String {
         let site = node.site.map { " (added at \($0.description))" } ?? ""
-        return "\(node.type)#\(node.id) retained: \(node.reason ?? "not released")\(site)"
+        return TextSanitizer.visible("\(node.type)#\(node.id) retained: \(node.reason ?? "not released")\(site)")
     }
 
-    /// The path from the root to the node, as `App#1 › Home#2 › Yellow#5`.
+    /// The path from the root to the node, as `App#1 › Home#2 › Yellow#5`; a detached node is shown under the parent
+    /// it left, and a long path keeps its ends with `… N more` between them.
     public static func path(to node: SnapshotNode, in snapshot: Snapshot) -> String {
-        snapshot.path(to: node.id).map { "\($0.type)#\($0.id)" }.joined(separator: " › ")
+        var ancestry = AncestryIndex(snapshot)
+        return TextSanitizer.visible(ancestry.path(to: node.id, name: name))
     }
 
     /// Counts in verdict order, for example `3 alive, 2 retained, 4 released`.
@@ -18,25 +21,46 @@ public enum LeakReport {
         return parts.isEmpty ? "no coordinators" : parts.joined(separator: ", ")
     }
 
-    /// The full text block for one session; `source` names the input for warnings (a file path, or empty).
-    public static func text(for snapshot: Snapshot, source: String = "") -> String {
+    /// The full text block for one session: leaks with their paths, undecided ones, late ones, warnings, counts.
+    public static func text(for check: SessionCheck) -> String {
+        let snapshot = check.snapshot
+        var ancestry = AncestryIndex(snapshot)
         var lines = ["\(snapshot.app) run \(snapshot.run) (evaluated at \(Seconds(snapshot.evaluatedAt)), grace \(Seconds(snapshot.grace)))"]
         for node in snapshot.retained {
-            lines.append("  RETAINED \(node.type)#\(node.id): \(node.reason ?? "not released")")
+            lines.append("  RETAINED \(name(node)): \(node.reason ?? "not released")")
             if let site = node.site { lines.append("    added at \(site.description)") }
-            lines.append("    path: \(path(to: node, in: snapshot))")
+            lines.append("    path: \(ancestry.path(to: node.id, name: name))")
+        }
+        for undecided in check.undecided {
+            lines.append("  UNDECIDED \(name(undecided.node)): \(undecided.reason)")
+            if let site = undecided.node.site { lines.append("    added at \(site.description)") }
         }
         for node in snapshot.nodes where node.verdict == .late {
-            lines.append("  late \(node.type)#\(node.id): \(node.reason ?? "")")
+            lines.append("  late \(name(node)): \(node.reason ?? "")")
         }
         if !snapshot.warnings.isEmpty {
             lines.append("  warnings:")
-            let prefix = source.isEmpty ? "" : "\(source):"
+            let prefix = check.source.isEmpty ? "" : "\(check.source):"
             for warning in snapshot.warnings {
                 lines.append(warning.line > 0 ? "    \(prefix)\(warning.line): \(warning.message)" : "    \(warning.message)")
             }
         }
         lines.append("  \(counts(snapshot))")
-        return lines.joined(separator: "\n")
+        return lines.map(TextSanitizer.visible).joined(separator: "\n")
     }
+
+    /// Every session's block, then the closing count, and when undecided coordinators do not fail the run, a note.
+    public static func text(for result: CheckResult, allowingUndecided: Bool = false) -> String {
+        var blocks = result.sessions.map { text(for: $0) }
+        let sessions = result.sessions.count == 1 ? "1 session" : "\(result.sessions.count) sessions"
+        if result.undecided > 0 {
+            let note = allowingUndecided ? " (allowed by --allow-undecided)" : ""
+            blocks.append("\(result.retained) retained, \(result.undecided) undecided\(note) in \(sessions)")
+        } else {
+            blocks.append("\(result.retained) retained in \(sessions)")
+        }
+        return blocks.joined(separator: "\n\n")
+    }
+
+    private static func name(_ node: SnapshotNode) -> String { "\(node.type)#\(node.id)" }
 }

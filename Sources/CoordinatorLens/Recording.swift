@@ -78,6 +78,12 @@ public struct CutError: Error, Hashable, Sendable, CustomStringConvertible {
 public struct Recording: Sendable {
     /// One log per run id; a repeated session line continues its run rather than adding one.
     public private(set) var sessions: [SessionLog] = []
+    /// Lines read so far, blank and unreadable ones included.
+    public var linesRead: Int { splitter.linesEmitted }
+    /// Lines that were a session line or an event: an input with none of them holds nothing to judge.
+    public private(set) var usableLines = 0
+    /// The first unreadable line, to say why an input with no usable line was rejected.
+    public private(set) var firstProblem: Diagnostic?
     private var sessionIndex: [String: Int] = [:]
     private var current: Int?
     private var splitter = LineSplitter()
@@ -117,6 +123,7 @@ public struct Recording: Sendable {
         case .blank:
             return
         case .session(let header, _):
+            usableLines += 1
             // A run seen before continues: a recorder interleaving several apps repeats the header when it switches.
             if let index = sessionIndex[header.run] {
                 current = index
@@ -126,8 +133,10 @@ public struct Recording: Sendable {
                 sessionIndex[header.run] = current
             }
         case .record(let record):
+            usableLines += 1
             sessions[currentOrImplicit(line: line)].entries.append(.record(record))
         case .malformed(let diagnostic):
+            if firstProblem == nil { firstProblem = diagnostic }
             sessions[currentOrImplicit(line: line)].entries.append(.malformed(diagnostic))
         }
     }

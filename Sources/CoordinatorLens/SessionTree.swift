@@ -74,6 +74,7 @@ public struct SessionTree: Sendable {
         case .mark(let label): marks.append(Mark(label: label, seq: record.seq, time: record.time))
         case .dropped(let count):
             if count > 0 { warn(record, "the hook dropped \(count) event\(count == 1 ? "" : "s"): the tree may be incomplete") }
+        case .heartbeat: break
         case .end: ended = true
         case .unknown(let kind): warn(record, "unknown event kind \"\(kind)\" ignored")
         }
@@ -124,6 +125,7 @@ public struct SessionTree: Sendable {
         detach(index)
         coordinators[index].removedAt = nil
         coordinators[index].removedFrom = nil
+        coordinators[index].removedSite = nil
         coordinators[index].orphanedAt = nil
         attach(index, to: parentIndex, record)
     }
@@ -182,6 +184,7 @@ public struct SessionTree: Sendable {
         detach(index)
         rootIDs.append(id)
         coordinators[index].removedFrom = current
+        coordinators[index].removedSite = record.site
         if coordinators[index].removedAt == nil { coordinators[index].removedAt = record.time }
     }
 
@@ -230,6 +233,7 @@ extension Event {
         case .deinitialized: "deinit"
         case .mark: "mark"
         case .dropped: "dropped"
+        case .heartbeat: "heartbeat"
         case .end: "end"
         case .unknown(let kind): kind
         }

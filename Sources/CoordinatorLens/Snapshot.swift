@@ -113,14 +113,15 @@ public struct Snapshot: Hashable, Sendable, Codable {
     /// The retained coordinators, the leaks.
     public var retained: [SnapshotNode] { nodes.filter { $0.verdict == .retained } }
 
-    /// The chain of nodes from a root down to `id`, following current parents.
+    /// The chain of nodes from a root down to `id`, following current parents, or the former parent of a detached one.
     public func path(to id: CoordinatorID) -> [SnapshotNode] {
         var chain: [SnapshotNode] = []
         var seen = Set<CoordinatorID>()
         var current: CoordinatorID? = id
         while let at = current, let node = node(at), seen.insert(at).inserted {
             chain.append(node)
-            current = node.parent
+            // A detached coordinator is shown under the parent it left, where it was last part of the tree.
+            current = node.parent ?? node.removedFrom
         }
         return chain.reversed()
     }
@@ -166,17 +167,21 @@ public struct Seconds: CustomStringConvertible, Sendable {
         self.value = value
     }
 
+    /// Seconds down to 0.01 s, milliseconds below that, so that short runs and small grace periods do not print
+    /// as "0 s".
     public var description: String {
         let magnitude = Swift.abs(value)
-        let rounded: Double
-        if magnitude >= 10 {
-            rounded = value.rounded()
-        } else if magnitude >= 1 {
-            rounded = (value * 10).rounded() / 10
-        } else {
-            rounded = (value * 100).rounded() / 100
-        }
-        if rounded == rounded.rounded(), Swift.abs(rounded) < 1e15 { return "\(Int(rounded)) s" }
-        return "\(rounded) s"
+        guard magnitude.isFinite else { return "\(value) s" }
+        if magnitude >= 10 { return Self.trimmed(value.rounded(), unit: "s") }
+        if magnitude >= 1 { return Self.trimmed((value * 10).rounded() / 10, unit: "s") }
+        if magnitude >= 0.01 || magnitude == 0 { return Self.trimmed((value * 100).rounded() / 100, unit: "s") }
+        let milliseconds = value * 1_000
+        let places = Swift.abs(milliseconds) >= 1 ? 10.0 : 100.0
+        return Self.trimmed((milliseconds * places).rounded() / places, unit: "ms")
+    }
+
+    private static func trimmed(_ rounded: Double, unit: String) -> String {
+        if rounded == rounded.rounded(), Swift.abs(rounded) < 1e15 { return "\(Int(rounded)) \(unit)" }
+        return "\(rounded) \(unit)"
     }
 }

@@ -16,8 +16,9 @@ public enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
 public enum RetentionReason: Hashable, Sendable {
     /// Never removed from a parent that is still alive.
     case stillChild(parentType: String, parentID: CoordinatorID)
-    /// Removed, or a root, yet still alive: something outside the tree holds it.
-    case detached
+    /// Removed from `formerParentType#formerParentID` (at `site`), or a root, yet still alive: something outside the
+    /// tree holds it.
+    case detached(formerParentType: String?, formerParentID: CoordinatorID?, site: CallSite?)
     /// Its parent deinited while it was attached.
     case outlivedParent(parentType: String, parentID: CoordinatorID)
 
@@ -30,11 +31,18 @@ public enum RetentionReason: Hashable, Sendable {
         }
     }
 
+    private static let heldElsewhere = "still alive: something else holds it, often a closure or delegate capturing it"
+
     /// The sentence a report shows.
     public var text: String {
         switch self {
         case .stillChild(let type, let id): "still a child of \(type)#\(id)"
-        case .detached: "detached but still alive (held elsewhere)"
+        case .detached(let type, let id, let site):
+            if let type, let id {
+                "detached from \(type)#\(id)\(site.map { " at \($0.description)" } ?? ""); \(Self.heldElsewhere)"
+            } else {
+                "a root that is done but still alive; \(Self.heldElsewhere)"
+            }
         case .outlivedParent(let type, let id): "outlived its parent \(type)#\(id)"
         }
     }
@@ -59,7 +67,10 @@ public enum VerdictRules {
         }
         guard let done else { return (.alive, nil) }
         if evaluatedAt - done <= grace { return (.pending, nil) }
-        guard let parentID = coordinator.parent, let parent = lookup(parentID) else { return (.retained, .detached) }
+        guard let parentID = coordinator.parent, let parent = lookup(parentID) else {
+            let former = coordinator.removedFrom.flatMap(lookup)
+            return (.retained, .detached(formerParentType: former?.type, formerParentID: former?.id, site: coordinator.removedSite))
+        }
         if parent.deinitAt != nil {
             return (.retained, .outlivedParent(parentType: parent.type, parentID: parentID))
         }

@@ -1,37 +1,51 @@
 import Foundation
 
-/// The session's background thread: it takes what callers queued, numbers and encodes it, notices deallocated
-/// coordinators and screens, and hands lines to the sink. Everything slow in the hook happens here.
+/// The session's background thread: it takes what callers queued, numbers and encodes it, sweeps for freed objects
+/// where no probe reports them, sends heartbeats while the app is quiet, and hands lines to the sink. Everything slow
+/// in the hook happens here.
 final class SessionWriter: @unchecked Sendable {
-    private let buffer: SessionBuffer
-    private let lock: Lock
+    let app: String
+    let run: String
+    let options: TraceOptions
+    /// The session's start on the hook's clock; set once, under the tracer's lock, before the session is visible.
+    var startNanos: UInt64 = 0
     private let sink: any TraceSink
-    private let options: TraceOptions
+    /// Weak: a tracer that is freed without `end()` lets its writer deliver what it has and stop.
+    private weak var tracer: LockedBox<TracerState>?
+
     private let wake = NSCondition()
     private var flushRequested = 0
     private var flushCompleted = 0
     private var finished = false
+    private var finalBatch: (events: [RawEvent], refused: Int)?
 
     // Owned by the writer thread alone.
     private var seq = 0
-    private var watched: [WeakBox] = []
-    private var bindings: [Int: WeakBox] = [:]
+    private var lastEventNanos: UInt64 = 0
     private var typeNames: [ObjectIdentifier: [UInt8]] = [:]
     private var backlog: [[UInt8]] = []
     private var backlogStart = 0
     private var lostInBacklog = 0
-    /// Events the callers' buffer refused, not yet reported.
+    /// Events the callers' queue refused, not yet reported.
     private var refused = 0
 
-    init(buffer: SessionBuffer, lock: Lock, sink: any TraceSink, options: TraceOptions) {
-        self.buffer = buffer
-        self.lock = lock
+    /// Writer threads running in this process, for tests that check racing starts leave one.
+    static let running = LockedBox(0)
+
+    init(app: String, run: String, sink: any TraceSink, options: TraceOptions, tracer: LockedBox<TracerState>) {
+        self.app = app
+        self.run = run
         self.sink = sink
         self.options = options
+        self.tracer = tracer
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
+        SessionWriter.running.withLock { $0 += 1 }
+        let thread = Thread { [self] in
+            loop()
+            SessionWriter.running.withLock { $0 -= 1 }
+        }
         thread.name = "CoordinatorTrace.writer"
         thread.start()
     }
@@ -51,63 +65,110 @@ final class SessionWriter: @unchecked Sendable {
         return true
     }
 
-    private func run() {
+    /// The session has ended: these are its last events, the `end` among them.
+    func finish(with events: [RawEvent], refused: Int) {
+        wake.lock()
+        finalBatch = (events, refused)
+        wake.signal()
+        wake.unlock()
+    }
+
+    /// Waits until the writer has delivered its last batch and closed the sink; false on timeout.
+    @discardableResult
+    func waitUntilFinished(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        wake.lock()
+        defer { wake.unlock() }
+        while !finished {
+            if !wake.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    private func loop() {
+        lastEventNanos = startNanos
         var header = LineEncoder()
         header.open()
         header.field("event", "session")
         header.field("v", 1)
-        header.field("app", buffer.app)
-        header.field("run", buffer.run)
+        header.field("app", app)
+        header.field("run", run)
         header.field("pid", Int(ProcessInfo.processInfo.processIdentifier))
         backlog.append(header.close())
 
         var drained: [RawEvent] = []
-        drained.reserveCapacity(buffer.capacity)
+        drained.reserveCapacity(options.bufferCapacity)
         while true {
             wake.lock()
-            if flushRequested == flushCompleted {
+            if flushRequested == flushCompleted, finalBatch == nil {
                 _ = wake.wait(until: Date(timeIntervalSinceNow: options.tickInterval))
             }
             let request = flushRequested
+            let last = finalBatch
             wake.unlock()
 
-            lock.lock()
-            let (newlyRefused, ending) = buffer.drain(into: &drained)
-            lock.unlock()
-            refused += newlyRefused
-
+            if let last {
+                refused += last.refused
+                for event in last.events { process(event) }
+                deliverRest()
+                complete(request, finishing: true)
+                return
+            }
+            guard let tracer else {
+                // The tracer was freed without `end()`: deliver what there is and stop.
+                deliverRest()
+                complete(request, finishing: true)
+                return
+            }
+            refused += tracer.withLock { state in drain(&state, into: &drained) }
             for event in drained { process(event) }
             drained.removeAll(keepingCapacity: true)
-            reportRefused()
-            if !ending { poll() }
+            reportLosses()
             deliver()
-            if lostInBacklog > 0, room > 0 {
-                emitDropped(lostInBacklog)
-                lostInBacklog = 0
-            }
-            if ending { finish() }
-
-            wake.lock()
-            flushCompleted = request
-            if ending { finished = true }
-            wake.broadcast()
-            wake.unlock()
-            if ending { return }
+            complete(request, finishing: false)
         }
     }
 
-    private func finish() {
+    /// Under the tracer's lock: sweep, add a heartbeat when the app has been quiet, take the queue.
+    private func drain(_ state: inout TracerState, into drained: inout [RawEvent]) -> Int {
+        guard state.session?.writer === self else { return 0 }
+        state.session!.sweep()
+        if state.session!.queue.isEmpty,
+           MonotonicClock.now() &- lastEventNanos >= UInt64(options.heartbeatInterval * 1e9) {
+            state.session!.heartbeat()
+        }
+        return state.session!.queue.drain(into: &drained)
+    }
+
+    private func complete(_ request: Int, finishing: Bool) {
+        wake.lock()
+        flushCompleted = request
+        if finishing { finished = true }
+        wake.broadcast()
+        wake.unlock()
+    }
+
+    /// Delivers what is left within `endTimeout`, giving up on a sink that takes nothing three times running, then
+    /// closes the sink.
+    private func deliverRest() {
+        deliver()
         let deadline = MonotonicClock.now() + UInt64(options.endTimeout * 1e9)
-        while backlogStart < backlog.count, MonotonicClock.now() < deadline {
+        var idle = 0
+        while backlogStart < backlog.count, MonotonicClock.now() < deadline, idle < 3 {
+            let before = backlogStart
             deliver()
-            if backlogStart < backlog.count { Thread.sleep(forTimeInterval: 0.02) }
+            if backlogStart == before {
+                idle += 1
+                Thread.sleep(forTimeInterval: 0.02)
+            } else {
+                idle = 0
+            }
         }
         sink.close()
     }
 
     private func process(_ event: RawEvent) {
-        if let box = event.newBox { watched.append(box) }
-        if let box = event.otherNewBox { watched.append(box) }
+        lastEventNanos = max(lastEventNanos, event.nanos)
         switch event.kind {
         case .add:
             emit(event, "add") { line in
@@ -121,69 +182,29 @@ final class SessionWriter: @unchecked Sendable {
                 if event.other != 0 { line.field("parent", event.other) }
             }
         case .bind:
-            // A new binding replaces the old one: the old screen's death is no longer this coordinator's dismiss.
-            bindings[event.id] = event.subject
             emit(event, "bind") { line in
                 line.field("id", event.id)
                 line.field("screen", quoted: self.name(of: event.type))
             }
         case .dismiss:
-            bindings[event.id] = nil
             emit(event, "dismiss") { $0.field("id", event.id) }
         case .deinitialized:
-            bindings[event.id] = nil
-            if let box = event.subject { forget([box]) }
             emit(event, "deinit") { $0.field("id", event.id) }
-        case .screenGone:
-            guard let box = event.subject, bindings[event.id] === box else { return }
-            bindings[event.id] = nil
-            emit(event, "dismiss") { $0.field("id", event.id) }
         case .mark:
             emit(event, "mark") { $0.field("label", event.label ?? "") }
+        case .heartbeat:
+            emit(event, "heartbeat") { _ in }
         case .end:
-            poll()
-            reportRefused()
-            if lostInBacklog > 0 {
-                emitDropped(lostInBacklog)
-                lostInBacklog = 0
-            }
+            reportLosses()
             // The end always goes out, over a full backlog if need be, so the inspector knows the session is over.
             emit(event, "end", always: true) { _ in }
         }
     }
 
-    /// Finds coordinators and screens that went away since the last tick (where no probe reports them exactly).
-    private func poll() {
-        let now = MonotonicClock.now()
-        for (id, box) in bindings where !box.probed && box.object == nil {
-            bindings[id] = nil
-            emit(RawEvent(kind: .dismiss, id: id, nanos: now), "dismiss") { $0.field("id", id) }
-        }
-        var gone: [WeakBox] = []
-        watched.removeAll { box in
-            if box.probed { return true }
-            guard box.object == nil else { return false }
-            gone.append(box)
-            return true
-        }
-        for box in gone {
-            bindings[box.id] = nil
-            emit(RawEvent(kind: .deinitialized, id: box.id, nanos: now), "deinit") { $0.field("id", box.id) }
-        }
-        forget(gone)
-    }
-
-    private func forget(_ boxes: [WeakBox]) {
-        guard !boxes.isEmpty else { return }
-        lock.lock()
-        for box in boxes { buffer.forget(box) }
-        lock.unlock()
-    }
-
     private var room: Int { options.backlogCapacity - (backlog.count - backlogStart) }
 
     /// Numbers and encodes one event; when the backlog is full the seq is still used, so the gap shows downstream.
-    private func emit(_ event: RawEvent, _ kind: String, always: Bool = false, _ fields: (inout LineEncoder) -> Void) {
+    private func emit(_ event: RawEvent, _ kind: StaticString, always: Bool = false, _ fields: (inout LineEncoder) -> Void) {
         seq += 1
         if room <= 0 { deliver() }
         guard room > 0 || always else {
@@ -193,7 +214,7 @@ final class SessionWriter: @unchecked Sendable {
         var line = LineEncoder()
         line.open()
         line.field("seq", seq)
-        line.seconds("t", nanoseconds: event.nanos &- buffer.startNanos)
+        line.seconds("t", nanoseconds: event.nanos >= startNanos ? event.nanos - startNanos : 0)
         line.field("event", kind)
         fields(&line)
         if let file = event.file {
@@ -204,15 +225,21 @@ final class SessionWriter: @unchecked Sendable {
         backlog.append(line.close())
     }
 
-    private func reportRefused() {
-        guard refused > 0 else { return }
-        emitDropped(refused)
-        refused = 0
+    /// Reports events lost to a full queue or a full backlog; it goes out even over a full backlog.
+    private func reportLosses() {
+        if refused > 0 {
+            emitDropped(refused)
+            refused = 0
+        }
+        if lostInBacklog > 0, room > 0 {
+            emitDropped(lostInBacklog)
+            lostInBacklog = 0
+        }
     }
 
-    /// Reports lost events; it goes out even over a full backlog, at most one line a tick.
     private func emitDropped(_ count: Int) {
-        emit(RawEvent(kind: .mark, id: 0, nanos: MonotonicClock.now()), "dropped", always: true) { $0.field("count", count) }
+        let event = RawEvent(kind: .mark, id: 0, nanos: max(lastEventNanos, startNanos))
+        emit(event, "dropped", always: true) { $0.field("count", count) }
     }
 
     private func deliver() {

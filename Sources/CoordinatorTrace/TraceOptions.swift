@@ -4,17 +4,29 @@ public struct TraceOptions: Sendable {
     public var bufferCapacity: Int = 16_384
     /// Encoded lines kept while the sink cannot deliver (no inspector listening); past that they are dropped.
     public var backlogCapacity: Int = 10_000
-    /// How often the writer wakes to encode, deliver and look for deallocated coordinators and screens.
+    /// How often the writer wakes to encode, deliver and (where no probe reports deaths) sweep for freed objects.
     public var tickInterval: Double = 0.01
-    /// How long `end()` waits for the sink to take what is left.
+    /// How long `end()` waits for the sink to take what is left; a sink that takes nothing three times running is
+    /// given up at once (no inspector listening), so `end()` does not block the app for it.
     public var endTimeout: Double = 2
+    /// The longest `end()` waits for coordinators that are done (dismissed, removed, orphaned) but not yet freed, so
+    /// that the stream carries final verdicts. Match it to `coordlens --grace` (default 2 s); 0 does not wait.
+    public var grace: Double = 2
+    /// While the app is quiet, a `heartbeat` goes out this often, so a run that is killed is judged at its last sign
+    /// of life rather than at its last coordinator event.
+    public var heartbeatInterval: Double = 1
 
     /// Out-of-range values are clamped when a session starts, never fatal; times are in seconds.
-    public init(bufferCapacity: Int = 16_384, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2) {
+    public init(
+        bufferCapacity: Int = 16_384, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2,
+        grace: Double = 2, heartbeatInterval: Double = 1
+    ) {
         self.bufferCapacity = bufferCapacity
         self.backlogCapacity = backlogCapacity
         self.tickInterval = tickInterval
         self.endTimeout = endTimeout
+        self.grace = grace
+        self.heartbeatInterval = heartbeatInterval
     }
 
     /// The same options brought into a range the writer can run with: the hook must not crash or spin on a typo.
@@ -26,7 +38,11 @@ public struct TraceOptions: Sendable {
             bufferCapacity: max(1, bufferCapacity),
             backlogCapacity: max(1, backlogCapacity),
             tickInterval: clamp(tickInterval, 0.001...1),
-            endTimeout: clamp(endTimeout, 0...60)
+            endTimeout: clamp(endTimeout, 0...60),
+            grace: clamp(grace, 0...60),
+            heartbeatInterval: clamp(heartbeatInterval, 0.05...60)
         )
     }
+
+    var graceNanoseconds: UInt64 { UInt64(grace * 1e9) }
 }

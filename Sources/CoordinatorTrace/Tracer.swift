@@ -2,45 +2,39 @@ import Foundation
 
 /// Records coordinator lifecycles for one session at a time; `CoordinatorTrace` forwards to a shared one.
 ///
-/// Every call is safe from any thread and costs the caller a lock, an id lookup and an append to a bounded buffer.
-/// Encoding, deallocation checks and I/O happen on the session's writer thread.
+/// Every call is safe from any thread and costs the caller a lock, a clock reading, an id lookup and an append to a
+/// bounded queue. Encoding and I/O happen on the session's writer thread.
 public final class Tracer: @unchecked Sendable {
     /// The tracer behind `CoordinatorTrace`.
     public static let shared = Tracer()
 
-    private let lock = Lock()
-    /// The running session, behind a pointer for the same reason as `SessionBuffer`'s state: reading a class's stored
-    /// property pays a run-time exclusivity check on every call, and the lock already guards it.
-    private let current: UnsafeMutablePointer<(buffer: SessionBuffer, writer: SessionWriter)?>
+    let state = LockedBox(TracerState())
 
     /// A tracer of its own, independent of `shared`, with no session until `start`.
-    public init() {
-        current = .allocate(capacity: 1)
-        current.initialize(to: nil)
-    }
+    public init() {}
 
-    deinit {
-        current.deinitialize(count: 1)
-        current.deallocate()
-    }
-
-    /// Starts a session streaming to `sink`, ending the current one first.
+    /// Starts a session streaming to `sink`, ending the current one first (without waiting for its coordinators).
     public func start(app: String, sink: any TraceSink, options: TraceOptions = TraceOptions()) {
-        end()
         let options = options.sanitized
-        let buffer = SessionBuffer(app: app, run: UUID().uuidString.lowercased(), capacity: options.bufferCapacity)
-        let writer = SessionWriter(buffer: buffer, lock: lock, sink: sink, options: options)
-        lock.lock()
-        current.pointee = (buffer, writer)
-        lock.unlock()
+        let writer = SessionWriter(app: app, run: UUID().uuidString.lowercased(), sink: sink, options: options, tracer: state)
+        // Ending the old session and publishing the new one under one lock: two racing starts leave one session, and
+        // the writer of the one that lost gets its last batch and stops.
+        let previous = state.withLock { tracer -> FinalBatch? in
+            let previous = FinalBatch.take(from: &tracer)
+            let session = SessionState(
+                app: app, run: writer.run, writer: writer, capacity: options.bufferCapacity, probes: state
+            )
+            writer.startNanos = session.startNanos
+            tracer.session = session
+            return previous
+        }
         writer.start()
+        previous?.hand()
     }
 
     /// The current session's run id, or nil when no session runs.
     public var runID: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return current.pointee?.buffer.run
+        state.withLock { $0.session?.run }
     }
 
     /// `child` joins the tree under `parent` (nil: a root); adding it again moves it.
@@ -48,7 +42,7 @@ public final class Tracer: @unchecked Sendable {
         _ child: AnyObject, to parent: AnyObject?,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) {
-        record(.add, child, other: parent, type: type(of: child), file: file, line: line, function: function)
+        state.withLock { $0.session?.added(child, to: parent, site: RawSite(file: file, line: line, function: function)) }
     }
 
     /// `child` was detached from `parent` (nil: from whichever parent holds it).
@@ -56,7 +50,7 @@ public final class Tracer: @unchecked Sendable {
         _ child: AnyObject, from parent: AnyObject?,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) {
-        record(.remove, child, other: parent, file: file, line: line, function: function)
+        state.withLock { $0.session?.removed(child, from: parent, site: RawSite(file: file, line: line, function: function)) }
     }
 
     /// `coordinator` now drives `screen`; the screen's deallocation will count as its dismissal.
@@ -64,7 +58,7 @@ public final class Tracer: @unchecked Sendable {
         _ coordinator: AnyObject, to screen: AnyObject,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) {
-        record(.bind, coordinator, screen: screen, type: type(of: screen), file: file, line: line, function: function)
+        state.withLock { $0.session?.bound(coordinator, to: screen, site: RawSite(file: file, line: line, function: function)) }
     }
 
     /// `coordinator`'s screen is gone or its flow finished.
@@ -72,92 +66,86 @@ public final class Tracer: @unchecked Sendable {
         _ coordinator: AnyObject,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) {
-        record(.dismiss, coordinator, file: file, line: line, function: function)
+        state.withLock { $0.session?.dismissed(coordinator, site: RawSite(file: file, line: line, function: function)) }
     }
 
-    /// A named checkpoint, for snapshots and growth checks.
+    /// A named checkpoint, for snapshots and growth checks; every deallocation before the call is reported before it.
     public func mark(
         _ label: String,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) {
-        let nanos = MonotonicClock.now()
-        lock.lock()
-        current.pointee?.buffer.append(RawEvent(kind: .mark, id: 0, nanos: nanos, label: label, file: file, line: line, function: function))
-        lock.unlock()
+        state.withLock { $0.session?.marked(label, site: RawSite(file: file, line: line, function: function)) }
     }
 
-    /// Ends the session: what is queued is written, the sink closed, and later calls ignored until the next start.
+    /// Ends the session: first waits, at most `TraceOptions.grace`, for coordinators that are done but not yet freed,
+    /// so the stream carries final verdicts; then what is queued is written, the sink closed (waiting at most
+    /// `TraceOptions.endTimeout`, and not at all for a sink that cannot deliver), and later calls ignored.
     public func end() {
-        lock.lock()
-        guard let (buffer, writer) = current.pointee else {
-            lock.unlock()
-            return
-        }
-        buffer.appendEnd(nanos: MonotonicClock.now())
-        current.pointee = nil
-        lock.unlock()
-        writer.flush(timeout: 10)
+        settle()
+        state.withLock { FinalBatch.take(from: &$0) }?.hand()
     }
 
     /// Waits until everything recorded so far has reached the sink, including deallocations that already happened.
     @discardableResult
     public func flush(timeout: Double = 2) -> Bool {
-        lock.lock()
-        let writer = current.pointee?.writer
-        lock.unlock()
+        let writer = state.withLock { tracer -> SessionWriter? in
+            tracer.session?.sweep()
+            return tracer.session?.writer
+        }
         return writer?.flush(timeout: timeout) ?? true
     }
 
-    private func record(
-        _ kind: RawEvent.Kind, _ subject: AnyObject, other: AnyObject? = nil, screen: AnyObject? = nil,
-        type: Any.Type? = nil, file: StaticString, line: UInt, function: StaticString
-    ) {
-        let nanos = MonotonicClock.now()
-        lock.lock()
-        defer { lock.unlock() }
-        guard let buffer = current.pointee?.buffer else { return }
-        let (id, newBox) = buffer.identify(subject)
-        var event = RawEvent(kind: kind, id: id, nanos: nanos, type: type, newBox: newBox, file: file, line: line, function: function)
-        if let newBox { watchDeallocation(of: subject, box: newBox, buffer: buffer) }
-        if let other {
-            let (otherID, otherBox) = buffer.identify(other)
-            event.other = otherID
-            if let otherBox {
-                watchDeallocation(of: other, box: otherBox, buffer: buffer)
-                event.otherNewBox = otherBox
+    /// Waits until no finished coordinator is still alive within the grace period; a leak waits out the grace period,
+    /// so that the end's time decides it.
+    private func settle() {
+        while true {
+            let decision = state.withLock { tracer -> UInt64? in
+                guard tracer.session != nil else { return nil }
+                tracer.session!.sweep()
+                return tracer.session!.registry.latestDecision(grace: tracer.session!.writer.options.graceNanoseconds)
             }
+            let now = MonotonicClock.now()
+            guard let decision, now <= decision else { return }
+            SettlePause.pause(nanoseconds: min(decision - now + 1, SettlePause.slice))
         }
-        if let screen {
-            let box = WeakBox(screen, id: id)
-            event.subject = box
-            watchScreen(screen, box: box, buffer: buffer)
-        }
-        buffer.append(event)
+    }
+}
+
+/// What is left of a session when it ends: its writer and the events it has not drained yet.
+struct FinalBatch {
+    var writer: SessionWriter
+    var events: [RawEvent]
+    var refused: Int
+
+    /// Ends the current session under the tracer's lock: a last sweep, the end event, and the session taken out.
+    static func take(from tracer: inout TracerState) -> FinalBatch? {
+        guard tracer.session != nil else { return nil }
+        tracer.session!.ended()
+        var events: [RawEvent] = []
+        let refused = tracer.session!.queue.drain(into: &events)
+        let writer = tracer.session!.writer
+        tracer.session = nil
+        return FinalBatch(writer: writer, events: events, refused: refused)
     }
 
-    private func watchDeallocation(of object: AnyObject, box: WeakBox, buffer: SessionBuffer) {
-        watch(object, box: box, buffer: buffer, reporting: .deinitialized)
+    /// Gives the batch to its writer and waits, bounded, until the writer has delivered and closed the sink.
+    func hand() {
+        writer.finish(with: events, refused: refused)
+        writer.waitUntilFinished(timeout: writer.options.endTimeout + 1)
     }
+}
 
-    private func watchScreen(_ screen: AnyObject, box: WeakBox, buffer: SessionBuffer) {
-        watch(screen, box: box, buffer: buffer, reporting: .screenGone)
-    }
+/// How `end()` waits: on the main thread it lets the run loop turn, so teardown that the main queue still has to
+/// run (a dismissed screen released on the next turn) can happen while it waits.
+enum SettlePause {
+    static let slice: UInt64 = 5_000_000
 
-    /// On Apple platforms, a probe queues `kind` the moment `object` deallocates; elsewhere the writer polls `box`.
-    private func watch(_ object: AnyObject, box: WeakBox, buffer: SessionBuffer, reporting kind: RawEvent.Kind) {
-        #if canImport(ObjectiveC)
-        box.probed = true
-        let id = box.id
-        DeallocationProbe.attach(to: object, key: UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())) {
-            [weak self, weak buffer] in
-            guard let self, let buffer else { return }
-            let nanos = MonotonicClock.now()
-            self.lock.lock()
-            // The address may be reused from now on: a new object there must get a new id.
-            if kind == .deinitialized { buffer.forget(box) }
-            if !buffer.ending { buffer.append(RawEvent(kind: kind, id: id, nanos: nanos, subject: box)) }
-            self.lock.unlock()
+    static func pause(nanoseconds: UInt64) {
+        let until = Date(timeIntervalSinceNow: Double(nanoseconds) / 1e9)
+        if Thread.isMainThread {
+            _ = RunLoop.current.run(mode: .default, before: until)
         }
-        #endif
+        let left = until.timeIntervalSinceNow
+        if left > 0 { Thread.sleep(forTimeInterval: left) }
     }
 }

@@ -9,9 +9,7 @@ extension CoordinatorRecording {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> Snapshot {
         let snapshot = settle(grace: grace, timeout: timeout)
-        for message in LeakFailures.retained(in: snapshot) {
-            TestFailure.record(message, fileID: fileID, filePath: filePath, line: line, column: column)
-        }
+        report(LeakFailures.retained(in: snapshot), at: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         return snapshot
     }
 
@@ -23,9 +21,7 @@ extension CoordinatorRecording {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> Snapshot {
         let snapshot = settle(grace: grace, timeout: timeout, untilReleased: true)
-        for message in LeakFailures.notReleased(in: snapshot) {
-            TestFailure.record(message, fileID: fileID, filePath: filePath, line: line, column: column)
-        }
+        report(LeakFailures.notReleased(in: snapshot), at: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         return snapshot
     }
 
@@ -36,9 +32,47 @@ extension CoordinatorRecording {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async -> Snapshot {
         let snapshot = await settle(grace: grace, timeout: timeout, untilReleased: true)
-        for message in LeakFailures.notReleased(in: snapshot) {
-            TestFailure.record(message, fileID: fileID, filePath: filePath, line: line, column: column)
-        }
+        report(LeakFailures.notReleased(in: snapshot), at: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         return snapshot
+    }
+
+    /// The scopes' first step: the retained ones fail; returns their ids so the second step does not report them again.
+    func assertNoRetainedCoordinators<Kept>(grace: Double, keeping: Kept.Type, at location: FailureLocation) -> Set<CoordinatorID> {
+        judgeWhileKept(settle(grace: grace), keeping: keeping, at: location)
+    }
+
+    func assertNoRetainedCoordinators<Kept>(grace: Double, keeping: Kept.Type, at location: FailureLocation) async -> Set<CoordinatorID> {
+        judgeWhileKept(await settle(grace: grace), keeping: keeping, at: location)
+    }
+
+    private func judgeWhileKept<Kept>(_ snapshot: Snapshot, keeping: Kept.Type, at location: FailureLocation) -> Set<CoordinatorID> {
+        // With nothing returned, a root freed as the closure returned took its finished children with it, unjudged.
+        if Kept.self == Void.self {
+            let freedRoots = snapshot.nodes.filter { $0.parent == nil && $0.removedFrom == nil && $0.deinitAt != nil }
+            if let root = freedRoots.first {
+                report([TextSanitizer.visible(
+                    "\(root.type)#\(root.id) was freed when the closure returned, before anything could be judged while the "
+                        + "app lived: return it (what the app keeps) from the closure"
+                )], at: location)
+            }
+        }
+        let retained = snapshot.retained
+        report(retained.map(LeakReport.line(for:)), at: location)
+        return Set(retained.map(\.id))
+    }
+
+    /// The scopes' second step, once what the app kept is released: everything else must be freed.
+    func assertAllReleased(grace: Double, excluding reported: Set<CoordinatorID>, at location: FailureLocation) {
+        let snapshot = settle(grace: grace, untilReleased: true)
+        report(LeakFailures.notReleased(in: snapshot, excluding: reported), at: location)
+    }
+
+    func assertAllReleased(grace: Double, excluding reported: Set<CoordinatorID>, at location: FailureLocation) async {
+        let snapshot = await settle(grace: grace, untilReleased: true)
+        report(LeakFailures.notReleased(in: snapshot, excluding: reported), at: location)
+    }
+
+    private func report(_ messages: [String], at location: FailureLocation) {
+        for message in messages { TestFailure.record(message, at: location) }
     }
 }

@@ -18,9 +18,10 @@ public final class CoordinatorRecording: Sendable {
     private let startedAt: UInt64
 
     /// Starts a session on `tracer` that keeps its stream in memory; a session already running on it ends first.
-    public init(tracer: Tracer = Tracer(), app: String = "tests") {
+    /// `grace` is also how long `end()` waits for finished coordinators to be freed.
+    public init(tracer: Tracer = Tracer(), app: String = "tests", grace: Double = CoordinatorRecording.defaultGrace) {
         self.tracer = tracer
-        tracer.start(app: app, sink: sink)
+        tracer.start(app: app, sink: sink, options: TraceOptions(grace: grace))
         startedAt = DispatchTime.now().uptimeNanoseconds
     }
 
@@ -75,7 +76,7 @@ public final class CoordinatorRecording: Sendable {
         return String(decoding: sink.bytes, as: UTF8.self)
     }
 
-    /// Time allowed beyond the grace period for the hook's writer to catch up on a loaded machine.
+    /// Time allowed beyond the grace period for the hook's writer to deliver on a loaded machine.
     static let slack: Double = 0.5
     static let pollInterval: Double = 0.01
 

@@ -7,12 +7,13 @@ enum LeakFailures {
     }
 
     /// Retained coordinators, and those that have not deinited although nothing said they were done.
-    static func notReleased(in snapshot: Snapshot) -> [String] {
+    static func notReleased(in snapshot: Snapshot, excluding reported: Set<CoordinatorID> = []) -> [String] {
         snapshot.nodes.compactMap { node in
+            guard !reported.contains(node.id) else { return nil }
             switch node.verdict {
-            case .retained: LeakReport.line(for: node)
-            case .alive, .pending: "\(node.type)#\(node.id) not released: still alive\(addedAt(node))"
-            case .released, .late: nil
+            case .retained: return LeakReport.line(for: node)
+            case .alive, .pending: return TextSanitizer.visible("\(node.type)#\(node.id) not released: still alive\(addedAt(node))")
+            case .released, .late: return nil
             }
         }
     }

@@ -9,11 +9,24 @@ struct InputSession {
 
 /// Reads the `FILE...` arguments (`-` is standard input) into their sessions, in input order.
 enum RecordingInput {
+    /// Every input must hold at least one session line or event: an app that never wrote its stream, or a file that
+    /// is not a recording, is bad input (exit 2), never an empty pass.
     static func read(_ paths: [String]) throws -> [InputSession] {
         try paths.flatMap { path in
             let (data, source) = try contents(of: path)
-            return Recording(bytes: data).sessions.map { InputSession(source: source, log: $0) }
+            let recording = Recording(bytes: data)
+            guard recording.usableLines > 0 else {
+                throw UsageFailure(message: "\(source): no session line and no event to read: " + emptiness(of: recording))
+            }
+            return recording.sessions.map { InputSession(source: source, log: $0) }
         }
+    }
+
+    private static func emptiness(of recording: Recording) -> String {
+        guard recording.linesRead > 0 else { return "the input is empty" }
+        let lines = recording.linesRead == 1 ? "its only line" : "all \(recording.linesRead) lines"
+        let first = recording.firstProblem.map { " (first: \($0))" } ?? " (all blank)"
+        return "\(lines) failed to read as wire format v1\(first)"
     }
 
     /// The bytes behind one argument and the name reports give it.

@@ -39,8 +39,9 @@ final class Screen {}
 
 /// The flows the assertions are proven on; each builds its coordinators inside, so nothing outlives it by accident.
 enum Flows {
-    /// A detail shown, its screen closed, and the detail removed: everything goes.
-    static func clean(_ tracer: Tracer) {
+    /// A detail shown, its screen closed, and the detail removed: everything but the root goes.
+    @discardableResult
+    static func clean(_ tracer: Tracer) -> RootCoordinator {
         let root = RootCoordinator(tracer: tracer)
         root.start()
         let detail = DetailCoordinator(tracer: tracer)
@@ -49,10 +50,12 @@ enum Flows {
         tracer.bind(detail, to: screen!)
         screen = nil
         root.removeChild(detail)
+        return root
     }
 
     /// A detail whose screen closes while it holds its parent strongly and is never removed: both stay.
-    static func cycle(_ tracer: Tracer) {
+    @discardableResult
+    static func cycle(_ tracer: Tracer) -> RootCoordinator {
         let root = RootCoordinator(tracer: tracer)
         root.start()
         let detail = CyclicDetailCoordinator(tracer: tracer)
@@ -61,5 +64,35 @@ enum Flows {
         var screen: Screen? = Screen()
         tracer.bind(detail, to: screen!)
         screen = nil
+        return root
+    }
+}
+
+/// The README's shape: a home that opens a settings flow; a swipe-down frees the settings screen without any callback.
+final class HomeCoordinator: FlowCoordinator {
+    /// When true, the home removes the settings child once its screen is gone, as the fix does.
+    let removesFinishedChildren: Bool
+    private var screens: [Screen] = []
+
+    init(tracer: Tracer, removesFinishedChildren: Bool) {
+        self.removesFinishedChildren = removesFinishedChildren
+        super.init(tracer: tracer)
+    }
+
+    func start() {
+        tracer.added(self, to: nil)
+    }
+
+    /// Shows settings modally and returns the function that swipes it down.
+    func showSettings() -> () -> Void {
+        let settings = DetailCoordinator(tracer: tracer)
+        addChild(settings)
+        let screen = Screen()
+        screens.append(screen)
+        tracer.bind(settings, to: screen)
+        return { [self] in
+            screens.removeAll { $0 === screen }
+            if removesFinishedChildren { removeChild(settings) }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import CoordinatorTrace
 import CoordinatorTraceTesting
+import Foundation
 import Testing
 
 @Suite struct LeakScopeTests {
@@ -27,14 +28,57 @@ import Testing
         })
     }
 
+    /// The README's example: the whole app lives inside the scope. A child its parent never removes must fail while
+    /// the returned root lives, although everything is freed together once the root goes.
+    @Test func childNeverRemovedFailsWhileTheReturnedRootLives() {
+        let issues = RecordedIssues()
+        withKnownIssue {
+            assertCoordinatorsReleased(grace: 0.2) { tracer in
+                let home = HomeCoordinator(tracer: tracer, removesFinishedChildren: false)
+                home.start()
+                home.showSettings()()
+                return home
+            }
+        } matching: { issues.matcher()($0) }
+        #expect(issues.messages.count == 1, "\(issues.messages)")
+        #expect(issues.messages.first?.hasPrefix("DetailCoordinator#2 retained: still a child of HomeCoordinator#1") == true)
+    }
+
+    @Test func childRemovedByItsParentPasses() {
+        assertCoordinatorsReleased(grace: 0.2) { tracer in
+            let home = HomeCoordinator(tracer: tracer, removesFinishedChildren: true)
+            home.start()
+            home.showSettings()()
+            return home
+        }
+    }
+
+    /// Returning nothing lets the root die with the closure, so nothing could be judged while the app lived: that must
+    /// not pass silently, whether or not the flow leaks.
+    @Test func closureThatLetsTheRootGoFails() {
+        for removes in [false, true] {
+            let issues = RecordedIssues()
+            withKnownIssue {
+                assertCoordinatorsReleased(grace: 0.2) { tracer in
+                    let home = HomeCoordinator(tracer: tracer, removesFinishedChildren: removes)
+                    home.start()
+                    home.showSettings()()
+                }
+            } matching: { issues.matcher()($0) }
+            #expect(issues.messages.count == 1)
+            #expect(issues.messages.first?.hasPrefix("HomeCoordinator#1 was freed when the closure returned") == true)
+        }
+    }
+
     @Test func coordinatorKeptBeyondTheScopeFails() {
         let issues = RecordedIssues()
         var kept: RootCoordinator?
         withKnownIssue {
-            kept = assertCoordinatorsReleased(grace: 0.2) { tracer -> RootCoordinator in
+            assertCoordinatorsReleased(grace: 0.2) { tracer -> Int in
                 let root = RootCoordinator(tracer: tracer)
                 root.start()
-                return root
+                kept = root
+                return 0
             }
         } matching: { issues.matcher()($0) }
         #expect(issues.messages.count == 1)
@@ -45,25 +89,28 @@ import Testing
     @Test func asyncBodiesAreChecked() async {
         await assertCoordinatorsReleased(grace: 0.3) { tracer in
             await Task.yield()
-            Flows.clean(tracer)
+            return Flows.clean(tracer)
         }
         let issues = RecordedIssues()
         await withKnownIssue {
             await assertCoordinatorsReleased(grace: 0.3) { tracer in
                 await Task.yield()
-                Flows.cycle(tracer)
+                return Flows.cycle(tracer)
             }
         } matching: { issues.matcher()($0) }
         #expect(issues.messages.count == 2)
     }
 
-    @Test func scopesRunInParallelWithoutSeeingEachOther() async {
+    /// Passing scopes decide at once, without waiting out their grace period, also many at a time on a 2-core machine.
+    @Test func passingScopesInParallelDoNotWaitOutTheGrace() async {
+        let started = Date()
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<4 {
+            for _ in 0..<8 {
                 group.addTask {
-                    assertCoordinatorsReleased(grace: 0.3) { tracer in Flows.clean(tracer) }
+                    assertCoordinatorsReleased(grace: 10) { tracer in Flows.clean(tracer) }
                 }
             }
         }
+        #expect(Date().timeIntervalSince(started) < 5, "a passing scope waited for its grace period")
     }
 }

@@ -7,7 +7,7 @@ import Testing
     @Test func streamsEveryKindWithHeaderSeqAndCallSites() throws {
         let tracer = Tracer()
         let sink = MemorySink()
-        tracer.start(app: "Shop \"App\"", sink: sink)
+        tracer.start(app: "Shop \"App\"", sink: sink, options: TraceOptions(grace: 0))
         let app = Coordinator()
         let child = Coordinator()
         let screen = Screen()

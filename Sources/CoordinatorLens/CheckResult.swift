@@ -1,0 +1,67 @@
+/// What `coordlens check` decided: every session's snapshot, its leaks, and the coordinators it could not judge.
+public struct CheckResult: Sendable {
+    /// The grace period every verdict used, in seconds.
+    public var grace: Double
+    /// The sessions checked, in input order.
+    public var sessions: [SessionCheck]
+
+    /// Collects the sessions' checks under one grace period.
+    public init(grace: Double, sessions: [SessionCheck]) {
+        self.grace = grace
+        self.sessions = sessions
+    }
+
+    /// Retained coordinators in all sessions: the leaks.
+    public var retained: Int { sessions.reduce(0) { $0 + $1.snapshot.retained.count } }
+    /// Coordinators no session could decide, because it ended within their grace period.
+    public var undecided: Int { sessions.reduce(0) { $0 + $1.undecided.count } }
+
+    /// Whether CI should fail: a leak, or (unless allowed) a coordinator the run ended too early to judge.
+    public func fails(allowingUndecided: Bool) -> Bool {
+        retained > 0 || (!allowingUndecided && undecided > 0)
+    }
+}
+
+/// One session as `check` judged it.
+public struct SessionCheck: Sendable {
+    /// The input it came from, a path or `<stdin>`, for warnings.
+    public var source: String
+    /// The session judged at the point asked for.
+    public var snapshot: Snapshot
+    /// Pending coordinators of a snapshot taken at the end of the recording: the run stopped before their grace period
+    /// was over, so nobody can tell whether they would have been freed. Empty for a snapshot taken at a cut.
+    public var undecided: [UndecidedCoordinator]
+
+    /// Judges `snapshot`; `atEnd` says it was taken at the end of its recording, where pending means undecided.
+    public init(source: String, snapshot: Snapshot, atEnd: Bool) {
+        self.source = source
+        self.snapshot = snapshot
+        guard atEnd else {
+            undecided = []
+            return
+        }
+        undecided = snapshot.nodes.compactMap { node in
+            guard node.verdict == .pending, let done = node.doneAt else { return nil }
+            return UndecidedCoordinator(node: node, reason: Self.reason(for: node, doneAt: done, in: snapshot))
+        }
+    }
+
+    private static func reason(for node: SnapshotNode, doneAt done: Double, in snapshot: Snapshot) -> String {
+        let after = Seconds(snapshot.evaluatedAt - done)
+        let grace = Seconds(snapshot.grace)
+        if snapshot.ended {
+            return "the run ended \(after) after \(node.type)#\(node.id) was done, within the grace period of \(grace); "
+                + "keep the app alive for the grace period or call end() with TraceOptions.grace of at least \(grace)"
+        }
+        return "the recording stops \(after) after \(node.type)#\(node.id) was done, within the grace period of \(grace), "
+            + "with no end (the app was killed or is still running); keep the app alive for the grace period or call end()"
+    }
+}
+
+/// A coordinator that was done but not yet freed when its run stopped.
+public struct UndecidedCoordinator: Hashable, Sendable {
+    /// The coordinator, with verdict `pending`.
+    public var node: SnapshotNode
+    /// Why it could not be judged and what to change, in one line.
+    public var reason: String
+}

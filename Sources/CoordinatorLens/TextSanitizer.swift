@@ -1,0 +1,24 @@
+/// Makes text from a recording safe to print on a terminal or into a CI log: control characters and newlines become
+/// visible escapes, so a type name can neither start a new report line nor send terminal escape sequences.
+public enum TextSanitizer {
+    /// `text` with `\n`, `\r`, `\t` spelled out and every other C0/C1 control character and DEL as `\u{XX}`.
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where isControl(scalar): out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+}

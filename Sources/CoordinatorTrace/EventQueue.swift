@@ -1,0 +1,36 @@
+/// The events callers queued for the writer, bounded: past the capacity they are counted, never kept.
+struct EventQueue {
+    let capacity: Int
+    private var pending: [RawEvent] = []
+    /// Events refused because the queue was full since the writer last drained it; they never got a seq.
+    private(set) var refused = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        pending.reserveCapacity(capacity)
+    }
+
+    var isEmpty: Bool { pending.isEmpty }
+
+    /// Queues an event, or counts it as refused when the queue is full.
+    mutating func append(_ event: RawEvent) {
+        if pending.count < capacity {
+            pending.append(event)
+        } else {
+            refused += 1
+        }
+    }
+
+    /// Queues an event the inspector must get (the session's end), over a full queue if need be.
+    mutating func appendAlways(_ event: RawEvent) {
+        pending.append(event)
+    }
+
+    /// Hands the queued events to the writer in exchange for its empty array, so neither side allocates; returns the
+    /// count refused since the last drain.
+    mutating func drain(into drained: inout [RawEvent]) -> Int {
+        swap(&pending, &drained)
+        defer { refused = 0 }
+        return refused
+    }
+}

@@ -1,0 +1,63 @@
+/// The objects a session has seen: coordinators by address with their ids, and the screen each one is bound to.
+///
+/// Ids come from a counter, never from addresses, which the allocator reuses. A registered address cannot have been
+/// reused: on Apple platforms a probe removes the entry as its object deallocates; elsewhere the entry's unowned
+/// anchor keeps the memory until a sweep has seen the death and removed it. So a hit is this object, also when it
+/// calls the hook from its own `deinit`.
+struct ObjectRegistry {
+    private(set) var coordinators: [ObjectIdentifier: TrackedCoordinator] = [:]
+    /// Each coordinator's current screen by coordinator id; a new bind replaces the old one.
+    private(set) var screens: [Int: BoundScreen] = [:]
+    private var lastID = 0
+
+    /// The coordinator's entry, and whether this call created it.
+    mutating func track(_ object: AnyObject) -> (coordinator: TrackedCoordinator, isNew: Bool) {
+        let key = ObjectIdentifier(object)
+        if let known = coordinators[key] { return (known, false) }
+        lastID += 1
+        let tracked = TrackedCoordinator(object, id: lastID)
+        coordinators[key] = tracked
+        return (tracked, true)
+    }
+
+    /// Forgets a deallocated coordinator, so its address can take a new id.
+    mutating func forget(_ coordinator: TrackedCoordinator) {
+        if coordinators[coordinator.key] === coordinator { coordinators[coordinator.key] = nil }
+        screens[coordinator.id] = nil
+    }
+
+    mutating func bind(_ id: Int, to screen: BoundScreen?) {
+        screens[id] = screen
+    }
+
+    /// Whether `screen` is still its coordinator's screen: a rebound coordinator's old screen no longer counts.
+    func isCurrent(_ screen: BoundScreen) -> Bool {
+        screens[screen.coordinator.id] === screen
+    }
+
+    /// The coordinators whose object is gone, by id, for a sweep where no probe reports deaths.
+    func deallocatedCoordinators() -> [TrackedCoordinator] {
+        var gone: [TrackedCoordinator] = []
+        for coordinator in coordinators.values where coordinator.object == nil { gone.append(coordinator) }
+        return gone.sorted { $0.id < $1.id }
+    }
+
+    /// The current screens that are gone, for the same kind of sweep.
+    func deallocatedScreens() -> [BoundScreen] {
+        var gone: [BoundScreen] = []
+        for screen in screens.values where screen.object == nil { gone.append(screen) }
+        return gone.sorted { $0.coordinator.id < $1.coordinator.id }
+    }
+
+    /// The latest moment at which a finished, still living coordinator becomes decidable (its done time plus
+    /// `grace`); nil when none is waiting to be freed.
+    func latestDecision(grace: UInt64) -> UInt64? {
+        var latest: UInt64?
+        for coordinator in coordinators.values where coordinator.deinitAt == 0 {
+            guard let done = coordinator.doneAt else { continue }
+            let decided = done &+ grace
+            latest = max(latest ?? decided, decided)
+        }
+        return latest
+    }
+}

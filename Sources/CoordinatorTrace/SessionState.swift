@@ -1,0 +1,147 @@
+/// One running session's state, shared by the calling threads and the writer, always behind the tracer's lock.
+///
+/// Every event is stamped here, under the lock, so times grow with the order of events and never precede the
+/// session's start.
+struct SessionState {
+    let app: String
+    let run: String
+    let startNanos: UInt64
+    /// The session's writer, also its identity: a writer or a probe acts only on the session it belongs to.
+    let writer: SessionWriter
+    var queue: EventQueue
+    var registry = ObjectRegistry()
+    #if canImport(ObjectiveC)
+    let probes: ProbeRoute
+    #endif
+
+    init(app: String, run: String, writer: SessionWriter, capacity: Int, probes: ProbeRouteSource) {
+        self.app = app
+        self.run = run
+        self.startNanos = MonotonicClock.now()
+        self.writer = writer
+        self.queue = EventQueue(capacity: capacity)
+        #if canImport(ObjectiveC)
+        self.probes = ProbeRoute(tracer: probes, writer: writer)
+        #endif
+    }
+
+    mutating func added(_ child: AnyObject, to parent: AnyObject?, site: RawSite) {
+        let now = MonotonicClock.now()
+        let tracked = track(child)
+        let parentTracked = parent.map { track($0) }
+        tracked.parent = parentTracked
+        tracked.attachedAt = now
+        tracked.removedAt = 0
+        queue.append(RawEvent(
+            kind: .add, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now, type: type(of: child),
+            file: site.file, line: site.line, function: site.function
+        ))
+    }
+
+    mutating func removed(_ child: AnyObject, from parent: AnyObject?, site: RawSite) {
+        let now = MonotonicClock.now()
+        let tracked = track(child)
+        let parentTracked = parent.map { track($0) }
+        // The inspector ignores a remove from a parent that does not hold it; so does the hook's idea of "done".
+        if let holder = tracked.parent, parentTracked == nil || parentTracked === holder {
+            tracked.parent = nil
+            if tracked.removedAt == 0 { tracked.removedAt = now }
+        }
+        queue.append(RawEvent(
+            kind: .remove, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now,
+            file: site.file, line: site.line, function: site.function
+        ))
+    }
+
+    mutating func bound(_ coordinator: AnyObject, to screen: AnyObject, site: RawSite) {
+        let now = MonotonicClock.now()
+        let tracked = track(coordinator)
+        let bound = BoundScreen(screen, of: tracked)
+        registry.bind(tracked.id, to: bound)
+        #if canImport(ObjectiveC)
+        probes.watchScreen(screen, bound)
+        #endif
+        queue.append(RawEvent(
+            kind: .bind, id: tracked.id, nanos: now, type: type(of: screen),
+            file: site.file, line: site.line, function: site.function
+        ))
+    }
+
+    mutating func dismissed(_ coordinator: AnyObject, site: RawSite) {
+        let now = MonotonicClock.now()
+        let tracked = track(coordinator)
+        markDismissed(tracked, at: now)
+        queue.append(RawEvent(kind: .dismiss, id: tracked.id, nanos: now, file: site.file, line: site.line, function: site.function))
+    }
+
+    /// A mark, after a sweep: every deallocation that happened before the call is in the stream before the mark.
+    mutating func marked(_ label: String, site: RawSite) {
+        sweep()
+        queue.append(RawEvent(
+            kind: .mark, id: 0, nanos: MonotonicClock.now(), label: label,
+            file: site.file, line: site.line, function: site.function
+        ))
+    }
+
+    mutating func heartbeat() {
+        queue.append(RawEvent(kind: .heartbeat, id: 0, nanos: MonotonicClock.now()))
+    }
+
+    /// Queues the session's end, after a last sweep; it is never refused.
+    mutating func ended() {
+        sweep()
+        queue.appendAlways(RawEvent(kind: .end, id: 0, nanos: MonotonicClock.now()))
+    }
+
+    /// Reports the coordinators and screens that were freed since the last sweep. Where probes report deaths the
+    /// moment they happen (Apple platforms) there is nothing to find; elsewhere this is a pass over weak references.
+    mutating func sweep() {
+        #if !canImport(ObjectiveC)
+        let screens = registry.deallocatedScreens()
+        let coordinators = registry.deallocatedCoordinators()
+        guard !screens.isEmpty || !coordinators.isEmpty else { return }
+        let now = MonotonicClock.now()
+        // A screen freed with its coordinator: its dismiss goes first, as it would have with a probe.
+        for screen in screens { screenDeallocated(screen, at: now) }
+        for tracked in coordinators { deallocated(tracked, at: now) }
+        #endif
+    }
+
+    /// A coordinator's deallocation, from a sweep or a probe.
+    mutating func deallocated(_ tracked: TrackedCoordinator, at now: UInt64) {
+        guard tracked.deinitAt == 0 else { return }
+        tracked.deinitAt = now
+        registry.forget(tracked)
+        queue.append(RawEvent(kind: .deinitialized, id: tracked.id, nanos: now))
+    }
+
+    /// A bound screen's deallocation, from a sweep or a probe: its coordinator's dismissal if it is still that one's
+    /// screen.
+    mutating func screenDeallocated(_ screen: BoundScreen, at now: UInt64) {
+        guard registry.isCurrent(screen) else { return }
+        markDismissed(screen.coordinator, at: now)
+        queue.append(RawEvent(kind: .dismiss, id: screen.coordinator.id, nanos: now))
+    }
+
+    private mutating func markDismissed(_ tracked: TrackedCoordinator, at now: UInt64) {
+        registry.bind(tracked.id, to: nil)
+        if tracked.dismissedAt == 0 { tracked.dismissedAt = now }
+    }
+
+    private mutating func track(_ object: AnyObject) -> TrackedCoordinator {
+        let (tracked, isNew) = registry.track(object)
+        #if canImport(ObjectiveC)
+        if isNew { probes.watchCoordinator(object, tracked) }
+        #else
+        _ = isNew
+        #endif
+        return tracked
+    }
+}
+
+/// A call site as static strings and a number: nothing to copy or encode on the caller's thread.
+struct RawSite {
+    var file: StaticString
+    var line: UInt
+    var function: StaticString
+}

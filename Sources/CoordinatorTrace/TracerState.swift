@@ -1,0 +1,7 @@
+/// Everything a tracer's lock guards: the running session, if any.
+struct TracerState {
+    var session: SessionState?
+}
+
+/// What a session's deallocation probes report back to (used on Apple platforms only).
+typealias ProbeRouteSource = LockedBox<TracerState>

@@ -1,0 +1,95 @@
+import CoordinatorTrace
+
+/// An app shaped like a stranger's, not like our samples: its own base class that forwards call sites, a tab bar, a
+/// settings modal swiped down without any callback, and a chat removed from its parent but kept alive by a closure
+/// that captures it.
+class AppFlowCoordinator {
+    let tracer: Tracer
+    var children: [AppFlowCoordinator] = []
+
+    init(tracer: Tracer) {
+        self.tracer = tracer
+    }
+
+    func addChild(_ child: AppFlowCoordinator, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function) {
+        children.append(child)
+        tracer.added(child, to: self, file: file, line: line, function: function)
+    }
+
+    func removeChild(_ child: AppFlowCoordinator, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function) {
+        children.removeAll { $0 === child }
+        tracer.removed(child, from: self, file: file, line: line, function: function)
+    }
+}
+
+final class StrangerScreen {}
+
+final class StrangerAppCoordinator: AppFlowCoordinator {
+    func start() -> MainTabCoordinator {
+        tracer.added(self, to: nil)
+        let tabs = MainTabCoordinator(tracer: tracer)
+        addChild(tabs)
+        tabs.start()
+        return tabs
+    }
+}
+
+final class MainTabCoordinator: AppFlowCoordinator {
+    let feed: FeedCoordinator
+    let profile: ProfileCoordinator
+
+    override init(tracer: Tracer) {
+        feed = FeedCoordinator(tracer: tracer)
+        profile = ProfileCoordinator(tracer: tracer)
+        super.init(tracer: tracer)
+    }
+
+    func start() {
+        addChild(feed)
+        addChild(profile)
+    }
+}
+
+final class ChatCoordinator: AppFlowCoordinator {
+    func close() {}
+}
+
+final class FeedCoordinator: AppFlowCoordinator {
+    private var onChatClosed: (() -> Void)?
+
+    /// Opens a chat, then closes it: the chat is removed, but the stored closure still captures it.
+    func openAndCloseChat() {
+        let chat = ChatCoordinator(tracer: tracer)
+        addChild(chat)
+        onChatClosed = { chat.close() }
+        removeChild(chat)
+    }
+}
+
+final class SettingsCoordinator: AppFlowCoordinator {}
+
+final class ProfileCoordinator: AppFlowCoordinator {
+    private var presented: StrangerScreen?
+
+    /// Presents settings modally, and the user swipes it down: the screen goes, nobody tells the coordinator.
+    func openSettingsAndSwipeDown() {
+        let settings = SettingsCoordinator(tracer: tracer)
+        addChild(settings)
+        let screen = StrangerScreen()
+        tracer.bind(settings, to: screen)
+        presented = screen
+        presented = nil
+    }
+}
+
+enum StrangerApp {
+    /// Runs both leaking flows and quits at once, as a UI test or a short script does; returns what the app kept.
+    static func runAndQuit(tracer: Tracer) -> StrangerAppCoordinator {
+        let app = StrangerAppCoordinator(tracer: tracer)
+        let tabs = app.start()
+        tabs.profile.openSettingsAndSwipeDown()
+        tabs.feed.openAndCloseChat()
+        tracer.end()
+        return app
+    }
+}
