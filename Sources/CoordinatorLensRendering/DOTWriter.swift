@@ -48,7 +48,7 @@ public struct DOTWriter: Sendable {
         for placement in placements where shown.contains(placement.node.id) {
             out += nodeStatement(placement.node, in: snapshot, at: positions?.positions[placement.node.id])
             if let parent = placement.parent {
-                out += edgeStatement(from: parent, to: placement.node)
+                out += edgeStatement(from: parent, to: placement.node, detached: placement.detached)
             }
         }
         // Given positions: the legend goes above the roots' row, at the left.
@@ -68,26 +68,39 @@ public struct DOTWriter: Sendable {
         return (width, height)
     }
 
-    /// A node where the drawing puts it: under the parent whose children list holds it, or as a root.
+    /// A node where the drawing puts it: under the parent whose children list holds it, under the parent a `remove`
+    /// detached it from (`detached`), or as a root.
     private struct Placement {
         var node: SnapshotNode
         var parent: SnapshotNode?
+        var detached = false
     }
 
-    /// Every node once, in pre-order: the roots' trees first, then any node no root reaches (possible only in a
+    /// Every node once, in pre-order: the roots' trees first, a detached coordinator after its former parent's
+    /// children (where its retention reason says it was), then any node no root reaches (possible only in a
     /// hand-edited or inconsistent snapshot) as a root of its own, so no coordinator, and no leak, goes missing.
     private static func forest(of snapshot: Snapshot) -> [Placement] {
         var placements: [Placement] = []
         placements.reserveCapacity(snapshot.nodes.count)
+        var detachedFrom: [CoordinatorID: [CoordinatorID]] = [:]
+        for node in snapshot.nodes where node.parent == nil {
+            if let former = node.removedFrom, snapshot.node(former) != nil { detachedFrom[former, default: []].append(node.id) }
+        }
         var placed = Set<CoordinatorID>()
         // Iterative, as trees from real apps can be deep enough to exhaust a secondary thread's stack.
         var stack: [Placement] = []
-        for start in snapshot.roots + snapshot.nodes.map(\.id) {
+        let roots = snapshot.roots.filter { snapshot.node($0)?.removedFrom == nil }
+        for start in roots + snapshot.nodes.map(\.id) {
             guard !placed.contains(start), let root = snapshot.node(start) else { continue }
             stack.append(Placement(node: root, parent: nil))
             while let placement = stack.popLast() {
                 guard placed.insert(placement.node.id).inserted else { continue }
                 placements.append(placement)
+                for child in (detachedFrom[placement.node.id] ?? []).reversed() where !placed.contains(child) {
+                    if let childNode = snapshot.node(child) {
+                        stack.append(Placement(node: childNode, parent: placement.node, detached: true))
+                    }
+                }
                 for child in placement.node.children.reversed() where !placed.contains(child) {
                     if let childNode = snapshot.node(child) {
                         stack.append(Placement(node: childNode, parent: placement.node))
@@ -130,10 +143,14 @@ public struct DOTWriter: Sendable {
     }
 
     /// A retained child's edge from a parent still alive is the bold red "who holds it"; an edge to or from a
-    /// deinited node is grey and dashed, as that link no longer holds anything.
-    private func edgeStatement(from parent: SnapshotNode, to child: SnapshotNode) -> String {
+    /// deinited node is grey and dashed, as that link no longer holds anything; so is the edge to a coordinator
+    /// detached from its parent, red when something else keeps it.
+    private func edgeStatement(from parent: SnapshotNode, to child: SnapshotNode, detached: Bool) -> String {
         let attributes: String
-        if child.verdict == .retained && !parent.verdict.isGone {
+        if detached {
+            let color = child.verdict == .retained ? NodeLook.leakRed : NodeLook.goneGrey
+            attributes = "class=\"detached\", color=\"\(color)\", style=dashed"
+        } else if child.verdict == .retained && !parent.verdict.isGone {
             attributes = "class=\"holds-retained\", color=\"\(NodeLook.leakRed)\", penwidth=3"
         } else if child.verdict.isGone || parent.verdict.isGone {
             attributes = "class=\"gone\", color=\"\(NodeLook.goneGrey)\", style=dashed"
@@ -192,8 +209,9 @@ public struct DOTWriter: Sendable {
             case .released: "deinited in time"
             case .late: "deinited, but over \(grace) after it was done"
             }
-            var count = "\(counts[verdict, default: 0])"
-            if let hiddenCount = hidden[verdict] { count += " (\(hiddenCount) hidden)" }
+            let total = counts[verdict, default: 0]
+            var count = "\(total)"
+            if let hiddenCount = hidden[verdict] { count += hiddenCount == total ? ", none drawn" : ", \(total - hiddenCount) drawn" }
             rows.append(
                 "<TR><TD BORDER=\"1\" COLOR=\"\(look.outline)\" BGCOLOR=\"\(look.fill)\" WIDTH=\"18\" HEIGHT=\"12\" "
                     + "FIXEDSIZE=\"TRUE\"></TD><TD ALIGN=\"LEFT\"><B>\(verdict.rawValue)</B>: \(meaning)</TD>"
@@ -204,10 +222,14 @@ public struct DOTWriter: Sendable {
             "<TR><TD><FONT COLOR=\"\(NodeLook.leakRed)\"><B>━━</B></FONT></TD>"
                 + "<TD COLSPAN=\"2\" ALIGN=\"LEFT\">red edge: the live parent still holding a retained one</TD></TR>"
         )
+        rows.append(
+            "<TR><TD><FONT COLOR=\"\(NodeLook.leakRed)\">╍╍</FONT></TD>"
+                + "<TD COLSPAN=\"2\" ALIGN=\"LEFT\">dashed edge: removed from this parent (red: still alive), or a link to a deinited one</TD></TR>"
+        )
         if !options.showReleased {
             rows.append(
                 "<TR><TD></TD><TD COLSPAN=\"2\" ALIGN=\"LEFT\">"
-                    + "released and late are shown only above a live one</TD></TR>"
+                    + "released and late ones are drawn only when a live one hangs below them (--show-released draws all)</TD></TR>"
             )
         }
         let table = "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"

@@ -151,6 +151,7 @@ final class SessionWriter: @unchecked Sendable {
     /// Delivers what is left within `endTimeout`, giving up on a sink that takes nothing three times running, then
     /// closes the sink.
     private func deliverRest() {
+        sink.prepareForLastDelivery()
         deliver()
         let deadline = MonotonicClock.now() + UInt64(options.endTimeout * 1e9)
         var idle = 0
@@ -195,7 +196,7 @@ final class SessionWriter: @unchecked Sendable {
         case .heartbeat:
             emit(event, "heartbeat") { _ in }
         case .end:
-            reportLosses()
+            reportLosses(evenOverAFullBacklog: true)
             // The end always goes out, over a full backlog if need be, so the inspector knows the session is over.
             emit(event, "end", always: true) { _ in }
         }
@@ -225,13 +226,14 @@ final class SessionWriter: @unchecked Sendable {
         backlog.append(line.close())
     }
 
-    /// Reports events lost to a full queue or a full backlog; it goes out even over a full backlog.
-    private func reportLosses() {
+    /// Reports events lost to a full queue or a full backlog, at most one line a tick each; the report of the queue's
+    /// losses, and at the end every report, goes out even over a full backlog.
+    private func reportLosses(evenOverAFullBacklog: Bool = false) {
         if refused > 0 {
             emitDropped(refused)
             refused = 0
         }
-        if lostInBacklog > 0, room > 0 {
+        if lostInBacklog > 0, room > 0 || evenOverAFullBacklog {
             emitDropped(lostInBacklog)
             lostInBacklog = 0
         }

@@ -59,6 +59,12 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         closeSocket()
     }
 
+    /// The backoff is over: an inspector that started late gets the session's end; one still absent costs a refused
+    /// connection on loopback, which is immediate.
+    public func prepareForLastDelivery() {
+        nextAttempt = 0
+    }
+
     private func connect() -> Bool {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC

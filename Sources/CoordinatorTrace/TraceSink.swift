@@ -5,6 +5,14 @@ public protocol TraceSink: AnyObject, Sendable {
     func deliver(_ lines: ArraySlice<[UInt8]>) -> Int
     /// Called once after the last delivery of the session.
     func close()
+    /// Called once when the session ends, before its last deliveries: a sink waiting out a retry delay tries again
+    /// now, since `end()` gives up on a sink that takes nothing.
+    func prepareForLastDelivery()
+}
+
+extension TraceSink {
+    /// Most sinks deliver at once and have nothing to prepare.
+    public func prepareForLastDelivery() {}
 }
 
 extension TraceSink where Self == FileSink {

@@ -57,13 +57,27 @@ func edgeStatement(_ parent: Int, _ child: Int, in dot: String) -> String? {
         #expect(nodeStatement(4, in: hidden) == nil)
         #expect(nodeStatement(8, in: hidden) == nil)
         #expect(edgeStatement(1, 8, in: hidden) == nil)
-        #expect(hidden.contains("1 (1 hidden)"))
+        #expect(hidden.contains("1, none drawn"))
 
         let shown = DOTWriter(options: RenderOptions(showReleased: true)).write(snapshot)
         #expect(nodeStatement(4, in: shown)?.contains("class=\"verdict-released\"") == true)
         #expect(nodeStatement(8, in: shown)?.contains("class=\"verdict-late\"") == true)
         #expect(edgeStatement(1, 8, in: shown) != nil)
-        #expect(!shown.contains("hidden)"))
+        #expect(!shown.contains("none drawn"))
+    }
+
+    /// A coordinator removed from its parent but kept alive elsewhere is drawn under the parent it left, with a dashed
+    /// red edge, where its reason says it was, not as a root of its own.
+    @Test func detachedLeakIsDrawnUnderItsFormerParent() throws {
+        let snapshot = Fixtures.replay([
+            (0, .add(id: 1, type: "FeedCoordinator", parent: nil)),
+            (0.1, .add(id: 2, type: "ChatCoordinator", parent: 1)),
+            (0.2, .remove(id: 2, parent: 1)),
+        ], at: 5)
+        #expect(snapshot.node(2)?.reason?.hasPrefix("detached from FeedCoordinator#1; still alive") == true)
+        let dot = DOTWriter().write(snapshot)
+        let edge = try #require(edgeStatement(1, 2, in: dot))
+        #expect(edge.contains("class=\"detached\"") && edge.contains("style=dashed") && edge.contains("#e5484d"))
     }
 
     @Test func deinitedParentOfALiveChildStaysGreyed() throws {
@@ -118,8 +132,8 @@ func edgeStatement(_ parent: Int, _ child: Int, in dot: String) -> String? {
             guard line.hasPrefix("  c"), let space = line.firstIndex(of: " ", after: 2) else { return nil }
             return line.contains(" -> ") ? nil : String(line[line.index(line.startIndex, offsetBy: 2)..<space])
         }
-        // Roots in order (App, then the removed Profile), each tree in children order.
-        #expect(order == ["c1", "c2", "c3", "c5", "c6", "c7", "c8", "c4"])
+        // Roots in order, each tree in children order; the removed Profile after its former parent's children.
+        #expect(order == ["c1", "c2", "c3", "c5", "c4", "c6", "c7", "c8"])
     }
 
     @Test func nodesNoRootReachesAndNegativeIDsAreStillDrawn() throws {

@@ -41,9 +41,18 @@ import Testing
         script.at(1, .remove(id: 2, parent: 1))
         let snapshot = script.snapshot(at: 5)
         #expect(snapshot.verdict(2) == .retained)
-        #expect(snapshot.node(2)?.reason == "detached but still alive (held elsewhere)")
+        #expect(snapshot.node(2)?.reason == "detached from App#1; still alive: something else holds it, often a closure or delegate capturing it")
+        #expect(snapshot.node(2)?.reasonKind == "detached")
+        #expect(snapshot.path(to: 2).map(\.id) == [1, 2], "shown under the parent it left")
         #expect(snapshot.node(2)?.parent == nil)
         #expect(snapshot.roots == [1, 2])
+    }
+
+    @Test func doneRootStillAliveIsDetachedWithoutAFormerParent() {
+        var script = Script()
+        script.at(0, .add(id: 1, type: "Onboarding", parent: nil))
+        script.at(1, .dismiss(id: 1))
+        #expect(script.snapshot(at: 5).node(1)?.reason?.hasPrefix("a root that is done but still alive") == true)
     }
 
     @Test func reAddingCancelsTheRemove() {
