@@ -2,7 +2,8 @@
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEMO_DIR ?= demo-output
-DEMO_PORT ?= 7420
+## DEMO_PORT: the port `coordlens listen` takes in the demo; 0 lets the system pick a free one.
+DEMO_PORT ?= 0
 GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz
 
 .PHONY: deps build test demo bench samples clean

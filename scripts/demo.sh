@@ -3,12 +3,14 @@
 # land in the folder this script names at the end.
 set -euo pipefail
 out="${1:-demo-output}"
+# Port 0 (the default) lets the system pick a free port, so a running inspector or another demo cannot collide with
+# this one; `make demo DEMO_PORT=7420` asks for a fixed one.
+requested_port="${2:-0}"
 bin="$(swift build --show-bin-path)"
 rm -rf "$out"
 mkdir -p "$out"
 
-# Port 0 lets the system pick a free port, so a running inspector or another demo cannot collide with this one.
-"$bin/coordlens" listen --port 0 --out "$out" --record "$out/stream.ndjson" --sessions 1 >"$out/listen.log" 2>&1 &
+"$bin/coordlens" listen --port "$requested_port" --out "$out" --record "$out/stream.ndjson" --sessions 1 >"$out/listen.log" 2>&1 &
 listener=$!
 trap 'kill $listener 2>/dev/null || true' EXIT
 port=""
