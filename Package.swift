@@ -16,10 +16,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
-        // The hook apps embed: Foundation only.
-        .target(name: "CoordinatorTrace"),
+        // The wire format's vocabulary and JSON string escaping, shared by the hook and the core: no dependencies.
+        .target(name: "CoordinatorWire"),
+        // The hook apps embed: Foundation and the wire vocabulary only.
+        .target(name: "CoordinatorTrace", dependencies: ["CoordinatorWire"]),
         // The inspector core: pure values in, values out.
-        .target(name: "CoordinatorLens"),
+        .target(name: "CoordinatorLens", dependencies: ["CoordinatorWire"]),
         .systemLibrary(
             name: "CGraphviz",
             pkgConfig: "libgvc",

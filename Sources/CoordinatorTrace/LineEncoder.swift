@@ -1,3 +1,5 @@
+import CoordinatorWire
+
 /// Writes wire-format v1 lines by hand, on the writer thread: a line is a few appends, with no Foundation encoder.
 struct LineEncoder {
     private(set) var bytes: [UInt8] = []
@@ -83,23 +85,6 @@ struct LineEncoder {
 
     /// A JSON string literal for `text`, quotes included; cached by callers for type names.
     static func quoted(_ text: some Sequence<UInt8>) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "\"")]
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-        return out
+        JSONString.quoted(text)
     }
 }

@@ -1,3 +1,4 @@
+import CoordinatorWire
 import Foundation
 
 /// The session's background thread: it takes what callers queued, numbers and encodes it, sweeps for freed objects
@@ -89,8 +90,8 @@ final class SessionWriter: @unchecked Sendable {
         lastEventNanos = startNanos
         var header = LineEncoder()
         header.open()
-        header.field("event", "session")
-        header.field("v", 1)
+        header.field("event", WireKind.session.name)
+        header.field("v", WireKind.version)
         header.field("app", app)
         header.field("run", run)
         header.field("pid", Int(ProcessInfo.processInfo.processIdentifier))
@@ -172,40 +173,40 @@ final class SessionWriter: @unchecked Sendable {
         lastEventNanos = max(lastEventNanos, event.nanos)
         switch event.kind {
         case .add:
-            emit(event, "add") { line in
+            emit(event, .add) { line in
                 line.field("id", event.id)
                 line.field("type", quoted: self.name(of: event.type))
                 if event.other != 0 { line.field("parent", event.other) }
             }
         case .remove:
-            emit(event, "remove") { line in
+            emit(event, .remove) { line in
                 line.field("id", event.id)
                 if event.other != 0 { line.field("parent", event.other) }
             }
         case .bind:
-            emit(event, "bind") { line in
+            emit(event, .bind) { line in
                 line.field("id", event.id)
                 line.field("screen", quoted: self.name(of: event.type))
             }
         case .dismiss:
-            emit(event, "dismiss") { $0.field("id", event.id) }
+            emit(event, .dismiss) { $0.field("id", event.id) }
         case .deinitialized:
-            emit(event, "deinit") { $0.field("id", event.id) }
+            emit(event, .deinitialized) { $0.field("id", event.id) }
         case .mark:
-            emit(event, "mark") { $0.field("label", event.label ?? "") }
+            emit(event, .mark) { $0.field("label", event.label ?? "") }
         case .heartbeat:
-            emit(event, "heartbeat") { _ in }
+            emit(event, .heartbeat) { _ in }
         case .end:
             reportLosses(evenOverAFullBacklog: true)
             // The end always goes out, over a full backlog if need be, so the inspector knows the session is over.
-            emit(event, "end", always: true) { _ in }
+            emit(event, .end, always: true) { _ in }
         }
     }
 
     private var room: Int { options.backlogCapacity - (backlog.count - backlogStart) }
 
     /// Numbers and encodes one event; when the backlog is full the seq is still used, so the gap shows downstream.
-    private func emit(_ event: RawEvent, _ kind: StaticString, always: Bool = false, _ fields: (inout LineEncoder) -> Void) {
+    private func emit(_ event: RawEvent, _ kind: WireKind, always: Bool = false, _ fields: (inout LineEncoder) -> Void) {
         seq += 1
         if room <= 0 { deliver() }
         guard room > 0 || always else {
@@ -216,7 +217,7 @@ final class SessionWriter: @unchecked Sendable {
         line.open()
         line.field("seq", seq)
         line.seconds("t", nanoseconds: event.nanos >= startNanos ? event.nanos - startNanos : 0)
-        line.field("event", kind)
+        line.field("event", kind.name)
         fields(&line)
         if let file = event.file {
             line.field("file", file)
@@ -241,7 +242,7 @@ final class SessionWriter: @unchecked Sendable {
 
     private func emitDropped(_ count: Int) {
         let event = RawEvent(kind: .mark, id: 0, nanos: max(lastEventNanos, startNanos))
-        emit(event, "dropped", always: true) { $0.field("count", count) }
+        emit(event, .dropped, always: true) { $0.field("count", count) }
     }
 
     private func deliver() {
