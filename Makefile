@@ -6,7 +6,7 @@ DEMO_DIR ?= demo-output
 DEMO_PORT ?= 0
 GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz
 
-.PHONY: deps build test demo bench samples clean
+.PHONY: deps build test test-thread-sanitizer demo bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
 deps:
@@ -26,9 +26,14 @@ deps:
 build: deps
 	$(SWIFT) build
 
-test: deps
+## test: the hook's tests under Thread Sanitizer (its own build folder), then every test.
+test: deps test-thread-sanitizer
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+test-thread-sanitizer: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps
@@ -44,4 +49,4 @@ bench: deps
 	$$($(SWIFT) build -c release --show-bin-path)/coordlens-bench
 
 clean:
-	rm -rf .build $(DEMO_DIR)
+	rm -rf .build .build-tsan $(DEMO_DIR)
