@@ -29,9 +29,12 @@ struct SessionState {
         let now = MonotonicClock.now()
         let tracked = track(child)
         let parentTracked = parent.map { track($0) }
-        tracked.parent = parentTracked
-        tracked.attachedAt = now
-        tracked.removedAt = 0
+        // An add under itself is refused by the inspector; here it would also tie the entry to itself forever.
+        if parentTracked !== tracked {
+            tracked.parent = parentTracked
+            tracked.attachedAt = now
+            tracked.removedAt = 0
+        }
         queue.append(RawEvent(
             kind: .add, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now, type: type(of: child),
             file: site.file, line: site.line, function: site.function
