@@ -79,8 +79,7 @@ public struct Recording: Sendable {
     /// One log per run id; a repeated session line continues its run rather than adding one.
     public private(set) var sessions: [SessionLog] = []
     private var sessionIndex: [String: Int] = [:]
-    private var current: Int?
-    private var splitter = LineSplitter()
+    private var reader = StreamReader()
 
     /// An empty recording, to be fed with `consume` and closed with `finish`.
     public init() {}
@@ -95,16 +94,16 @@ public struct Recording: Sendable {
 
     /// Feeds the next chunk of the input.
     public mutating func consume(_ chunk: UnsafeRawBufferPointer) {
-        var splitter = self.splitter
-        splitter.feed(chunk) { line, number in take(EventDecoder.decode(line, lineNumber: number), line: number) }
-        self.splitter = splitter
+        var reader = self.reader
+        reader.consume(chunk) { item, _ in take(item) }
+        self.reader = reader
     }
 
     /// Ends the input; a last line without a newline is read too.
     public mutating func finish() {
-        var splitter = self.splitter
-        splitter.finish { line, number in take(EventDecoder.decode(line, lineNumber: number), line: number) }
-        self.splitter = splitter
+        var reader = self.reader
+        reader.finish { item, _ in take(item) }
+        self.reader = reader
     }
 
     /// The session with this run id.
@@ -112,34 +111,23 @@ public struct Recording: Sendable {
         sessionIndex[run].map { sessions[$0] }
     }
 
-    private mutating func take(_ decoded: DecodedLine, line: Int) {
-        switch decoded {
-        case .blank:
-            return
+    private mutating func take(_ item: StreamReader.Item) {
+        switch item {
         case .session(let header, _):
             // A run seen before continues: a recorder interleaving several apps repeats the header when it switches.
-            if let index = sessionIndex[header.run] {
-                current = index
-            } else {
+            if sessionIndex[header.run] == nil {
                 sessions.append(SessionLog(header: header))
-                current = sessions.count - 1
-                sessionIndex[header.run] = current
+                sessionIndex[header.run] = sessions.count - 1
             }
-        case .record(let record):
-            sessions[currentOrImplicit(line: line)].entries.append(.record(record))
-        case .malformed(let diagnostic):
-            sessions[currentOrImplicit(line: line)].entries.append(.malformed(diagnostic))
+        case .inventedSession(let header, let note):
+            var log = SessionLog(header: header)
+            log.notes.append(note)
+            sessions.append(log)
+            sessionIndex[header.run] = sessions.count - 1
+        case .record(let record, let run):
+            sessions[sessionIndex[run]!].entries.append(.record(record))
+        case .malformed(let diagnostic, let run), .overlong(let diagnostic, let run):
+            sessions[sessionIndex[run]!].entries.append(.malformed(diagnostic))
         }
-    }
-
-    private mutating func currentOrImplicit(line: Int) -> Int {
-        if let current { return current }
-        var log = SessionLog(header: SessionHeader(app: "unknown", run: "line-\(line)"))
-        log.notes.append(Diagnostic(line: line, message: "events before any session line: read as a session of unknown app"))
-        sessions.append(log)
-        let index = sessions.count - 1
-        sessionIndex[log.header.run] = index
-        current = index
-        return index
     }
 }
