@@ -1,0 +1,127 @@
+import CoordinatorLens
+import CoordinatorLensRendering
+import Foundation
+
+/// Draws changed sessions one at a time on a thread of its own, fairly: ingestion and the refresher never wait for
+/// a render, and a session with a slow picture delays another's by at most one render.
+///
+/// Each run has at most one snapshot waiting, the newest; the next drawn is the waiting run drawn longest ago (never
+/// drawn counts as longest), the smaller tree first among equals. So no run is drawn twice while another waits.
+final class RenderQueue: @unchecked Sendable {
+    private struct Shown: Equatable {
+        var version: Int
+        var counts: [Verdict: Int]
+        var connected: Bool
+    }
+
+    private let options: ListenOptions
+    private let log: @Sendable (String) -> Void
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var waiting: [String: LiveSnapshot] = [:]
+    private var shown: [String: Shown] = [:]
+    private var turn: [String: Int] = [:]
+    private var turns = 0
+    private var busy = false
+    private var stopped = false
+
+    init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.log = log
+        let thread = Thread { [self] in drawForever() }
+        thread.name = "coordlens-render"
+        thread.start()
+    }
+
+    /// Queues `live` unless its run was last shown in the same state; replaces a snapshot of that run still waiting.
+    func submit(_ live: LiveSnapshot) {
+        let run = live.snapshot.run
+        let state = Shown(version: live.version, counts: live.snapshot.counts, connected: live.connected)
+        condition.lock()
+        defer { condition.unlock() }
+        guard shown[run] != state || waiting[run] != nil else { return }
+        shown[run] = state
+        waiting[run] = live
+        condition.signal()
+    }
+
+    /// Forgets an evicted run once its last waiting snapshot, if any, is drawn.
+    func forget(run: String) {
+        condition.lock()
+        defer { condition.unlock() }
+        shown[run] = nil
+        turn[run] = nil
+    }
+
+    /// Waits until nothing is waiting or being drawn, or until `deadline`; returns whether everything was drawn.
+    @discardableResult
+    func drain(by deadline: Date = .distantFuture) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !waiting.isEmpty || busy {
+            // Foundation on Linux traps converting `.distantFuture` to a timespec.
+            if deadline == .distantFuture {
+                condition.wait()
+            } else if !condition.wait(until: deadline) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Stops the thread after the render in progress; what is still waiting is dropped.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func drawForever() {
+        while true {
+            condition.lock()
+            while waiting.isEmpty && !stopped { condition.wait() }
+            if stopped {
+                condition.unlock()
+                return
+            }
+            let next = waiting.min { a, b in
+                let (turnA, turnB) = (turn[a.key, default: 0], turn[b.key, default: 0])
+                return turnA != turnB ? turnA < turnB : a.value.snapshot.nodes.count < b.value.snapshot.nodes.count
+            }!
+            waiting[next.key] = nil
+            busy = true
+            condition.unlock()
+
+            let line = draw(next.value)
+
+            condition.lock()
+            turns += 1
+            if shown[next.key] != nil { turn[next.key] = turns }
+            busy = false
+            condition.broadcast()
+            condition.unlock()
+            log(line)
+        }
+    }
+
+    /// Renders and writes one picture; returns its status line.
+    private func draw(_ live: LiveSnapshot) -> String {
+        let (snapshot, cut) = live.snapshot.cuttingNames(to: options.maxLabelCharacters)
+        var shortened = live
+        shortened.snapshot = snapshot
+        var status = StatusLine.describe(shortened)
+        if cut > 0 { status += ", \(cut) names cut to \(options.maxLabelCharacters) characters in the picture" }
+        guard let directory = options.outputDirectory else { return status }
+        let path = (directory as NSString).appendingPathComponent(FileName.forRun(live.snapshot.run) + ".svg")
+        do {
+            let renderOptions = RenderOptions(showReleased: options.showReleased, largeTreeThreshold: options.largeTreeThreshold)
+            let svg = try SnapshotRenderer.render(snapshot, format: .svg, options: renderOptions)
+            try Data(svg).write(to: URL(fileURLWithPath: path), options: .atomic)
+            status += " → \(path)"
+        } catch {
+            status += " (render failed: \(visible("\(error)")))"
+        }
+        return status
+    }
+}
