@@ -92,6 +92,15 @@ final class AcceptFailureHandler: ChannelInboundHandler, Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        gate.acceptFailed(error)
+        if error is IOError { gate.acceptFailed(error) }
+    }
+}
+
+/// Closes a connection turned away by the gate as soon as it is set up.
+final class RefusedConnectionHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.close(promise: nil)
     }
 }

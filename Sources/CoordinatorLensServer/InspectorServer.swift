@@ -53,7 +53,9 @@ public final class InspectorServer: @unchecked Sendable {
             }
             .childChannelInitializer { channel in
                 guard let number = gate.admit(channel) else {
-                    return channel.close()
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(RefusedConnectionHandler())
+                    }
                 }
                 channel.closeFuture.whenComplete { _ in gate.release(channel) }
                 return channel.eventLoop.makeCompletedFuture {
