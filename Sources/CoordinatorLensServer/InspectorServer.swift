@@ -120,10 +120,15 @@ public final class InspectorServer: @unchecked Sendable {
     }
 
     private func evictIdleSessions() {
-        for header in sessions.evict(idleFor: options.evictAfter) {
-            renders.forget(run: header.run)
+        let idle = sessions.evict(idleFor: options.evictAfter)
+        for header in idle {
             log("\(StatusLine.name(app: header.app, run: header.run)) evicted from memory after \(Seconds(options.evictAfter)) without a connection; its recording and picture stay on disk")
         }
+        let crowded = sessions.takeEvictedForRoom()
+        for header in crowded {
+            log("\(StatusLine.name(app: header.app, run: header.run)) evicted from memory to make room: \(options.maxSessions) sessions held; its recording and picture stay on disk")
+        }
+        if !idle.isEmpty || !crowded.isEmpty { renders.retainOnly(Set(sessions.runs)) }
     }
 
     private func reportRecordingProblems() {

@@ -35,6 +35,7 @@ public final class LiveSessions: @unchecked Sendable {
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
     private var finished = 0
+    private var evictedForRoom: [SessionHeader] = []
     let maxKeptMalformed: Int
     let maxSessions: Int
 
@@ -166,6 +167,14 @@ public final class LiveSessions: @unchecked Sendable {
         return judged
     }
 
+    /// Sessions dropped since the last call to make room for a new run under `maxSessions`.
+    func takeEvictedForRoom() -> [SessionHeader] {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { evictedForRoom = [] }
+        return evictedForRoom
+    }
+
     /// Drops sessions with no connection and no activity for `seconds`; returns their session lines.
     func evict(idleFor seconds: Double, now: Date = Date()) -> [SessionHeader] {
         lock.lock()
@@ -183,7 +192,8 @@ public final class LiveSessions: @unchecked Sendable {
     private func evictOldestDisconnected() -> Bool {
         let oldest = order.filter { entries[$0]?.connections == 0 }
             .min { entries[$0]!.lastActivity < entries[$1]!.lastActivity }
-        guard let oldest else { return false }
+        guard let oldest, let header = entries[oldest]?.tree.header else { return false }
+        evictedForRoom.append(header)
         remove([oldest])
         return true
     }

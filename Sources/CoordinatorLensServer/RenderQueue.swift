@@ -45,12 +45,12 @@ final class RenderQueue: @unchecked Sendable {
         condition.signal()
     }
 
-    /// Forgets an evicted run once its last waiting snapshot, if any, is drawn.
-    func forget(run: String) {
+    /// Forgets runs no longer held in memory, except those with a snapshot still waiting to be drawn.
+    func retainOnly(_ runs: Set<String>) {
         condition.lock()
         defer { condition.unlock() }
-        shown[run] = nil
-        turn[run] = nil
+        shown = shown.filter { runs.contains($0.key) || waiting[$0.key] != nil }
+        turn = turn.filter { runs.contains($0.key) || waiting[$0.key] != nil }
     }
 
     /// Waits until nothing is waiting or being drawn, or until `deadline`; returns whether everything was drawn.
@@ -97,7 +97,7 @@ final class RenderQueue: @unchecked Sendable {
 
             condition.lock()
             turns += 1
-            if shown[next.key] != nil { turn[next.key] = turns }
+            turn[next.key] = turns
             busy = false
             condition.broadcast()
             condition.unlock()

@@ -201,4 +201,37 @@ import Testing
         await server.stop()
         withExtendedLifetime(extra) {}
     }
+
+    @Test func pastTheSessionLimitTheOldestDisconnectedSessionMakesRoomOrTheNewRunIsRefused() async throws {
+        var options = ListenOptions()
+        options.port = 0
+        options.maxSessions = 2
+        let lines = LockedLines()
+        let server = InspectorServer(options: options) { lines.append($0) }
+        let port = try await server.start()
+        let serving = Task { await server.run() }
+        let gone = try RawConnection(port: port)
+        try gone.send(sessionLine(run: "gone"))
+        gone.close()
+        let staying = try RawConnection(port: port)
+        try staying.send(sessionLine(run: "staying"))
+        let held = await eventually(server) { server.sessions.runs == ["gone", "staying"] && server.sessions.snapshots(grace: 2).filter(\.connected).count == 1 }
+        #expect(held)
+
+        let third = try RawConnection(port: port)
+        try third.send(sessionLine(run: "third"))
+        let roomMade = await eventually(server) { server.sessions.runs == ["staying", "third"] }
+        #expect(roomMade, "runs held: \(server.sessions.runs)")
+        let said = await eventually(server) { lines.all.contains { $0.contains("gone") && $0.contains("to make room") } }
+        #expect(said)
+
+        let fourth = try RawConnection(port: port)
+        try? fourth.send(sessionLine(run: "fourth"))
+        let refused = await eventually(server) { lines.all.contains { $0.contains("session limit of 2 reached") && $0.contains("fourth") } }
+        #expect(refused)
+        #expect(server.sessions.runs == ["staying", "third"])
+        serving.cancel()
+        await serving.value
+        withExtendedLifetime((staying, third, fourth)) {}
+    }
 }
