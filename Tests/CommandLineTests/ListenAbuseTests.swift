@@ -207,6 +207,33 @@ import Testing
         late.close()
         #expect(listen.waitForLine(timeout: 10) { $0.contains(" late [ended]") && $0.contains(".svg") } != nil)
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func outOfDescriptorsAcceptBacksOffSaysSoOnceAndRecovers() throws {
+        let listen = try ListenProcess(["--max-connections", "1000"], descriptors: 64)
+        defer { listen.stop() }
+        var connections: [RawConnection] = []
+        for index in 0..<100 {
+            guard let connection = try? RawConnection(port: listen.port) else { break }
+            try? connection.send(Self.session("crowd\(index)"))
+            connections.append(connection)
+        }
+        let failing = listen.waitForLine(timeout: 10) { $0.contains("cannot accept connections") }
+        #expect(failing != nil)
+        let before = try #require(listen.cpuSeconds)
+        Thread.sleep(forTimeInterval: 1)
+        let used = try #require(listen.cpuSeconds) - before
+        #expect(used < 0.5, "listen used \(used) CPU seconds in one second out of descriptors")
+        #expect(listen.lines.filter { $0.contains("cannot accept connections") }.count == 1)
+
+        connections.forEach { $0.close() }
+        connections.removeAll()
+        Thread.sleep(forTimeInterval: 0.5)
+        let late = try RawConnection(port: listen.port)
+        try late.send(Self.session("late") + Self.tree(children: 1))
+        late.close()
+        #expect(listen.waitForLine(timeout: 10) { $0.contains(" late [ended]") } != nil, "accepting again once descriptors are free")
+    }
 }
 
 final class LockedErrors: @unchecked Sendable {
