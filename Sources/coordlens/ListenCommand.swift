@@ -101,7 +101,8 @@ struct ListenCommand: AsyncParsableCommand {
     }
 }
 
-/// Writes a status line unbuffered: people and scripts read them as they happen, also through a pipe.
+/// Writes a status line unbuffered: people and scripts read them as they happen, also through a pipe. A reader that
+/// went away (`listen | head`) loses the lines; it must not stop the inspector.
 private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
 }
