@@ -7,12 +7,17 @@ import Foundation
 ///
 /// Each run has at most one snapshot waiting, the newest; the next drawn is the waiting run drawn longest ago (never
 /// drawn counts as longest), the smaller tree first among equals. So no run is drawn twice while another waits.
+/// A picture that took more than `slowPicture` seconds rests `restFactor` times as long before it is drawn again, so
+/// a big tree that keeps changing leaves the renderer free most of the time rather than always being drawn.
 final class RenderQueue: @unchecked Sendable {
     private struct Shown: Equatable {
         var version: Int
         var counts: [Verdict: Int]
         var connected: Bool
     }
+
+    static let slowPicture = 1.0
+    static let restFactor = 4.0
 
     private let options: ListenOptions
     private let log: @Sendable (String) -> Void
@@ -22,8 +27,11 @@ final class RenderQueue: @unchecked Sendable {
     private var shown: [String: Shown] = [:]
     private var turn: [String: Int] = [:]
     private var turns = 0
+    private var restUntil: [String: Date] = [:]
     private var busy = false
     private var stopped = false
+    /// Set once the server stops: resting pictures are drawn at once.
+    private var hurry = false
 
     init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
@@ -51,6 +59,7 @@ final class RenderQueue: @unchecked Sendable {
         defer { condition.unlock() }
         shown = shown.filter { runs.contains($0.key) || waiting[$0.key] != nil }
         turn = turn.filter { runs.contains($0.key) || waiting[$0.key] != nil }
+        restUntil = restUntil.filter { runs.contains($0.key) || waiting[$0.key] != nil }
     }
 
     /// Waits until nothing is waiting or being drawn, or until `deadline`; returns whether everything was drawn.
@@ -58,6 +67,8 @@ final class RenderQueue: @unchecked Sendable {
     func drain(by deadline: Date = .distantFuture) -> Bool {
         condition.lock()
         defer { condition.unlock() }
+        hurry = true
+        condition.broadcast()
         while !waiting.isEmpty || busy {
             // Foundation on Linux traps converting `.distantFuture` to a timespec.
             if deadline == .distantFuture {
@@ -80,24 +91,39 @@ final class RenderQueue: @unchecked Sendable {
     private func drawForever() {
         while true {
             condition.lock()
-            while waiting.isEmpty && !stopped { condition.wait() }
-            if stopped {
+            var picked: (key: String, value: LiveSnapshot)?
+            while !stopped {
+                let now = Date()
+                picked = waiting.filter { hurry || restUntil[$0.key, default: .distantPast] <= now }.min { a, b in
+                    let (turnA, turnB) = (turn[a.key, default: 0], turn[b.key, default: 0])
+                    return turnA != turnB ? turnA < turnB : a.value.snapshot.nodes.count < b.value.snapshot.nodes.count
+                }
+                if picked != nil { break }
+                if let wake = waiting.keys.compactMap({ restUntil[$0] }).min() {
+                    _ = condition.wait(until: wake)
+                } else {
+                    condition.wait()
+                }
+            }
+            guard let next = picked, !stopped else {
                 condition.unlock()
                 return
             }
-            let next = waiting.min { a, b in
-                let (turnA, turnB) = (turn[a.key, default: 0], turn[b.key, default: 0])
-                return turnA != turnB ? turnA < turnB : a.value.snapshot.nodes.count < b.value.snapshot.nodes.count
-            }!
             waiting[next.key] = nil
             busy = true
             condition.unlock()
 
-            let line = draw(next.value)
+            let started = Date()
+            var line = draw(next.value)
+            let took = Date().timeIntervalSince(started)
+            if took > Self.slowPicture {
+                line += "; took \(Seconds(took)) to draw, so drawn again in \(Seconds(took * Self.restFactor)) at the soonest"
+            }
 
             condition.lock()
             turns += 1
             turn[next.key] = turns
+            restUntil[next.key] = took > Self.slowPicture ? Date().addingTimeInterval(took * Self.restFactor) : nil
             busy = false
             condition.broadcast()
             condition.unlock()
