@@ -23,7 +23,8 @@ public struct ListenOptions: Sendable {
     public var maxKeptMalformed = 100
     /// Seconds an ended or disconnected session stays in memory; its recording and picture stay on disk.
     public var evictAfter = 300.0
-    /// Sessions kept in memory at once; past it a new run's connection is closed.
+    /// Sessions kept in memory at once; a new run past it evicts the oldest one without a connection, or, when all
+    /// are connected, its connection is closed.
     public var maxSessions = 1_000
     /// Open hook connections at once; nil: the open-file limit minus `reservedDescriptors`, at most 1,024.
     public var maxConnections: Int?

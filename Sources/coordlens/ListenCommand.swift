@@ -16,10 +16,10 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 7420
 
-    @Option(name: .customLong("out"), help: "Write <run>.svg here for every session, re-rendered as it changes.")
+    @Option(name: .customLong("out"), help: "Write <run>-<hash>.svg here for every session, re-rendered as it changes.")
     var outputDirectory: String?
 
-    @Option(help: "Record the raw stream to this file, to replay with render and check.")
+    @Option(help: "Record the stream (every line that decodes) to this file, to replay with render and check.")
     var record: String?
 
     @Option(help: "Seconds a done coordinator may take to deinit before it counts as retained.")
@@ -40,7 +40,7 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(name: .customLong("evict-after"), help: "Seconds a session without a connection stays in memory; its recording and picture stay on disk.")
     var evictAfter = ListenOptions().evictAfter
 
-    @Option(name: .customLong("max-sessions"), help: "Sessions held in memory at once; past it, a new run's connection is closed.")
+    @Option(name: .customLong("max-sessions"), help: "Sessions held in memory at once; a new run past it evicts the oldest disconnected one, or is closed when all are connected.")
     var maxSessions = ListenOptions().maxSessions
 
     @Option(name: .customLong("max-connections"), help: "Open hook connections at once; past it new ones are closed. Default: the open-file limit less 32, at most 1024.")
