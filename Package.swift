@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "CoordinatorTraceTests", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
         .testTarget(name: "CoordinatorLensTests", dependencies: ["CoordinatorLens"]),
         // Runs the built `coordlens` as a real process: exit codes, formats, listen over TCP.
-        .testTarget(name: "CommandLineTests", dependencies: ["CoordinatorTrace", "coordlens", "TestSupport"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["CoordinatorTrace", "CoordinatorLensServer", "coordlens", "TestSupport"]),
         .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering", "TestSupport"]),
         .testTarget(name: "DiffTests", dependencies: ["CoordinatorLens", "CoordinatorLensRendering", "TestSupport"]),
         .testTarget(

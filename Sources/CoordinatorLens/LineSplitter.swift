@@ -9,33 +9,60 @@ import Darwin
 /// Cuts a byte stream into lines as chunks arrive, keeping a partial last line for the next chunk.
 public struct LineSplitter: Sendable {
     private var partial: [UInt8] = []
+    /// True while the rest of an over-long line is skipped up to its newline.
+    private var discarding = false
+    /// The longest line (without its newline) handed out; a longer one is reported to `onOverlong` and skipped.
+    public let maxLineBytes: Int
     /// How many complete lines have been handed out, so the next one's number is this plus one.
     public private(set) var linesEmitted = 0
 
-    /// A splitter at the start of a stream: no partial line, numbering from 1.
-    public init() {}
+    /// A splitter at the start of a stream: no partial line, numbering from 1; lines longer than `maxLineBytes` are
+    /// skipped without being buffered.
+    public init(maxLineBytes: Int = .max) {
+        self.maxLineBytes = maxLineBytes
+    }
 
-    /// Calls `body` with each complete line in `chunk` (without its `\n`) and its 1-based line number.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+    /// Calls `body` with each complete line in `chunk` (without its `\n`) and its 1-based line number; a line that
+    /// grows past `maxLineBytes` is reported once to `onOverlong`, with its number, as soon as it does, and skipped.
+    public mutating func feed(
+        _ chunk: UnsafeRawBufferPointer, onOverlong: (Int) -> Void = { _ in },
+        _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void
+    ) {
         let bytes = chunk.bindMemory(to: UInt8.self)
         var start = 0
         while start < bytes.count, let found = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
             let newline = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            defer { start = newline + 1 }
+            if discarding {
+                discarding = false
+                continue
+            }
             linesEmitted += 1
-            if partial.isEmpty {
+            if partial.count + (newline - start) > maxLineBytes {
+                partial.removeAll()
+                onOverlong(linesEmitted)
+            } else if partial.isEmpty {
                 body(UnsafeBufferPointer(rebasing: bytes[start..<newline]), linesEmitted)
             } else {
                 partial.append(contentsOf: bytes[start..<newline])
                 partial.withUnsafeBufferPointer { body($0, linesEmitted) }
                 partial.removeAll(keepingCapacity: true)
             }
-            start = newline + 1
         }
-        partial.append(contentsOf: bytes[start...])
+        guard start < bytes.count, !discarding else { return }
+        if partial.count + (bytes.count - start) > maxLineBytes {
+            partial = []
+            discarding = true
+            linesEmitted += 1
+            onOverlong(linesEmitted)
+        } else {
+            partial.append(contentsOf: bytes[start...])
+        }
     }
 
     /// Hands out what is left after the last newline, as a final line, if anything is.
     public mutating func finish(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+        discarding = false
         guard !partial.isEmpty else { return }
         linesEmitted += 1
         partial.withUnsafeBufferPointer { body($0, linesEmitted) }

@@ -79,14 +79,13 @@ public struct Recording: Sendable {
     /// One log per run id; a repeated session line continues its run rather than adding one.
     public private(set) var sessions: [SessionLog] = []
     /// Lines read so far, blank and unreadable ones included.
-    public var linesRead: Int { splitter.linesEmitted }
+    public var linesRead: Int { reader.linesRead }
     /// Lines that were a session line or an event: an input with none of them holds nothing to judge.
     public private(set) var usableLines = 0
     /// The first unreadable line, to say why an input with no usable line was rejected.
     public private(set) var firstProblem: Diagnostic?
     private var sessionIndex: [String: Int] = [:]
-    private var current: Int?
-    private var splitter = LineSplitter()
+    private var reader = StreamReader()
 
     /// An empty recording, to be fed with `consume` and closed with `finish`.
     public init() {}
@@ -101,16 +100,16 @@ public struct Recording: Sendable {
 
     /// Feeds the next chunk of the input.
     public mutating func consume(_ chunk: UnsafeRawBufferPointer) {
-        var splitter = self.splitter
-        splitter.feed(chunk) { line, number in take(EventDecoder.decode(line, lineNumber: number), line: number) }
-        self.splitter = splitter
+        var reader = self.reader
+        reader.consume(chunk) { item, _ in take(item) }
+        self.reader = reader
     }
 
     /// Ends the input; a last line without a newline is read too.
     public mutating func finish() {
-        var splitter = self.splitter
-        splitter.finish { line, number in take(EventDecoder.decode(line, lineNumber: number), line: number) }
-        self.splitter = splitter
+        var reader = self.reader
+        reader.finish { item, _ in take(item) }
+        self.reader = reader
     }
 
     /// The session with this run id.
@@ -118,37 +117,26 @@ public struct Recording: Sendable {
         sessionIndex[run].map { sessions[$0] }
     }
 
-    private mutating func take(_ decoded: DecodedLine, line: Int) {
-        switch decoded {
-        case .blank:
-            return
+    private mutating func take(_ item: StreamReader.Item) {
+        switch item {
         case .session(let header, _):
             usableLines += 1
             // A run seen before continues: a recorder interleaving several apps repeats the header when it switches.
-            if let index = sessionIndex[header.run] {
-                current = index
-            } else {
+            if sessionIndex[header.run] == nil {
                 sessions.append(SessionLog(header: header))
-                current = sessions.count - 1
-                sessionIndex[header.run] = current
+                sessionIndex[header.run] = sessions.count - 1
             }
-        case .record(let record):
+        case .inventedSession(let header, let note):
+            var log = SessionLog(header: header)
+            log.notes.append(note)
+            sessions.append(log)
+            sessionIndex[header.run] = sessions.count - 1
+        case .record(let record, let run):
             usableLines += 1
-            sessions[currentOrImplicit(line: line)].entries.append(.record(record))
-        case .malformed(let diagnostic):
+            sessions[sessionIndex[run]!].entries.append(.record(record))
+        case .malformed(let diagnostic, let run), .overlong(let diagnostic, let run):
             if firstProblem == nil { firstProblem = diagnostic }
-            sessions[currentOrImplicit(line: line)].entries.append(.malformed(diagnostic))
+            sessions[sessionIndex[run]!].entries.append(.malformed(diagnostic))
         }
-    }
-
-    private mutating func currentOrImplicit(line: Int) -> Int {
-        if let current { return current }
-        var log = SessionLog(header: SessionHeader(app: "unknown", run: "line-\(line)"))
-        log.notes.append(Diagnostic(line: line, message: "events before any session line: read as a session of unknown app"))
-        sessions.append(log)
-        let index = sessions.count - 1
-        sessionIndex[log.header.run] = index
-        current = index
-        return index
     }
 }

@@ -11,7 +11,9 @@ public enum TextSanitizer {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where isControl(scalar): out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            case _ where isControl(scalar):
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u{" + (hex.count < 2 ? "0" + hex : hex) + "}"
             default: out.unicodeScalars.append(scalar)
             }
         }

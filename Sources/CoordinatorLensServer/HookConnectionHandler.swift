@@ -1,31 +1,39 @@
 import CoordinatorLens
 import NIOCore
 
-/// Reads one hook connection: cuts the bytes into lines, decodes them, and feeds its session's live tree.
+/// Reads one hook connection through the core's `StreamReader` and feeds its session's live tree and the recording.
 final class HookConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let sessions: LiveSessions
     private let recorder: StreamRecorder?
-    private var splitter = LineSplitter()
+    private let log: @Sendable (String) -> Void
+    private var reader: StreamReader
     private var run: String?
     private var headerLine: [UInt8] = []
+    private var refused = false
 
-    init(sessions: LiveSessions, recorder: StreamRecorder?) {
+    /// `name` tells this connection's invented run apart when it sends events before any session line.
+    init(name: String, sessions: LiveSessions, recorder: StreamRecorder?, maxLineBytes: Int, log: @escaping @Sendable (String) -> Void) {
         self.sessions = sessions
         self.recorder = recorder
+        self.log = log
+        reader = StreamReader(maxLineBytes: maxLineBytes, inventedRunPrefix: "\(name)-")
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
         let buffer = unwrapInboundIn(data)
         buffer.withUnsafeReadableBytes { bytes in
-            splitter.feed(bytes) { line, number in take(line, number: number, remote: context.remoteAddress) }
+            reader.consume(bytes) { item, line in take(item, line) }
         }
+        if refused { context.close(promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        splitter.finish { line, number in take(line, number: number, remote: context.remoteAddress) }
+        if !refused { reader.finish { item, line in take(item, line) } }
         if let run { sessions.close(run: run) }
+        run = nil
         context.fireChannelInactive()
     }
 
@@ -33,32 +41,42 @@ final class HookConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    private func take(_ line: UnsafeBufferPointer<UInt8>, number: Int, remote: SocketAddress?) {
-        let decoded = EventDecoder.decode(line, lineNumber: number)
-        switch decoded {
-        case .blank:
-            return
+    private func take(_ item: StreamReader.Item, _ line: UnsafeBufferPointer<UInt8>) {
+        guard !refused else { return }
+        switch item {
         case .session(let header, _):
-            if let run, run != header.run { sessions.close(run: run) }
-            if run != header.run { sessions.open(header) }
-            run = header.run
+            if run != header.run {
+                guard switchTo(header) else { return }
+            }
             headerLine = Array(line)
-        case .record(let record):
-            sessions.apply(record, run: currentRun(line: number, remote: remote))
-        case .malformed(let diagnostic):
-            sessions.report(diagnostic, run: currentRun(line: number, remote: remote))
+            recorder?.write(line, run: header.run, header: headerLine)
+        case .inventedSession(let header, let note):
+            guard switchTo(header) else { return }
+            sessions.report(note, run: header.run)
+            headerLine = Array(#"{"event":"session","v":1,"app":"unknown","run":"\#(header.run)"}"#.utf8)
+        case .record(let record, let run):
+            sessions.apply(record, run: run)
+            recorder?.write(line, run: run, header: headerLine)
+        case .malformed(let diagnostic, let run), .overlong(let diagnostic, let run):
+            sessions.reportUnreadable(diagnostic, run: run)
         }
-        if let run { recorder?.write(line, run: run, header: headerLine) }
     }
 
-    /// The connection's run; a connection that sends events before any session line gets one of its own.
-    private func currentRun(line: Int, remote: SocketAddress?) -> String {
-        if let run { return run }
-        let header = SessionHeader(app: "unknown", run: "connection-\(remote.map { "\($0)" } ?? "?")-line-\(line)")
-        sessions.open(header)
-        sessions.report(Diagnostic(line: line, message: "events before any session line on this connection"), run: header.run)
+    /// Leaves the current run for `header`'s; false when the session table is full and the connection is refused.
+    private func switchTo(_ header: SessionHeader) -> Bool {
+        if let run { sessions.close(run: run) }
+        run = nil
+        switch sessions.open(header) {
+        case .opened:
+            break
+        case .shared:
+            log("\(StatusLine.name(app: header.app, run: header.run)): a second connection sent a run id already in use; both feed one tree")
+        case .full:
+            refused = true
+            log("session limit of \(sessions.maxSessions) reached: closed the connection of \(StatusLine.name(app: header.app, run: header.run))")
+            return false
+        }
         run = header.run
-        headerLine = Array(#"{"event":"session","v":1,"app":"unknown","run":"\#(header.run)"}"#.utf8)
-        return header.run
+        return true
     }
 }

@@ -4,124 +4,143 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// How `coordlens listen` runs.
-public struct ListenOptions: Sendable {
-    /// The address to bind; loopback unless the user asks for more.
-    public var host = "127.0.0.1"
-    /// 0 picks a free port.
-    public var port = 7420
-    /// Where `<run>.svg` files are written; nil renders nothing.
-    public var outputDirectory: String?
-    /// Where the raw stream is recorded; nil records nothing.
-    public var recordPath: String?
-    /// Seconds a done coordinator may take to deinit before it counts as retained.
-    public var grace = VerdictRules.defaultGrace
-    /// Whether the SVGs draw released and late coordinators too, not only as ancestors of live ones.
-    public var showReleased = false
-    /// How often trees are checked for changes; renders and status lines are coalesced to this pace.
-    public var refreshInterval = 0.25
-
-    /// 127.0.0.1:7420, nothing rendered or recorded, the default grace, a refresh every 0.25 s.
-    public init() {}
-}
-
 /// The live inspector: accepts hook connections, keeps every session's tree, re-renders and reports as they change.
+///
+/// Three threads share the work and never wait for each other: the event loop reads connections into `sessions`,
+/// the recorder writes the recording, the render queue draws pictures. `refresh` only judges the sessions that
+/// changed and hands them to the render queue.
 public final class InspectorServer: @unchecked Sendable {
     /// The options it was made with; they do not change while it runs.
     public let options: ListenOptions
-    /// Every session heard from so far.
-    public let sessions = LiveSessions()
+    /// Every session held in memory.
+    public let sessions: LiveSessions
     private let log: @Sendable (String) -> Void
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let renders: RenderQueue
+    private let gate: ConnectionGate
     private var channel: (any Channel)?
     private var recorder: StreamRecorder?
-    private let refreshLock = NSLock()
-    private var rendered: [String: RenderState] = [:]
-
-    private struct RenderState: Equatable {
-        var version: Int
-        var counts: [Verdict: Int]
-        var connected: Bool
-    }
+    private var stopped = false
 
     /// A server that listens only once `start()` is called; `log` receives every status line.
     public init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
+        sessions = LiveSessions(maxKeptMalformed: options.maxKeptMalformed, maxSessions: options.maxSessions)
+        renders = RenderQueue(options: options, log: log)
+        gate = ConnectionGate(
+            limit: options.maxConnections ?? ConnectionGate.defaultLimit(reserving: options.reservedDescriptors), log: log
+        )
     }
 
     /// Binds and starts accepting; returns the port actually bound.
-    public func start() throws -> Int {
+    public func start() async throws -> Int {
         if let directory = options.outputDirectory {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        let recorder = try options.recordPath.map { try StreamRecorder(path: $0) }
+        let recorder = try options.recordPath.map { try StreamRecorder(path: $0, bufferBytes: options.recordBufferBytes) }
         self.recorder = recorder
-        let sessions = self.sessions
+        let (sessions, gate, log, maxLineBytes) = (self.sessions, self.gate, self.log, options.maxLineBytes)
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
+            .serverChannelInitializer { channel in
+                // Out of file descriptors, accept fails at once on every try: back off instead of spinning.
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        HookConnectionHandler(sessions: sessions, recorder: recorder)
-                    )
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: true))
+                    try channel.pipeline.syncOperations.addHandler(AcceptFailureHandler(gate: gate))
+                }
+            }
+            .childChannelInitializer { channel in
+                guard let number = gate.admit(channel) else {
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(RefusedConnectionHandler())
+                    }
+                }
+                channel.closeFuture.whenComplete { _ in gate.release(channel) }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(HookConnectionHandler(
+                        name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes, log: log
+                    ))
                 }
             }
         do {
-            let channel = try bootstrap.bind(host: options.host, port: options.port).wait()
+            let channel = try await bootstrap.bind(host: options.host, port: options.port).get()
             self.channel = channel
             return channel.localAddress?.port ?? options.port
         } catch {
+            _ = recorder?.close(by: Date())
             throw ListenError(message: "cannot listen on \(options.host):\(options.port): \(error)")
         }
     }
 
     /// Refreshes every `refreshInterval` until the task is cancelled or, when given, `endedSessions` sessions have
-    /// ended and disconnected; then a last pass, so a coordinator that just turned retained is drawn, and stops.
+    /// ended and disconnected; then stops. Cancelled, it stops within about 2 s; otherwise it draws every last picture.
     public func run(untilEnded endedSessions: Int? = nil) async {
         while !Task.isCancelled {
-            let live = refresh()
-            if let endedSessions, live.filter({ $0.snapshot.ended && !$0.connected }).count >= endedSessions { break }
+            refresh()
+            evictIdleSessions()
+            reportRecordingProblems()
+            if let endedSessions, sessions.finishedCount >= endedSessions { break }
             try? await Task.sleep(nanoseconds: UInt64(options.refreshInterval * 1e9))
         }
-        refresh()
-        stop()
+        await stop(drawingBy: Task.isCancelled ? Date(timeIntervalSinceNow: 1.5) : .distantFuture)
     }
 
-    /// One pass: judge every session now; for each whose tree or verdicts changed, re-render it and print its status.
+    /// One pass: judges the sessions that changed (or whose pending coordinators may have turned retained) and queues
+    /// their pictures and status lines; returns what it judged.
     @discardableResult
     public func refresh(now: Date = Date()) -> [LiveSnapshot] {
-        refreshLock.lock()
-        defer { refreshLock.unlock() }
-        let live = sessions.snapshots(grace: options.grace, now: now)
-        for session in live {
-            let state = RenderState(version: session.version, counts: session.snapshot.counts, connected: session.connected)
-            guard rendered[session.snapshot.run] != state else { continue }
-            rendered[session.snapshot.run] = state
-            var status = StatusLine.describe(session)
-            if let directory = options.outputDirectory {
-                let path = (directory as NSString).appendingPathComponent(FileName.safe(session.snapshot.run) + ".svg")
-                do {
-                    let svg = try SnapshotRenderer.render(
-                        session.snapshot, format: .svg, options: RenderOptions(showReleased: options.showReleased)
-                    )
-                    try Data(svg).write(to: URL(fileURLWithPath: path), options: .atomic)
-                    status += " → \(path)"
-                } catch {
-                    status += " (render failed: \(error))"
-                }
-            }
-            log(status)
-        }
-        return live
+        let changed = sessions.changes(grace: options.grace, now: now)
+        changed.forEach(renders.submit)
+        return changed
     }
 
-    /// Stops accepting and closes the recording.
-    public func stop() {
-        try? channel?.close().wait()
+    /// Stops accepting, closes every connection, writes out the recording, then waits for the pictures until
+    /// `deadline` (a render in progress is not interrupted, and pictures are written whole or not at all).
+    public func stop(drawingBy deadline: Date = .distantFuture) async {
+        guard !stopped else { return }
+        stopped = true
+        let started = Date()
+        try? await channel?.close()
         channel = nil
-        recorder?.close()
-        try? group.syncShutdownGracefully()
+        await gate.closeAll()
+        if let recorder {
+            let flushed = await onItsOwnThread { recorder.close(by: started.addingTimeInterval(1.8)) }
+            if !flushed { log("recording: the disk did not take everything within 2 s; the rest is lost") }
+            reportRecordingProblems()
+        }
+        refresh()
+        let renders = self.renders
+        if await !onItsOwnThread({ renders.drain(by: deadline) }) {
+            log("stopped before every picture was drawn")
+        }
+        renders.stop()
+        try? await group.shutdownGracefully()
+    }
+
+    private func evictIdleSessions() {
+        let idle = sessions.evict(idleFor: options.evictAfter)
+        for header in idle {
+            log("\(StatusLine.name(app: header.app, run: header.run)) evicted from memory after \(Seconds(options.evictAfter)) without a connection; its recording and picture stay on disk")
+        }
+        let crowded = sessions.takeEvictedForRoom()
+        for header in crowded {
+            log("\(StatusLine.name(app: header.app, run: header.run)) evicted from memory to make room: \(options.maxSessions) sessions held; its recording and picture stay on disk")
+        }
+        if !idle.isEmpty || !crowded.isEmpty { renders.retainOnly(Set(sessions.runs)) }
+    }
+
+    private func reportRecordingProblems() {
+        guard let (dropped, failure) = recorder?.takeProblems() else { return }
+        if dropped > 0 { log("recording: \(dropped) lines dropped, the disk could not keep up (the replay shows them as a seq gap)") }
+        if let failure { log(TextSanitizer.visible(failure)) }
+    }
+}
+
+/// Runs blocking `work` on a thread of its own, so no thread of the cooperative pool waits for it.
+private func onItsOwnThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
     }
 }

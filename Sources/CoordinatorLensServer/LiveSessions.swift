@@ -1,52 +1,110 @@
 import CoordinatorLens
 import Foundation
 
-/// Every session the inspector has heard from, each with its live tree; shared by all connections.
+/// Every session the inspector holds in memory, each with its live tree; shared by all connections.
+///
+/// Ingestion holds the lock only to apply a line. Snapshots copy a tree under the lock (copy-on-write makes that
+/// cheap) and judge it outside, so a big tree never stalls the connections.
 public final class LiveSessions: @unchecked Sendable {
-    /// One session's tree and what the renderer last saw of it.
     struct Entry {
         var tree: SessionTree
         /// When the latest event arrived, on the inspector's clock, to move the evaluation time on while it is quiet.
         var lastArrival: Date
+        /// When anything last happened to it: an event, a connection opening or closing; eviction counts from here.
+        var lastActivity: Date
         var connections = 0
         var version = 0
+        /// Malformed and over-long lines seen; only the first `maxKeptMalformed` are kept as warnings.
+        var unreadable = 0
+        /// The version the refresher last judged, and when a pending coordinator may turn retained.
+        var judgedVersion = -1
+        var recheckAt: Date?
+        var finishCounted = false
+    }
+
+    /// What opening a run did.
+    enum Opening: Equatable {
+        case opened
+        /// Another connection holds the run: both feed one tree, with a warning in it.
+        case shared
+        /// The session table is full of connected sessions: the run was not opened.
+        case full
     }
 
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
+    private var finished = 0
+    private var evictedForRoom: [SessionHeader] = []
+    let maxKeptMalformed: Int
+    let maxSessions: Int
 
     /// No sessions yet; a hook connection adds its session when it sends the session line.
-    public init() {}
+    public init(maxKeptMalformed: Int = 100, maxSessions: Int = 1_000) {
+        self.maxKeptMalformed = maxKeptMalformed
+        self.maxSessions = maxSessions
+    }
+
+    /// Sessions that have ended and lost their connection so far, evicted ones included.
+    public var finishedCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return finished
+    }
+
+    /// Runs held in memory, in the order they were first heard from.
+    public var runs: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return order
+    }
 
     /// A connection announced `header`; a run seen before continues (the hook reconnected).
-    func open(_ header: SessionHeader) {
+    func open(_ header: SessionHeader, now: Date = Date()) -> Opening {
         lock.lock()
         defer { lock.unlock() }
         if entries[header.run] == nil {
-            entries[header.run] = Entry(tree: SessionTree(header: header), lastArrival: Date())
+            if entries.count >= maxSessions, !evictOldestDisconnected() { return .full }
+            entries[header.run] = Entry(tree: SessionTree(header: header), lastArrival: now, lastActivity: now)
             order.append(header.run)
         }
+        let shared = entries[header.run]!.connections > 0
+        if shared {
+            entries[header.run]!.tree.report(Diagnostic(
+                line: 0, message: "a second connection sent this run id while another still held it: their events share this tree"
+            ))
+        }
         entries[header.run]!.connections += 1
+        entries[header.run]!.lastActivity = now
         entries[header.run]!.version += 1
+        return shared ? .shared : .opened
     }
 
-    func close(run: String) {
+    func close(run: String, now: Date = Date()) {
         lock.lock()
         defer { lock.unlock() }
-        entries[run]?.connections -= 1
-        entries[run]?.version += 1
+        guard var entry = entries[run] else { return }
+        entry.connections -= 1
+        entry.lastActivity = now
+        entry.version += 1
+        if entry.connections == 0, entry.tree.ended, !entry.finishCounted {
+            entry.finishCounted = true
+            finished += 1
+        }
+        entries[run] = entry
     }
 
-    func apply(_ record: EventRecord, run: String) {
+    func apply(_ record: EventRecord, run: String, now: Date = Date()) {
         lock.lock()
         defer { lock.unlock() }
         guard entries[run] != nil else { return }
         entries[run]!.tree.apply(record)
-        entries[run]!.lastArrival = Date()
+        entries[run]!.lastArrival = now
+        entries[run]!.lastActivity = now
         entries[run]!.version += 1
     }
 
+    /// A problem that belongs to the session rather than to a line: always kept.
     func report(_ diagnostic: Diagnostic, run: String) {
         lock.lock()
         defer { lock.unlock() }
@@ -54,16 +112,105 @@ public final class LiveSessions: @unchecked Sendable {
         entries[run]?.version += 1
     }
 
+    /// A malformed or over-long line: counted, and kept as a warning while fewer than `maxKeptMalformed` are.
+    func reportUnreadable(_ diagnostic: Diagnostic, run: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard entries[run] != nil else { return }
+        entries[run]!.unreadable += 1
+        entries[run]!.version += 1
+        let count = entries[run]!.unreadable
+        if count <= maxKeptMalformed {
+            entries[run]!.tree.report(diagnostic)
+        } else if count == maxKeptMalformed + 1 {
+            entries[run]!.tree.report(Diagnostic(
+                line: diagnostic.line,
+                message: "more than \(maxKeptMalformed) unreadable lines: from here on they are only counted (see listen's status line)"
+            ))
+        }
+    }
+
     /// Each session judged now: a live session's clock runs on since its last event; an ended one stops at its end.
     public func snapshots(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
         lock.lock()
-        defer { lock.unlock() }
-        return order.compactMap { run in
-            guard let entry = entries[run] else { return nil }
-            let quiet = entry.tree.ended ? 0 : max(0, now.timeIntervalSince(entry.lastArrival))
-            let snapshot = entry.tree.snapshot(at: entry.tree.lastTime + quiet, grace: grace)
-            return LiveSnapshot(snapshot: snapshot, version: entry.version, connected: entry.connections > 0, events: entry.tree.eventCount)
+        let copies = order.compactMap { run in entries[run].map { (run, $0) } }
+        lock.unlock()
+        return copies.map { Self.judge($0.1, grace: grace, now: now) }
+    }
+
+    /// The sessions that changed since the last call, and those whose pending coordinators may have turned retained
+    /// since; every other session is left alone.
+    func changes(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
+        lock.lock()
+        var copies: [(String, Entry)] = []
+        for run in order {
+            guard var entry = entries[run] else { continue }
+            let due = entry.recheckAt.map { $0 <= now } ?? false
+            guard entry.version != entry.judgedVersion || due else { continue }
+            entry.judgedVersion = entry.version
+            entry.recheckAt = nil
+            entries[run] = entry
+            copies.append((run, entry))
         }
+        lock.unlock()
+
+        let judged = copies.map { Self.judge($0.1, grace: grace, now: now) }
+        lock.lock()
+        for (live, (run, _)) in zip(judged, copies) where !live.snapshot.ended {
+            let pendingSince = live.snapshot.nodes.lazy.filter { $0.verdict == .pending }.compactMap(\.doneAt).min()
+            guard let pendingSince else { continue }
+            // Session time runs on with the wall clock while the session is quiet, so this maps one to the other.
+            let turnsIn = pendingSince + grace - live.snapshot.evaluatedAt
+            entries[run]?.recheckAt = now.addingTimeInterval(max(0, turnsIn) + 0.01)
+        }
+        lock.unlock()
+        return judged
+    }
+
+    /// Sessions dropped since the last call to make room for a new run under `maxSessions`.
+    func takeEvictedForRoom() -> [SessionHeader] {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { evictedForRoom = [] }
+        return evictedForRoom
+    }
+
+    /// Drops sessions with no connection and no activity for `seconds`; returns their session lines.
+    func evict(idleFor seconds: Double, now: Date = Date()) -> [SessionHeader] {
+        lock.lock()
+        defer { lock.unlock() }
+        let gone = order.compactMap { run -> SessionHeader? in
+            guard let entry = entries[run], entry.connections == 0, now.timeIntervalSince(entry.lastActivity) >= seconds
+            else { return nil }
+            return entry.tree.header
+        }
+        remove(Set(gone.map(\.run)))
+        return gone
+    }
+
+    /// Frees a slot for a new run; call with the lock held.
+    private func evictOldestDisconnected() -> Bool {
+        let oldest = order.filter { entries[$0]?.connections == 0 }
+            .min { entries[$0]!.lastActivity < entries[$1]!.lastActivity }
+        guard let oldest, let header = entries[oldest]?.tree.header else { return false }
+        evictedForRoom.append(header)
+        remove([oldest])
+        return true
+    }
+
+    private func remove(_ runs: Set<String>) {
+        guard !runs.isEmpty else { return }
+        for run in runs { entries.removeValue(forKey: run) }
+        order.removeAll { runs.contains($0) }
+    }
+
+    private static func judge(_ entry: Entry, grace: Double, now: Date) -> LiveSnapshot {
+        let quiet = entry.tree.ended ? 0 : max(0, now.timeIntervalSince(entry.lastArrival))
+        let snapshot = entry.tree.snapshot(at: entry.tree.lastTime + quiet, grace: grace)
+        return LiveSnapshot(
+            snapshot: snapshot, version: entry.version, connected: entry.connections > 0, events: entry.tree.eventCount,
+            unreadableLines: entry.unreadable
+        )
     }
 }
 
@@ -77,4 +224,6 @@ public struct LiveSnapshot: Sendable {
     public var connected: Bool
     /// Events applied so far, including those that only produced a warning.
     public var events: Int
+    /// Malformed and over-long lines received, kept as warnings or not.
+    public var unreadableLines: Int
 }

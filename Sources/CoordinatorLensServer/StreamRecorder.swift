@@ -1,53 +1,111 @@
-import CoordinatorLens
 import Foundation
 
-/// Writes the raw lines of every connection to one file that `render` and `check` can replay.
+/// Writes the lines of every connection to one file that `render` and `check` can replay, on a thread of its own.
 ///
-/// Lines from several apps interleave, so before a line of a different run than the last one written, that run's
-/// session line is written again: a reader continues a run it has seen instead of starting a new session.
+/// Connections hand lines over through a queue of at most `bufferBytes`; a line that does not fit is dropped and
+/// counted (the replay then shows a seq gap), so a slow disk never stalls the event loop nor grows memory.
+/// Lines from several apps interleave, so before a line of a different run than the last one queued, that run's
+/// session line is queued again: a reader continues a run it has seen instead of starting a new session.
 final class StreamRecorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private let handle: FileHandle
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var queued: [UInt8] = []
     private var lastRun: String?
-    private var failed = false
+    private var closing = false
+    private var dropped = 0
+    private var droppedReported = 0
+    private var failure: String?
+    private let bufferBytes: Int
+    private let handle: FileHandle
+    private let finished = DispatchSemaphore(value: 0)
 
-    init(path: String) throws {
+    init(path: String, bufferBytes: Int) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
             throw ListenError(message: "cannot create the recording \(path)")
         }
         self.handle = handle
+        self.bufferBytes = bufferBytes
+        let thread = Thread { [self] in drainForever() }
+        thread.name = "coordlens-recorder"
+        thread.start()
     }
 
-    /// Appends one complete line (without newline) belonging to `run`, whose session line is `header`.
+    /// Queues one complete line (without newline) belonging to `run`, whose session line is `header`.
     func write(_ line: UnsafeBufferPointer<UInt8>, run: String, header: [UInt8]) {
-        var data = Data()
-        lock.lock()
-        defer { lock.unlock() }
-        if lastRun != run, Array(line) != header {
-            data.append(contentsOf: header)
-            data.append(0x0A)
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closing else { return }
+        let needsHeader = lastRun != run && !line.elementsEqual(header)
+        let size = line.count + 1 + (needsHeader ? header.count + 1 : 0)
+        guard queued.count + size <= bufferBytes else {
+            dropped += 1
+            return
+        }
+        if needsHeader {
+            queued.append(contentsOf: header)
+            queued.append(0x0A)
         }
         lastRun = run
-        data.append(contentsOf: line)
-        data.append(0x0A)
-        do {
-            try handle.write(contentsOf: data)
-        } catch where !failed {
-            failed = true
-            FileHandle.standardError.write(Data("coordlens: recording stopped: \(error.localizedDescription)\n".utf8))
-        } catch {}
+        queued.append(contentsOf: line)
+        queued.append(0x0A)
+        condition.signal()
     }
 
-    func close() {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Lines dropped since the last call because the disk could not keep up, and the write error if writing stopped.
+    func takeProblems() -> (dropped: Int, failure: String?) {
+        condition.lock()
+        defer { condition.unlock() }
+        let fresh = dropped - droppedReported
+        droppedReported = dropped
+        let failure = self.failure
+        self.failure = nil
+        return (fresh, failure)
+    }
+
+    /// Writes what is queued, then closes the file; waits at most until `deadline`. Returns whether all was written.
+    @discardableResult
+    func close(by deadline: Date) -> Bool {
+        condition.lock()
+        closing = true
+        condition.signal()
+        condition.unlock()
+        let seconds = max(0, deadline.timeIntervalSinceNow)
+        return finished.wait(timeout: .now() + seconds) == .success
+    }
+
+    private func drainForever() {
+        var stopped = false
+        while true {
+            condition.lock()
+            while queued.isEmpty && !closing { condition.wait() }
+            let batch = queued
+            queued.removeAll(keepingCapacity: batch.count < 1 << 20)
+            let last = closing
+            condition.unlock()
+            if !stopped, !batch.isEmpty, let error = writeAll(batch) {
+                stopped = true
+                condition.lock()
+                failure = "recording stopped: \(error)"
+                condition.unlock()
+            }
+            if last {
+                condition.lock()
+                let rest = queued.isEmpty
+                condition.unlock()
+                if rest { break }
+            }
+        }
         try? handle.close()
+        finished.signal()
     }
-}
 
-/// A problem that stops `listen` from starting.
-public struct ListenError: Error, CustomStringConvertible {
-    /// Says what could not be opened, the address or the recording file, and why.
-    public var message: String
-    public var description: String { message }
+    /// Writes the whole batch; returns the error that stopped it.
+    private func writeAll(_ batch: [UInt8]) -> String? {
+        do {
+            try handle.write(contentsOf: batch)
+            return nil
+        } catch {
+            return error.localizedDescription
+        }
+    }
 }

@@ -16,10 +16,10 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 7420
 
-    @Option(name: .customLong("out"), help: "Write <run>.svg here for every session, re-rendered as it changes.")
+    @Option(name: .customLong("out"), help: "Write <run>-<hash>.svg here for every session, re-rendered as it changes.")
     var outputDirectory: String?
 
-    @Option(help: "Record the raw stream to this file, to replay with render and check.")
+    @Option(help: "Record the stream (every line that decodes) to this file, to replay with render and check.")
     var record: String?
 
     @Option(help: "Seconds a done coordinator may take to deinit before it counts as retained.")
@@ -31,6 +31,38 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(help: "Exit once this many sessions have ended (for scripts); by default run until interrupted.")
     var sessions: Int?
 
+    @Option(name: .customLong("max-line-bytes"), help: "The longest line a connection may send; longer ones are skipped up to their newline, with a warning.")
+    var maxLineBytes = ListenOptions().maxLineBytes
+
+    @Option(name: .customLong("max-kept-malformed"), help: "Malformed or over-long lines kept as warnings per session; further ones are only counted.")
+    var maxKeptMalformed = ListenOptions().maxKeptMalformed
+
+    @Option(name: .customLong("evict-after"), help: "Seconds a session without a connection stays in memory; its recording and picture stay on disk.")
+    var evictAfter = ListenOptions().evictAfter
+
+    @Option(name: .customLong("max-sessions"), help: "Sessions held in memory at once; a new run past it evicts the oldest disconnected one, or is closed when all are connected.")
+    var maxSessions = ListenOptions().maxSessions
+
+    @Option(name: .customLong("max-connections"), help: "Open hook connections at once; past it new ones are closed. Default: the open-file limit less 32, at most 1024.")
+    var maxConnections: Int?
+
+    @Option(name: .customLong("record-buffer-bytes"), help: "Bytes of recording waiting for the disk; past it lines are dropped from the recording and counted.")
+    var recordBufferBytes = ListenOptions().recordBufferBytes
+
+    @Option(name: .customLong("large-tree"), help: "Above this many drawn coordinators, lay the picture out without Graphviz's dot (fast).")
+    var largeTree = ListenOptions().largeTreeThreshold
+
+    @Option(name: .customLong("max-label"), help: "Characters of a type, screen, app or run name drawn; longer ones are cut, with a note in the status line.")
+    var maxLabel = ListenOptions().maxLabelCharacters
+
+    func validate() throws {
+        let positive = [("--max-line-bytes", maxLineBytes), ("--max-sessions", maxSessions), ("--max-connections", maxConnections ?? 1),
+                        ("--record-buffer-bytes", recordBufferBytes), ("--max-label", maxLabel), ("--large-tree", largeTree)]
+        if let (name, _) = positive.first(where: { $0.1 < 1 }) { throw ValidationError("\(name) must be at least 1") }
+        if maxKeptMalformed < 0 { throw ValidationError("--max-kept-malformed must not be negative") }
+        if !(evictAfter >= 0) { throw ValidationError("--evict-after must be a number of seconds, 0 or more") }
+    }
+
     func run() async throws {
         var options = ListenOptions()
         options.host = host
@@ -39,10 +71,18 @@ struct ListenCommand: AsyncParsableCommand {
         options.recordPath = record
         options.grace = grace
         options.showReleased = showReleased
+        options.maxLineBytes = maxLineBytes
+        options.maxKeptMalformed = maxKeptMalformed
+        options.evictAfter = evictAfter
+        options.maxSessions = maxSessions
+        options.maxConnections = maxConnections
+        options.recordBufferBytes = recordBufferBytes
+        options.largeTreeThreshold = largeTree
+        options.maxLabelCharacters = maxLabel
         let server = InspectorServer(options: options) { line in say(line) }
         let bound: Int
         do {
-            bound = try server.start()
+            bound = try await server.start()
         } catch {
             throw UsageFailure(message: "\(error)")
         }
@@ -61,7 +101,8 @@ struct ListenCommand: AsyncParsableCommand {
     }
 }
 
-/// Writes a status line unbuffered: people and scripts read them as they happen, also through a pipe.
+/// Writes a status line unbuffered: people and scripts read them as they happen, also through a pipe. A reader that
+/// went away (`listen | head`) loses the lines; it must not stop the inspector.
 private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
 }

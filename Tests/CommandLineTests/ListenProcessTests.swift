@@ -1,3 +1,4 @@
+import CoordinatorLensServer
 import CoordinatorTrace
 import Foundation
 import TestSupport
@@ -47,7 +48,7 @@ final class ListenedScreen: Sendable {}
 
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let svg = String(decoding: try #require(FileManager.default.contents(atPath: "\(folder)/\(run).svg")), as: UTF8.self)
+        let svg = String(decoding: try #require(FileManager.default.contents(atPath: "\(folder)/\(FileName.forRun(run)).svg")), as: UTF8.self)
         #expect(svg.contains(#"<g id="c2" class="node verdict&#45;retained">"#))
         let check = try BuiltProduct.coordlens.run(["check", folder + "/rec.ndjson", "--grace", "0.2"])
         #expect(check.status == 1)

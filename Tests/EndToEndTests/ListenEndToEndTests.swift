@@ -17,16 +17,16 @@ final class CheckoutScreen: Sendable {}
     }
 
     /// Polls `condition` for up to `seconds`; a real network and a real writer thread need a moment.
-    private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+    private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
         let deadline = Date(timeIntervalSinceNow: seconds)
         while Date() < deadline {
             if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
+            try? await Task.sleep(nanoseconds: 50_000_000)
         }
         return condition()
     }
 
-    @Test func hookStreamsOverTCPAndListenDrawsTheLeakInRed() throws {
+    @Test func hookStreamsOverTCPAndListenDrawsTheLeakInRed() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var options = ListenOptions()
@@ -36,7 +36,7 @@ final class CheckoutScreen: Sendable {}
         options.grace = 0.2
         let lines = LockedLines()
         let server = InspectorServer(options: options) { lines.append($0) }
-        let port = try server.start()
+        let port = try await server.start()
 
         let tracer = Tracer()
         tracer.start(app: "Shop", sink: .tcp(host: "127.0.0.1", port: port))
@@ -51,11 +51,11 @@ final class CheckoutScreen: Sendable {}
         checkout = nil
         screen = nil  // swiped down: nobody calls didFinish, the coordinator stays in `children`
         tracer.flush()
-        Thread.sleep(forTimeInterval: 0.3)
+        try await Task.sleep(nanoseconds: 300_000_000)
         tracer.end()
 
-        let svgPath = directory + "/\(run).svg"
-        let drawn = eventually {
+        let svgPath = directory + "/\(FileName.forRun(run)).svg"
+        let drawn = await eventually {
             server.refresh()
             guard let data = FileManager.default.contents(atPath: svgPath),
                   let svg = try? SVGElement.parse(data) else { return false }
@@ -72,7 +72,7 @@ final class CheckoutScreen: Sendable {}
         #expect(live.snapshot.warnings.isEmpty)
         #expect(live.snapshot.node(2)?.reason == "still a child of AppCoordinator#1")
         #expect(lines.all.contains { $0.contains("Shop") && $0.contains("1 retained") })
-        server.stop()
+        await server.stop()
 
         let recorded = Recording(bytes: try #require(FileManager.default.contents(atPath: directory + "/stream.ndjson")))
         let replayed = try recorded.sessions[0].snapshot(grace: 0.2)
@@ -81,8 +81,8 @@ final class CheckoutScreen: Sendable {}
         withExtendedLifetime((app, kept)) {}
     }
 
-    @Test func withoutAnInspectorTheHookKeepsABoundedBacklogAndReportsWhatItDropped() throws {
-        let port = try freePort()
+    @Test func withoutAnInspectorTheHookKeepsABoundedBacklogAndReportsWhatItDropped() async throws {
+        let port = try await freePort()
         let tracer = Tracer()
         tracer.start(app: "Offline", sink: .tcp(host: "127.0.0.1", port: port), options: TraceOptions(backlogCapacity: 20))
         let run = try #require(tracer.runID)
@@ -92,9 +92,9 @@ final class CheckoutScreen: Sendable {}
         var options = ListenOptions()
         options.port = port
         let server = InspectorServer(options: options) { _ in }
-        _ = try server.start()
+        _ = try await server.start()
         tracer.end()
-        let arrived = eventually { server.sessions.snapshots(grace: 2).first { $0.snapshot.run == run }?.snapshot.ended == true }
+        let arrived = await eventually { server.sessions.snapshots(grace: 2).first { $0.snapshot.run == run }?.snapshot.ended == true }
         #expect(arrived)
         let snapshot = try #require(server.sessions.snapshots(grace: 2).first { $0.snapshot.run == run }?.snapshot)
         let dropped = snapshot.warnings.filter { $0.message.contains("dropped") }
@@ -102,14 +102,14 @@ final class CheckoutScreen: Sendable {}
         #expect(snapshot.marks.count < 100)
         let count = Int(dropped.first?.message.split(separator: " ").first { Int($0) != nil } ?? "") ?? -1
         #expect(snapshot.marks.count + count == 100, "\(snapshot.marks.count) kept + \(count) dropped")
-        server.stop()
+        await server.stop()
     }
 
-    @Test func twoAppsAtOnceKeepSeparateTrees() throws {
+    @Test func twoAppsAtOnceKeepSeparateTrees() async throws {
         var options = ListenOptions()
         options.port = 0
         let server = InspectorServer(options: options) { _ in }
-        let port = try server.start()
+        let port = try await server.start()
         let tracers = [Tracer(), Tracer()]
         for (index, tracer) in tracers.enumerated() {
             tracer.start(app: "App\(index)", sink: .tcp(port: port))
@@ -120,21 +120,21 @@ final class CheckoutScreen: Sendable {}
             for _ in 0..<(index + 1) * 5 { tracers[index].added(CheckoutCoordinator(), to: roots[index]) }
             tracers[index].end()
         }
-        let done = eventually { server.sessions.snapshots(grace: 2).filter { $0.snapshot.ended }.count == 2 }
+        let done = await eventually { server.sessions.snapshots(grace: 2).filter { $0.snapshot.ended }.count == 2 }
         #expect(done)
         let counts = server.sessions.snapshots(grace: 2).map { ($0.snapshot.app, $0.snapshot.nodes.count) }
         #expect(Dictionary(uniqueKeysWithValues: counts) == ["App0": 6, "App1": 11])
-        server.stop()
+        await server.stop()
     }
 }
 
 /// A port nobody listens on right now.
-func freePort() throws -> Int {
+func freePort() async throws -> Int {
     var options = ListenOptions()
     options.port = 0
     let probe = InspectorServer(options: options) { _ in }
-    let port = try probe.start()
-    probe.stop()
+    let port = try await probe.start()
+    await probe.stop()
     return port
 }
 

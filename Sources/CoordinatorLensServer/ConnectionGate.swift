@@ -1,0 +1,106 @@
+import Foundation
+import NIOCore
+
+/// Keeps hook connections under a limit so file descriptors stay free for the recording and the pictures, and says
+/// once per episode when it turns connections away or the system refuses to accept more.
+final class ConnectionGate: @unchecked Sendable {
+    let limit: Int
+    private let log: @Sendable (String) -> Void
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var open: [ObjectIdentifier: any Channel] = [:]
+    private var serial = 0
+    private var refusing = false
+    private var refused = 0
+    private var acceptFailing = false
+
+    init(limit: Int, log: @escaping @Sendable (String) -> Void) {
+        self.limit = limit
+        self.log = log
+    }
+
+    /// The default limit: the open-file limit less `reserved`, at least 1, at most 1,024.
+    static func defaultLimit(reserving reserved: Int) -> Int {
+        var limit = rlimit()
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return 64 }
+        let available = Int(clamping: limit.rlim_cur) - reserved  // unlimited is the largest value: 1,024
+        return min(1_024, max(1, available))
+    }
+
+    /// A number for a newly accepted connection that may stay, nil when it may not and the caller closes it.
+    func admit(_ channel: any Channel) -> Int? {
+        lock.lock()
+        let admitted = open.count < limit
+        var message: String?
+        if admitted {
+            open[ObjectIdentifier(channel)] = channel
+            serial += 1
+            acceptFailing = false
+        } else {
+            refused += 1
+            if !refusing { message = "connection limit of \(limit) reached: closing new connections until one ends" }
+            refusing = true
+        }
+        let number = serial
+        lock.unlock()
+        message.map(log)
+        return admitted ? number : nil
+    }
+
+    func release(_ channel: any Channel) {
+        lock.lock()
+        open[ObjectIdentifier(channel)] = nil
+        var message: String?
+        if refusing, open.count < limit {
+            refusing = false
+            message = "accepting connections again (\(refused) turned away)"
+            refused = 0
+        }
+        lock.unlock()
+        message.map(log)
+    }
+
+    /// Closes every open connection and waits until each has let go of its session.
+    func closeAll() async {
+        for channel in lock.withLock({ Array(open.values) }) {
+            try? await channel.close()
+        }
+    }
+
+    /// Accepting failed (out of file descriptors, most likely); NIO's `AcceptBackoffHandler` retries later.
+    func acceptFailed(_ error: any Error) {
+        lock.lock()
+        let first = !acceptFailing
+        acceptFailing = true
+        lock.unlock()
+        if first { log("cannot accept connections: \(error); retrying every second, open sessions carry on") }
+    }
+}
+
+/// Reports accept failures to the gate; sits after `AcceptBackoffHandler` in the server channel's pipeline.
+final class AcceptFailureHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = any Channel
+    private let gate: ConnectionGate
+
+    init(gate: ConnectionGate) {
+        self.gate = gate
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is IOError { gate.acceptFailed(error) }
+    }
+}
+
+/// Closes a connection turned away by the gate as soon as it is set up.
+final class RefusedConnectionHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,42 @@
+import CoordinatorLens
+
+/// How `coordlens listen` runs, and the limit on every resource it holds (docs/PROTOCOL.md, "Limits of listen").
+public struct ListenOptions: Sendable {
+    /// The address to bind; loopback unless the user asks for more.
+    public var host = "127.0.0.1"
+    /// 0 picks a free port.
+    public var port = 7420
+    /// Where `<run>-<hash>.svg` files are written; nil renders nothing.
+    public var outputDirectory: String?
+    /// Where the raw stream is recorded; nil records nothing.
+    public var recordPath: String?
+    /// Seconds a done coordinator may take to deinit before it counts as retained.
+    public var grace = VerdictRules.defaultGrace
+    /// Whether the SVGs draw released and late coordinators too, not only as ancestors of live ones.
+    public var showReleased = false
+    /// How often trees are checked for changes; renders and status lines are coalesced to this pace.
+    public var refreshInterval = 0.25
+
+    /// The longest line a connection may send, newline excluded; a longer one is skipped up to its newline.
+    public var maxLineBytes = 1 << 20
+    /// Malformed and over-long lines kept as warnings per session; further ones are only counted.
+    public var maxKeptMalformed = 100
+    /// Seconds an ended or disconnected session stays in memory; its recording and picture stay on disk.
+    public var evictAfter = 300.0
+    /// Sessions kept in memory at once; a new run past it evicts the oldest one without a connection, or, when all
+    /// are connected, its connection is closed.
+    public var maxSessions = 1_000
+    /// Open hook connections at once; nil: the open-file limit minus `reservedDescriptors`, at most 1,024.
+    public var maxConnections: Int?
+    /// File descriptors kept free for the recording, pictures and the process itself.
+    public var reservedDescriptors = 32
+    /// Bytes of recorded lines waiting for the disk; past it lines are dropped from the recording and counted.
+    public var recordBufferBytes = 16 << 20
+    /// Above this many drawn coordinators a picture is laid out by CoordinatorLens, not by Graphviz's `dot`.
+    public var largeTreeThreshold = 500
+    /// Characters of a type, screen or app name drawn; longer ones are cut, with a warning.
+    public var maxLabelCharacters = 200
+
+    /// 127.0.0.1:7420, nothing rendered or recorded, the default grace and limits, a refresh every 0.25 s.
+    public init() {}
+}

@@ -1,0 +1,118 @@
+import Foundation
+import TestSupport
+
+/// A `coordlens listen` process for tests: started on a free port, its status lines collected as they come, its
+/// memory readable from /proc.
+final class ListenProcess: @unchecked Sendable {
+    let process = Process()
+    private(set) var port = 0
+    private let lock = NSLock()
+    private var text = ""
+
+    /// Starts `coordlens listen --port 0 <arguments>`, under `ulimit -n descriptors` when given, and waits (at most
+    /// 20 s) until it says where it listens.
+    init(_ arguments: [String], descriptors: Int? = nil) throws {
+        let executable = try BuiltProduct.coordlens.locate()
+        let command = [executable.path, "listen", "--port", "0"] + arguments
+        if let descriptors {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptors) && exec \"$0\" \"$@\""] + command
+        } else {
+            process.executableURL = executable
+            process.arguments = Array(command.dropFirst())
+        }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let reader = output.fileHandleForReading
+        Thread { [self] in
+            while true {
+                let data = reader.availableData
+                if data.isEmpty { return }
+                lock.withLock { text += String(decoding: data, as: UTF8.self) }
+            }
+        }.start()
+        let announced = waitForLine(timeout: 20) { $0.hasPrefix("coordlens listening on") }
+        guard let announced, let port = Int(announced.split(separator: ":").last ?? "") else {
+            stop()
+            throw ListenProcessFailure(message: "listen did not start: \(lines)")
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    /// Every complete status line so far.
+    var lines: [String] {
+        lock.withLock { text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+    }
+
+    /// The first line that satisfies `matches`, waiting up to `timeout` seconds for it.
+    func waitForLine(timeout: Double, _ matches: (String) -> Bool) -> String? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        repeat {
+            if let line = lines.first(where: matches) { return line }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        return lines.first(where: matches)
+    }
+
+    /// Resident memory in MiB, from /proc/PID/status.
+    var residentMiB: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kilobytes / 1_024
+    }
+
+    /// CPU seconds used so far (user plus system), from /proc/PID/stat.
+    var cpuSeconds: Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Sends `signal` and waits up to `timeout` seconds for the process to exit; false if it is still running.
+    func send(_ signal: Int32, exitWithin timeout: Double) -> Bool {
+        kill(process.processIdentifier, signal)
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return !process.isRunning
+    }
+
+    /// Kills it if it still runs. SIGKILL, not terminate(): see ProcessRun.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+struct ListenProcessFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// Samples a process's resident memory every 20 ms on a thread of its own and keeps the peak.
+final class PeakMemory: @unchecked Sendable {
+    private let lock = NSLock()
+    private var peak = 0
+    private var running = true
+
+    init(of listen: ListenProcess) {
+        Thread { [self] in
+            while lock.withLock({ running }) {
+                if let now = listen.residentMiB { lock.withLock { peak = max(peak, now) } }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }.start()
+    }
+
+    /// The highest resident memory seen so far, in MiB; stops sampling.
+    func stop() -> Int {
+        lock.withLock {
+            running = false
+            return peak
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A plain TCP connection to 127.0.0.1 for tests that must send what no well-behaved hook sends: partial lines,
+/// garbage, one byte at a time, an abrupt reset.
+public final class RawConnection: @unchecked Sendable {
+    private var descriptor: Int32
+
+    /// A connection to 127.0.0.1:`port`; throws when it is refused.
+    public init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(message: "socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let message = String(cString: strerror(errno))
+            closeSocket(descriptor)
+            throw Failure(message: "connect to 127.0.0.1:\(port): \(message)")
+        }
+    }
+
+    deinit { if descriptor >= 0 { closeSocket(descriptor) } }
+
+    /// Sends every byte, blocking until the kernel took them; throws when the peer is gone.
+    public func send(_ bytes: some Collection<UInt8>) throws {
+        let data = Array(bytes)
+        var offset = 0
+        while offset < data.count {
+            let sent = data.withUnsafeBytes { raw in
+                #if canImport(Glibc)
+                Glibc.send(descriptor, raw.baseAddress! + offset, data.count - offset, Int32(MSG_NOSIGNAL))
+                #else
+                Darwin.send(descriptor, raw.baseAddress! + offset, data.count - offset, 0)
+                #endif
+            }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                throw Failure(message: "send: \(String(cString: strerror(errno)))")
+            }
+            offset += sent
+        }
+    }
+
+    /// Sends `text` as UTF-8.
+    public func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    /// Closes the connection normally: what was sent arrives, then end of stream.
+    public func close() {
+        guard descriptor >= 0 else { return }
+        closeSocket(descriptor)
+        descriptor = -1
+    }
+
+    /// Closes the connection with a reset (SO_LINGER 0), as a crashing app's would: anything unsent is lost.
+    public func reset() {
+        guard descriptor >= 0 else { return }
+        var abortive = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &abortive, socklen_t(MemoryLayout<linger>.size))
+        close()
+    }
+
+    /// A socket call that failed, with the system's reason.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What failed and why.
+        public let message: String
+        public var description: String { message }
+    }
+}
+
+private func closeSocket(_ descriptor: Int32) {
+    #if canImport(Glibc)
+    _ = Glibc.close(descriptor)
+    #else
+    _ = Darwin.close(descriptor)
+    #endif
+}
