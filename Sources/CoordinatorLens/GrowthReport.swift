@@ -43,7 +43,7 @@ public struct GrowthReport: Sendable, Encodable {
 
     /// Replays `log` once, counting live coordinators per type at each mark labelled `label`; needs at least two.
     public init(_ log: SessionLog, label: String) throws(GrowthError) {
-        var tree = SessionTree(header: log.header)
+        var tree = SessionTree(header: log.header, limits: log.limits)
         log.notes.forEach { tree.report($0) }
         var marks: [Mark] = []
         var countsAtMarks: [[String: Int]] = []

@@ -12,15 +12,18 @@ public struct SessionLog: Sendable {
     public var entries: [Entry] = []
     /// Problems that belong to the session but to no line of it (for example a header that had to be invented).
     public var notes: [Diagnostic] = []
+    /// The limits a replay keeps to, such as how many warnings its tree keeps.
+    public var limits: InputLimits
 
     /// An empty session for `header`; entries and notes are appended as the input is read.
-    public init(header: SessionHeader) {
+    public init(header: SessionHeader, limits: InputLimits = .default) {
         self.header = header
+        self.limits = limits
     }
 
     /// Replays the session up to `cut`; returns the tree and the time to evaluate it at.
     public func replay(until cut: Cut = .end) throws(CutError) -> (tree: SessionTree, evaluatedAt: Double) {
-        var tree = SessionTree(header: header)
+        var tree = SessionTree(header: header, limits: limits)
         notes.forEach { tree.report($0) }
         for entry in entries {
             switch entry {
@@ -80,14 +83,19 @@ public struct Recording: Sendable {
     public private(set) var sessions: [SessionLog] = []
     private var sessionIndex: [String: Int] = [:]
     private var current: Int?
-    private var splitter = LineSplitter()
+    private var splitter: LineSplitter
+    /// The limits it reads with: line length here, warnings per session in each session's replay.
+    public let limits: InputLimits
 
     /// An empty recording, to be fed with `consume` and closed with `finish`.
-    public init() {}
+    public init(limits: InputLimits = .default) {
+        self.limits = limits
+        self.splitter = LineSplitter(maximumLineBytes: limits.maximumLineBytes)
+    }
 
     /// Reads a whole input at once.
-    public init(bytes: some Collection<UInt8>) {
-        self.init()
+    public init(bytes: some Collection<UInt8>, limits: InputLimits = .default) {
+        self.init(limits: limits)
         let contiguous = Array(bytes)
         contiguous.withUnsafeBytes { consume($0) }
         finish()
@@ -96,7 +104,12 @@ public struct Recording: Sendable {
     /// Feeds the next chunk of the input.
     public mutating func consume(_ chunk: UnsafeRawBufferPointer) {
         var splitter = self.splitter
-        splitter.feed(chunk) { line, number in take(EventDecoder.decode(line, lineNumber: number), line: number) }
+        let limit = splitter.maximumLineBytes
+        splitter.feed(chunk) { line, number in
+            take(EventDecoder.decode(line, lineNumber: number), line: number)
+        } tooLong: { _, number in
+            take(EventDecoder.tooLong(lineNumber: number, limit: limit), line: number)
+        }
         self.splitter = splitter
     }
 
@@ -121,7 +134,7 @@ public struct Recording: Sendable {
             if let index = sessionIndex[header.run] {
                 current = index
             } else {
-                sessions.append(SessionLog(header: header))
+                sessions.append(SessionLog(header: header, limits: limits))
                 current = sessions.count - 1
                 sessionIndex[header.run] = current
             }
@@ -134,7 +147,7 @@ public struct Recording: Sendable {
 
     private mutating func currentOrImplicit(line: Int) -> Int {
         if let current { return current }
-        var log = SessionLog(header: SessionHeader(app: "unknown", run: "line-\(line)"))
+        var log = SessionLog(header: SessionHeader(app: "unknown", run: "line-\(line)"), limits: limits)
         log.notes.append(Diagnostic(line: line, message: "events before any session line: read as a session of unknown app"))
         sessions.append(log)
         let index = sessions.count - 1

@@ -15,8 +15,13 @@ public struct Mark: Hashable, Sendable, Codable {
 public struct SessionTree: Sendable {
     /// The session line this tree belongs to.
     public private(set) var header: SessionHeader
-    /// Problems so far, in the order found: reported lines and events that broke the tree's rules.
+    /// Problems so far, in the order found: reported lines and events that broke the tree's rules; at most
+    /// `maximumWarnings` of them, the rest only counted in `suppressedWarnings`.
     public private(set) var diagnostics: [Diagnostic] = []
+    /// Problems found after `diagnostics` was full: counted, not kept.
+    public private(set) var suppressedWarnings = 0
+    /// How many diagnostics the tree keeps.
+    public let maximumWarnings: Int
     /// Every mark applied, in stream order.
     public private(set) var marks: [Mark] = []
     /// The `t` of the latest event applied.
@@ -31,25 +36,65 @@ public struct SessionTree: Sendable {
     private var coordinators: [Coordinator] = []
     private var indexByID = CoordinatorIndex()
     private var rootIDs: [CoordinatorID] = []
+    // Detaching leaves its entry in the parent's children (or the roots) as a stale one, found by `slot`, so a remove
+    // costs O(1) whatever the number of siblings; a list is compacted once half of it is stale, and readers of
+    // `all`, `roots` and the subscript only ever see live entries.
+    /// For each coordinator, its position in its parent's `children`, or in `rootIDs` when it is a root.
+    private var slot: [Int] = []
+    /// For each coordinator, how many entries of its `children` are stale.
+    private var staleChildren: [Int] = []
+    private var staleRoots = 0
+    private var staleTotal = 0
 
-    /// An empty tree for the session `header` opens.
-    public init(header: SessionHeader) {
+    /// An empty tree for the session `header` opens, keeping at most `limits.maximumWarnings` diagnostics.
+    public init(header: SessionHeader, limits: InputLimits = .default) {
         self.header = header
+        self.maximumWarnings = Swift.max(0, limits.maximumWarnings)
     }
 
     /// Coordinators in the order they were first added.
-    public var all: [Coordinator] { coordinators }
+    public var all: [Coordinator] {
+        guard staleTotal > 0 else { return coordinators }
+        var live = coordinators
+        for index in live.indices where staleChildren[index] > 0 {
+            live[index].children = liveChildren(of: index)
+        }
+        return live
+    }
 
     /// The coordinators attached to no parent, in the order they became roots.
-    public var roots: [CoordinatorID] { rootIDs }
+    public var roots: [CoordinatorID] {
+        guard staleRoots > 0 else { return rootIDs }
+        return rootIDs.indices.compactMap { isLiveRoot(at: $0) ? rootIDs[$0] : nil }
+    }
 
     /// The coordinator with this id; nil when the session never added it.
     public subscript(id: CoordinatorID) -> Coordinator? {
+        guard let index = indexByID[id] else { return nil }
+        guard staleChildren[index] > 0 else { return coordinators[index] }
+        var coordinator = coordinators[index]
+        coordinator.children = liveChildren(of: index)
+        return coordinator
+    }
+
+    /// The coordinator as stored, its children possibly holding stale entries: for lookups that read no children.
+    func storedIgnoringChildren(_ id: CoordinatorID) -> Coordinator? {
         indexByID[id].map { coordinators[$0] }
+    }
+
+    /// The warnings a snapshot shows: the kept diagnostics, then one that counts the rest, if any were left out.
+    public var warnings: [Diagnostic] {
+        guard suppressedWarnings > 0 else { return diagnostics }
+        let count = suppressedWarnings
+        return diagnostics + [Diagnostic(line: 0, message: "… and \(count) more warning\(count == 1 ? "" : "s") (only the first \(maximumWarnings) are kept)")]
     }
 
     /// Records a problem found outside the tree's own rules, such as a malformed line.
     public mutating func report(_ diagnostic: Diagnostic) {
+        guard diagnostics.count < maximumWarnings else {
+            suppressedWarnings += 1
+            return
+        }
         diagnostics.append(diagnostic)
     }
 
@@ -59,6 +104,9 @@ public struct SessionTree: Sendable {
         checkSequence(record)
         if ended, record.event != .end {
             warn(record, "\(record.event.kindName) after the session's end")
+        }
+        if record.time < lastTime {
+            warn(record, "t went back from \(lastTime) to \(record.time): the clock is not monotonic, the event is applied")
         }
         lastTime = Swift.max(lastTime, record.time)
         switch record.event {
@@ -106,6 +154,8 @@ public struct SessionTree: Sendable {
         }
         guard let index = indexByID[id] else {
             coordinators.append(Coordinator(id: id, type: type, parent: nil, addedAt: record.time, addedSite: record.site))
+            slot.append(0)
+            staleChildren.append(0)
             let index = coordinators.count - 1
             indexByID[id] = index
             attach(index, to: parentIndex, record)
@@ -132,10 +182,11 @@ public struct SessionTree: Sendable {
         let id = coordinators[index].id
         guard let parentIndex else {
             coordinators[index].parent = nil
-            rootIDs.append(id)
+            appendRoot(index)
             return
         }
         coordinators[index].parent = coordinators[parentIndex].id
+        slot[index] = coordinators[parentIndex].children.count
         coordinators[parentIndex].children.append(id)
         if coordinators[parentIndex].deinitAt != nil {
             warn(record, "add of \(name(of: index)) under \(name(of: parentIndex)), which already deinited")
@@ -143,17 +194,56 @@ public struct SessionTree: Sendable {
         }
     }
 
-    /// Takes a coordinator out of its parent's children (or the roots) without judging it.
+    /// Takes a coordinator out of its parent's children (or the roots) without judging it: its entry there turns
+    /// stale, and the list is compacted once half of it is.
     private mutating func detach(_ index: Int) {
-        let id = coordinators[index].id
-        if let parent = coordinators[index].parent, let parentIndex = indexByID[parent] {
-            if let position = coordinators[parentIndex].children.lastIndex(of: id) {
-                coordinators[parentIndex].children.remove(at: position)
-            }
-        } else if let position = rootIDs.lastIndex(of: id) {
-            rootIDs.remove(at: position)
-        }
+        let parent = coordinators[index].parent
         coordinators[index].parent = nil
+        // Marked as in no list until attached again, so its old entry can never read as live.
+        slot[index] = -1
+        if let parent, let parentIndex = indexByID[parent] {
+            staleChildren[parentIndex] += 1
+            staleTotal += 1
+            let count = coordinators[parentIndex].children.count
+            if staleChildren[parentIndex] > 16, 2 * staleChildren[parentIndex] > count {
+                let live = liveChildren(of: parentIndex)
+                for (position, child) in live.enumerated() { slot[indexByID[child]!] = position }
+                coordinators[parentIndex].children = live
+                staleTotal -= staleChildren[parentIndex]
+                staleChildren[parentIndex] = 0
+            }
+        } else {
+            staleRoots += 1
+            if staleRoots > 16, 2 * staleRoots > rootIDs.count {
+                let live = roots
+                for (position, root) in live.enumerated() { slot[indexByID[root]!] = position }
+                rootIDs = live
+                staleRoots = 0
+            }
+        }
+    }
+
+    private mutating func appendRoot(_ index: Int) {
+        slot[index] = rootIDs.count
+        rootIDs.append(coordinators[index].id)
+    }
+
+    /// The entries of a coordinator's children that still hold: the child's parent is this one and its slot is here.
+    private func liveChildren(of index: Int) -> [CoordinatorID] {
+        let parent = coordinators[index].id
+        let children = coordinators[index].children
+        guard staleChildren[index] > 0 else { return children }
+        return children.indices.compactMap { position in
+            let child = children[position]
+            guard let childIndex = indexByID[child], coordinators[childIndex].parent == parent, slot[childIndex] == position
+            else { return nil }
+            return child
+        }
+    }
+
+    private func isLiveRoot(at position: Int) -> Bool {
+        guard let index = indexByID[rootIDs[position]] else { return false }
+        return coordinators[index].parent == nil && slot[index] == position
     }
 
     private func isAncestor(_ candidate: Int, of index: Int) -> Bool {
@@ -180,7 +270,7 @@ public struct SessionTree: Sendable {
             return
         }
         detach(index)
-        rootIDs.append(id)
+        appendRoot(index)
         coordinators[index].removedFrom = current
         if coordinators[index].removedAt == nil { coordinators[index].removedAt = record.time }
     }
@@ -192,7 +282,7 @@ public struct SessionTree: Sendable {
             return
         }
         coordinators[index].deinitAt = record.time
-        for child in coordinators[index].children {
+        for child in liveChildren(of: index) {
             guard let childIndex = indexByID[child] else { continue }
             if coordinators[childIndex].deinitAt == nil, coordinators[childIndex].orphanedAt == nil {
                 coordinators[childIndex].orphanedAt = record.time
@@ -215,7 +305,7 @@ public struct SessionTree: Sendable {
     }
 
     private mutating func warn(_ record: EventRecord, _ message: String) {
-        diagnostics.append(Diagnostic(line: record.line, message: message))
+        report(Diagnostic(line: record.line, message: message))
     }
 }
 
