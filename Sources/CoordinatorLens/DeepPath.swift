@@ -1,0 +1,24 @@
+/// How paths through deep trees are printed: whole up to `maximumSteps` steps, beyond that the root, a count of the
+/// steps left out and the last `keptSteps`, so printing every node's path stays linear in the tree's size.
+public enum DeepPath {
+    /// The most steps a path is printed with in full.
+    public static let maximumSteps = 32
+    /// The steps next to the node that an abbreviated path keeps, after its root.
+    public static let keptSteps = 24
+
+    /// The step that stands for `count` left-out steps: `… 9,990 more`.
+    public static func omission(_ count: Int) -> String {
+        "… \(grouped(count)) more"
+    }
+
+    /// `9990` as `9,990`.
+    public static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var out = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return number < 0 ? "-" + out : out
+    }
+}
