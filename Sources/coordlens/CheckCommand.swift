@@ -22,7 +22,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var point: SnapshotOptions
 
     func run() throws {
-        let sessions = try point.select(try RecordingInput.read(files))
+        let sessions = try point.select(try RecordingInput.read(files, limits: point.limits))
         let snapshots = try sessions.map { (source: $0.source, snapshot: try point.snapshot(of: $0)) }
         let retained = snapshots.reduce(0) { $0 + $1.snapshot.retained.count }
         switch format {

@@ -9,10 +9,10 @@ struct InputSession {
 
 /// Reads the `FILE...` arguments (`-` is standard input) into their sessions, in input order.
 enum RecordingInput {
-    static func read(_ paths: [String]) throws -> [InputSession] {
+    static func read(_ paths: [String], limits: InputLimits = .default) throws -> [InputSession] {
         try paths.flatMap { path in
             let (data, source) = try contents(of: path)
-            return Recording(bytes: data).sessions.map { InputSession(source: source, log: $0) }
+            return Recording(bytes: data, limits: limits).sessions.map { InputSession(source: source, log: $0) }
         }
     }
 
