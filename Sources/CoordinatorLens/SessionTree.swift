@@ -129,13 +129,17 @@ public struct SessionTree: Sendable {
 
     private mutating func checkSequence(_ record: EventRecord) {
         defer { lastSeq = Swift.max(lastSeq ?? record.seq, record.seq) }
-        let expected = (lastSeq ?? 0) + 1
-        if record.seq > expected {
-            let lost = record.seq - expected
+        let previous = lastSeq ?? 0
+        // Seqs are whatever the producer sent, up to Int.max and down to Int.min: no step here may overflow.
+        if record.seq > previous {
+            let (gap, overflow) = record.seq.subtractingReportingOverflow(previous)
+            guard overflow || gap > 1 else { return }
+            let lost = overflow ? nil : gap - 1
             if case .dropped(let count) = record.event, count == lost { return }
-            warn(record, "seq jumped from \(expected - 1) to \(record.seq): \(lost) event\(lost == 1 ? "" : "s") lost")
-        } else if record.seq < expected {
-            warn(record, "seq \(record.seq) out of order (after \(expected - 1))")
+            let events = lost.map { "\($0) event\($0 == 1 ? "" : "s")" } ?? "more than \(Int.max) events"
+            warn(record, "seq jumped from \(previous) to \(record.seq): \(events) lost")
+        } else {
+            warn(record, "seq \(record.seq) out of order (after \(previous))")
         }
     }
 

@@ -106,4 +106,16 @@ import Testing
         #expect(tree[2]?.dismissedAt == 3)
         #expect(tree.lastTime == 5)
     }
+
+    /// Found by the fuzzer: a seq of Int.max made the next expected seq overflow.
+    @Test func seqsAtTheEndsOfIntAreWarningsNotATrap() {
+        var tree = SessionTree(header: SessionHeader(app: "A", run: "r"))
+        for (line, seq) in [Int.max, 1, Int.min, Int.max].enumerated() {
+            tree.apply(EventRecord(seq: seq, time: 0, event: .mark(label: "m"), line: line + 1))
+        }
+        #expect(tree.diagnostics.map(\.line) == [1, 2, 3, 4])
+        #expect(tree.diagnostics[0].message == "seq jumped from 0 to \(Int.max): \(Int.max - 1) events lost")
+        #expect(tree.diagnostics[1].message == "seq 1 out of order (after \(Int.max))")
+        #expect(tree.lastSeq == Int.max)
+    }
 }
