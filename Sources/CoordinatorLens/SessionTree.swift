@@ -95,8 +95,16 @@ public struct SessionTree: Sendable {
             suppressedWarnings += 1
             return
         }
+        var diagnostic = diagnostic
+        // A warning may name a type of up to a whole line; a thousand of them naming the same 1 MiB type would keep a GB.
+        if diagnostic.message.utf8.count > Self.maximumMessageBytes {
+            let bytes = diagnostic.message.utf8.count
+            diagnostic.message = String(diagnostic.message.prefix(Self.maximumMessageBytes / 4)) + "… (\(bytes) bytes in all)"
+        }
         diagnostics.append(diagnostic)
     }
+
+    private static let maximumMessageBytes = 2_000
 
     /// Applies one event; problems become diagnostics naming the record's line.
     public mutating func apply(_ record: EventRecord) {

@@ -118,4 +118,17 @@ import Testing
         #expect(tree.diagnostics[1].message == "seq 1 out of order (after \(Int.max))")
         #expect(tree.lastSeq == Int.max)
     }
+
+    @Test func warningsThatNameAHugeTypeKeepOnlyItsStart() {
+        var script = Script()
+        let huge = String(repeating: "T", count: 1 << 20)
+        script.at(0, .add(id: 1, type: huge, parent: nil))
+        script.at(1, .deinitialized(id: 1))
+        for _ in 0..<50 { script.at(2, .deinitialized(id: 1)) }
+        let tree = script.tree()
+        #expect(tree.diagnostics.count == 50)
+        #expect(tree.diagnostics.allSatisfy { $0.message.utf8.count < 600 && $0.message.hasSuffix("bytes in all)") })
+        #expect(tree.diagnostics.first?.message.hasPrefix("second deinit of TTT") == true)
+        #expect(tree[1]?.type == huge, "the tree keeps the whole name")
+    }
 }
