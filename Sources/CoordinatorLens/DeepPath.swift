@@ -8,17 +8,6 @@ public enum DeepPath {
 
     /// The step that stands for `count` left-out steps: `… 9,990 more`.
     public static func omission(_ count: Int) -> String {
-        "… \(grouped(count)) more"
-    }
-
-    /// `9990` as `9,990`.
-    public static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var out = ""
-        for (offset, digit) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return number < 0 ? "-" + out : out
+        "… \(NumberText.grouped(count)) more"
     }
 }

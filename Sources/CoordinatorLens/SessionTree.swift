@@ -86,7 +86,9 @@ public struct SessionTree: Sendable {
     public var warnings: [Diagnostic] {
         guard suppressedWarnings > 0 else { return diagnostics }
         let count = suppressedWarnings
-        return diagnostics + [Diagnostic(line: 0, message: "… and \(count) more warning\(count == 1 ? "" : "s") (only the first \(maximumWarnings) are kept)")]
+        let message = "… and \(NumberText.grouped(count)) more warning\(count == 1 ? "" : "s")"
+            + " (only the first \(NumberText.grouped(maximumWarnings)) are kept)"
+        return diagnostics + [Diagnostic(line: 0, message: message)]
     }
 
     /// Records a problem found outside the tree's own rules, such as a malformed line.

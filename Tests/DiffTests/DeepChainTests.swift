@@ -32,7 +32,7 @@ struct DeepChainTests {
         #expect(diff.summary.newLeaks == Self.depth - 1)
         #expect(diff.newLeaks.count == Self.depth - 1, "each depth is a fingerprint of its own")
         let omitted = Self.depth - DeepPath.keptSteps - 1
-        let deepest = "AppCoordinator/… \(DeepPath.grouped(omitted)) more/"
+        let deepest = "AppCoordinator/… \(NumberText.grouped(omitted)) more/"
             + Array(repeating: "StepCoordinator", count: DeepPath.keptSteps).joined(separator: "/")
         let deepestLeak = try #require(diff.newLeaks.max { $0.fingerprint.omittedSteps < $1.fingerprint.omittedSteps })
         #expect(deepestLeak.fingerprint.description == deepest + " (still-child)")
@@ -50,7 +50,7 @@ struct DeepChainTests {
         let lastPath = try #require(coordinators.last?["path"] as? String)
         let steps = lastPath.components(separatedBy: "/")
         #expect(steps.count == DeepPath.keptSteps + 2)
-        #expect(steps.prefix(2) == ["AppCoordinator", "… \(DeepPath.grouped(omitted)) more"])
+        #expect(steps.prefix(2) == ["AppCoordinator", "… \(NumberText.grouped(omitted)) more"])
         #expect(steps.last == "StepCoordinator[0]")
         #expect(coordinators.last?["depth"] as? Int == Self.depth - 1)
         #expect(coordinators[DeepPath.maximumSteps - 1]["path"] as? String
@@ -66,8 +66,8 @@ struct DeepChainTests {
         let steps = [TypePath.Step(type: "Root", ordinal: 1)] + (1..<40).map { TypePath.Step(type: "S\($0)", ordinal: 0) }
         let text = TypePath(steps).description
         #expect(text == "Root[1]/… 15 more/" + (16..<39).map { "S\($0)" }.joined(separator: "/") + "/S39[0]")
-        #expect(DeepPath.grouped(1_234_567) == "1,234,567")
-        #expect(DeepPath.grouped(999) == "999")
+        #expect(NumberText.grouped(1_234_567) == "1,234,567")
+        #expect(NumberText.grouped(999) == "999")
     }
 
     @Test("type names with control characters cannot start a line of their own in the text report")
