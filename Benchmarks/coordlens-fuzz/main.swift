@@ -1,6 +1,7 @@
 // `coordlens-fuzz [--seconds N] [--seed S] [--size N] [--samples DIR]`: the hostile shapes at full size, then mutated
 // sample streams until the time is up, each through decode, replay, verdicts, DOT, JSON and a self-diff. Exit 1 on
-// a broken invariant or an input slower than --max-input-seconds, with the input written out to replay it.
+// a broken invariant or an input slower than --max-input-seconds, with the input written out to replay it. Meant for
+// `swift run -c release coordlens-fuzz`; a debug build needs `--size 20000` to stay under the time limit.
 import CoordinatorLens
 import Foundation
 import StreamFuzzing
