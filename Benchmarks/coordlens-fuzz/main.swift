@@ -1,7 +1,8 @@
-// `coordlens-fuzz [--seconds N] [--seed S] [--size N] [--samples DIR]`: the hostile shapes at full size, then mutated
-// sample streams until the time is up, each through decode, replay, verdicts, DOT, JSON and a self-diff. Exit 1 on
-// a broken invariant or an input slower than --max-input-seconds, with the input written out to replay it. Meant for
-// `swift run -c release coordlens-fuzz`; a debug build needs `--size 20000` to stay under the time limit.
+// `coordlens-fuzz [--seconds N] [--seed S] [--size N] [--samples DIR] [--max-input-seconds S] [--max-rss-mb M]`:
+// the hostile shapes at full size, then mutated sample streams until the time is up, each through decode, replay,
+// verdicts, DOT, JSON and a self-diff. Exit 1 on a broken invariant, an input slower than --max-input-seconds or
+// memory past --max-rss-mb, with the input written out to replay it. Meant for `swift run -c release
+// coordlens-fuzz`; a debug build needs `--size 20000` to stay under the time limit.
 import CoordinatorLens
 import Foundation
 import StreamFuzzing
@@ -17,17 +18,7 @@ let seed = UInt64(option("--seed", default: "1")) ?? 1
 let size = Int(option("--size", default: "100000")) ?? 100_000
 let maximumInputSeconds = Double(option("--max-input-seconds", default: "10")) ?? 10
 let samples = URL(fileURLWithPath: option("--samples", default: "samples"))
-
-func maximumResidentMegabytes() -> Double {
-    var usage = rusage()
-    #if os(Linux)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024  // kilobytes here
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    return Double(usage.ru_maxrss) / 1024 / 1024  // bytes on Darwin
-    #endif
-}
+let maximumMegabytes = Double(option("--max-rss-mb", default: "4096")) ?? 4096
 
 func fail(_ message: String, input: [UInt8]) -> Never {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-fuzz-failure-\(seed).ndjson")
@@ -46,6 +37,8 @@ func check(_ input: [UInt8], _ name: String) -> Double {
     }
     let elapsed = Date().timeIntervalSince(start)
     if elapsed > maximumInputSeconds { fail("\(name) took \(elapsed) s", input: input) }
+    let megabytes = StreamCheck.peakResidentMegabytes()
+    if megabytes > maximumMegabytes { fail("\(name) took the process to \(Int(megabytes)) MB", input: input) }
     return elapsed
 }
 
@@ -70,4 +63,4 @@ while Date() < deadline {
     count += 1
     slowest = max(slowest, check(mutator.next(), "mutated input \(count) of seed \(seed)"))
 }
-print(String(format: "  %d mutated inputs, slowest %.3f s; max resident memory %.0f MB", count, slowest, maximumResidentMegabytes()))
+print(String(format: "  %d mutated inputs, slowest %.3f s; max resident memory %.0f MB", count, slowest, StreamCheck.peakResidentMegabytes()))

@@ -54,5 +54,6 @@ import Testing
         }
         #expect(warnings > 0, "mutations that never produce a warning test nothing")
         #expect(Date().timeIntervalSince(start) < 30)
+        #expect(StreamCheck.peakResidentMegabytes() < 3_000, "the whole test process, every suite included")
     }
 }
