@@ -51,6 +51,8 @@ public struct GrowthReport: Sendable, Encodable {
             switch entry {
             case .malformed(let diagnostic):
                 tree.report(diagnostic)
+            case .unkept(let count):
+                tree.countUnkept(count)
             case .record(let record):
                 tree.apply(record)
                 guard case .mark(let seen) = record.event, seen == label else { continue }

@@ -4,6 +4,9 @@ public struct SessionLog: Sendable {
     public enum Entry: Hashable, Sendable {
         case record(EventRecord)
         case malformed(Diagnostic)
+        /// Unreadable lines past the session's warning limit, in a row: counted, not kept, as a replay would only
+        /// count them too, so a flood of garbage lines costs one entry per run of them.
+        case unkept(count: Int)
     }
 
     /// The session line that opened it; for events before any session line, an invented one of app `unknown`.
@@ -29,6 +32,8 @@ public struct SessionLog: Sendable {
             switch entry {
             case .malformed(let diagnostic):
                 tree.report(diagnostic)
+            case .unkept(let count):
+                tree.countUnkept(count)
             case .record(let record):
                 switch cut {
                 case .end: break
@@ -84,6 +89,8 @@ public struct Recording: Sendable {
     private var sessionIndex: [String: Int] = [:]
     private var current: Int?
     private var splitter: LineSplitter
+    /// Unreadable lines so far, by session index.
+    private var malformedLines: [Int: Int] = [:]
     /// The limits it reads with: line length here, warnings per session in each session's replay.
     public let limits: InputLimits
 
@@ -141,7 +148,18 @@ public struct Recording: Sendable {
         case .record(let record):
             sessions[currentOrImplicit(line: line)].entries.append(.record(record))
         case .malformed(let diagnostic):
-            sessions[currentOrImplicit(line: line)].entries.append(.malformed(diagnostic))
+            let index = currentOrImplicit(line: line)
+            malformedLines[index, default: 0] += 1
+            // The first `maximumWarnings` are all a replay can keep, whatever other warnings it meets first.
+            guard malformedLines[index]! > limits.maximumWarnings else {
+                sessions[index].entries.append(.malformed(diagnostic))
+                return
+            }
+            if case .unkept(let count) = sessions[index].entries.last {
+                sessions[index].entries[sessions[index].entries.count - 1] = .unkept(count: count + 1)
+            } else {
+                sessions[index].entries.append(.unkept(count: 1))
+            }
         }
     }
 

@@ -106,6 +106,11 @@ public struct SessionTree: Sendable {
         diagnostics.append(diagnostic)
     }
 
+    /// Counts `count` problems that were found after the kept warnings were full and never kept.
+    public mutating func countUnkept(_ count: Int) {
+        suppressedWarnings += count
+    }
+
     private static let maximumMessageBytes = 2_000
 
     /// How far `t` may go back without a warning: the hook reads its clock before it takes its lock, so events from

@@ -83,6 +83,17 @@ import Testing
         #expect(warnings.count == 11)
         #expect(warnings.prefix(10).map(\.line) == Array(2...11))
         #expect(warnings.last?.message.hasPrefix("… and 15 more warnings") == true, "\(warnings.last?.message ?? "")")
+        #expect(log.entries.count == 11, "the 15 lines past the limit are one counted entry")
+    }
+
+    @Test func garbageBetweenEventsPastTheLimitIsCountedUpToTheCut() throws {
+        var text = #"{"event":"session","v":1,"app":"A","run":"r"}"# + "\n"
+        for seq in 1...20 { text += "garbage\n" + #"{"seq":\#(seq),"t":\#(seq),"event":"mark","label":"m\#(seq)"}"# + "\n" }
+        let log = Recording(bytes: Array(text.utf8), limits: InputLimits(maximumWarnings: 5)).sessions[0]
+        let atTen = try log.snapshot(until: .mark("m10")).warnings
+        #expect(atTen.count == 6)
+        #expect(atTen.last?.message.hasPrefix("… and 5 more warnings") == true)
+        #expect(try log.snapshot().warnings.last?.message.hasPrefix("… and 15 more warnings") == true)
     }
 
     @Test func aByteOrderMarkBeforeTheSessionLineIsSkipped() throws {
