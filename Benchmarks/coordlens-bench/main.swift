@@ -227,6 +227,15 @@ func peakMegabytes() -> Double {
 /// The shapes the hardening issue measured: a 100,000-deep chain judged as `check` does and diffed against another
 /// run, a 200,000-child star, and the same star with every child removed in the order added.
 func hostileShapes() {
+    var ids = [1_023]
+    while ids.count < 21 { ids.append(2 * ids.last! + 1_025) }
+    ids.append(1 << 62)
+    let sparse = recordingText(run: "sparse", ids.map { "\"event\":\"add\",\"id\":\($0),\"type\":\"C\"" })
+    let memoryBefore = peakMegabytes()
+    let sparseJudged = timed { try! Recording(bytes: sparse).sessions[0].snapshot() }
+    print(String(format: "%d-byte file of %d ids roughly doubling up to 2^62: judged in %.4f s (%d coordinators), peak memory %.0f MB → %.0f MB  [was 8.4 GB]",
+                 sparse.count, ids.count, sparseJudged.seconds, sparseJudged.value.nodes.count, memoryBefore, peakMegabytes()))
+
     let depth = 100_000
     let a = chainRecording(depth: depth, firstID: 1, leaking: false)
     let b = chainRecording(depth: depth, firstID: 1_000_000, leaking: true)
