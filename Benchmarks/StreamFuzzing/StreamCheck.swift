@@ -40,6 +40,11 @@ public enum StreamCheck {
                 try expect(node.children.allSatisfy { snapshot.node($0)?.parent == node.id }, "children of \(node.id)")
             }
             try expect(snapshot.roots.allSatisfy { snapshot.node($0)?.parent == nil }, "roots with parents")
+            // Cuts replay part of the log: never more coordinators than the whole, never a time past the cut.
+            let halfway = try log.snapshot(until: .time(snapshot.evaluatedAt / 2))
+            try expect(halfway.nodes.count <= snapshot.nodes.count && halfway.evaluatedAt <= snapshot.evaluatedAt, "a cut grew the tree")
+            if let seq = snapshot.lastSeq { _ = try log.snapshot(until: .seq(seq / 2)) }
+            if let mark = snapshot.marks.first { _ = try log.snapshot(until: .mark(mark.label)) }
 
             let dot = DOTWriter().write(snapshot)
             try expect(dot.hasPrefix("digraph") && dot.hasSuffix("}\n"), "DOT text not one graph")
