@@ -48,6 +48,18 @@ let package = Package(
             dependencies: ["CoordinatorTrace", "CoordinatorLens"],
             path: "Benchmarks/coordlens-bench"
         ),
+        // The fuzzing engine: hostile input shapes and a mutator over recordings, checked through the core and DOT.
+        .target(
+            name: "StreamFuzzing",
+            dependencies: ["CoordinatorLens", "CoordinatorLensRendering"],
+            path: "Benchmarks/StreamFuzzing"
+        ),
+        // `swift run coordlens-fuzz --seconds N --seed S`: the fuzzer for as long as a developer likes.
+        .executableTarget(
+            name: "coordlens-fuzz",
+            dependencies: ["StreamFuzzing", "CoordinatorLens"],
+            path: "Benchmarks/coordlens-fuzz"
+        ),
         // Leak assertions for XCTest and Swift Testing, on the hook's memory sink and the core's verdicts.
         .target(name: "CoordinatorTraceTesting", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
         // Samples (samples/README.md): a UIKit stand-in for Linux and one executable per coordinator pattern.
@@ -111,6 +123,8 @@ let package = Package(
         ),
         .testTarget(name: "CoordinatorTraceTestingTests", dependencies: ["CoordinatorTraceTesting", "CoordinatorTrace"]),
         .testTarget(name: "SamplesTests", dependencies: ["CoordinatorLens", "SampleRun", "TestSupport"]),
+        // A bounded, seeded run of the fuzzer in the normal test suite.
+        .testTarget(name: "FuzzTests", dependencies: ["StreamFuzzing", "CoordinatorLens"]),
     ],
     swiftLanguageModes: [.v6]
 )

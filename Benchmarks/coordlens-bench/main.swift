@@ -177,9 +177,94 @@ func diffTime() {
                  median(times), times.min()!, times.max()!, String(summary.prefix(60))))
 }
 
-// `coordlens-bench [hook|decode|diff]...` runs a subset, for profiling one figure.
+/// NDJSON for one session: `events` as `"event":…` bodies, numbered and timed 1 ms apart, then an `end` 10 s later.
+func recordingText(run: String, _ events: [String]) -> [UInt8] {
+    var text = "{\"event\":\"session\",\"v\":1,\"app\":\"Bench\",\"run\":\"\(run)\"}\n"
+    for (index, body) in events.enumerated() {
+        text += "{\"seq\":\(index + 1),\"t\":\(Double(index) / 1000),\(body)}\n"
+    }
+    text += "{\"seq\":\(events.count + 1),\"t\":\(Double(events.count) / 1000 + 10),\"event\":\"end\"}\n"
+    return Array(text.utf8)
+}
+
+/// A chain `depth` deep under an AppCoordinator; with `leaking`, every step is dismissed and never deinited.
+func chainRecording(depth: Int, firstID: Int, leaking: Bool) -> [UInt8] {
+    var events = ["\"event\":\"add\",\"id\":\(firstID),\"type\":\"AppCoordinator\""]
+    for id in firstID + 1..<firstID + depth {
+        events.append("\"event\":\"add\",\"id\":\(id),\"type\":\"StepCoordinator\",\"parent\":\(id - 1)")
+    }
+    if leaking { for id in firstID + 1..<firstID + depth { events.append("\"event\":\"dismiss\",\"id\":\(id)") } }
+    return recordingText(run: "chain-\(firstID)", events)
+}
+
+/// One hub with `children` children; with `removingAll`, each is then removed in the order it was added.
+func starRecording(children: Int, removingAll: Bool) -> [UInt8] {
+    var events = ["\"event\":\"add\",\"id\":1,\"type\":\"HubCoordinator\""]
+    for id in 2...children + 1 { events.append("\"event\":\"add\",\"id\":\(id),\"type\":\"SpokeCoordinator\",\"parent\":1") }
+    if removingAll { for id in 2...children + 1 { events.append("\"event\":\"remove\",\"id\":\(id),\"parent\":1") } }
+    return recordingText(run: "star", events)
+}
+
+/// Seconds of this thread's CPU time `body` takes, and its result.
+func timed<T>(_ body: () throws -> T) rethrows -> (seconds: Double, value: T) {
+    let start = nanos()
+    let value = try body()
+    return (Double(nanos() - start) / 1e9, value)
+}
+
+/// The process's peak resident memory so far, in MB.
+func peakMegabytes() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024  // kilobytes here
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    return Double(usage.ru_maxrss) / 1024 / 1024  // bytes on Darwin
+    #endif
+}
+
+/// The shapes the hardening issue measured: a 100,000-deep chain judged as `check` does and diffed against another
+/// run, a 200,000-child star, and the same star with every child removed in the order added.
+func hostileShapes() {
+    var ids = [1_023]
+    while ids.count < 21 { ids.append(2 * ids.last! + 1_025) }
+    ids.append(1 << 62)
+    let sparse = recordingText(run: "sparse", ids.map { "\"event\":\"add\",\"id\":\($0),\"type\":\"C\"" })
+    let memoryBefore = peakMegabytes()
+    let sparseJudged = timed { try! Recording(bytes: sparse).sessions[0].snapshot() }
+    print(String(format: "%d-byte file of %d ids roughly doubling up to 2^62: judged in %.4f s (%d coordinators), peak memory %.0f MB → %.0f MB  [was 8.4 GB]",
+                 sparse.count, ids.count, sparseJudged.seconds, sparseJudged.value.nodes.count, memoryBefore, peakMegabytes()))
+
+    let depth = 100_000
+    let a = chainRecording(depth: depth, firstID: 1, leaking: false)
+    let b = chainRecording(depth: depth, firstID: 1_000_000, leaking: true)
+    let judged = timed { try! Recording(bytes: b).sessions[0].snapshot() }
+    print(String(format: "100,000-deep chain, every step leaking: read, replayed and judged in %.3f s (%d retained, %.1f MB of NDJSON)",
+                 judged.seconds, judged.value.retained.count, Double(b.count) / 1e6))
+    let snapshotA = try! Recording(bytes: a).sessions[0].snapshot()
+    let diff = timed { TreeDiff(snapshotA, judged.value) }
+    let text = timed { TreeDiffReport.text(for: diff.value) }
+    let json = timed { try! JSONEncoder().encode(TreeDiffJSON(diff.value)) }
+    print(String(format: "diff of two 100,000-deep chains: %.3f s to diff, %.3f s for the text (%.1f MB), %.3f s for the JSON (%.1f MB); %@  [was killed at 24 GB]",
+                 diff.seconds, text.seconds, Double(text.value.utf8.count) / 1e6, json.seconds, Double(json.value.count) / 1e6,
+                 String(TreeDiffReport.summaryLine(for: diff.value).prefix(50))))
+
+    let star = starRecording(children: 200_000, removingAll: false)
+    let starJudged = timed { try! Recording(bytes: star).sessions[0].snapshot() }
+    print(String(format: "200,000-child star: read, replayed and judged in %.3f s (%d coordinators)",
+                 starJudged.seconds, starJudged.value.nodes.count))
+    let removal = starRecording(children: 200_000, removingAll: true)
+    let removed = timed { try! Recording(bytes: removal).sessions[0].snapshot() }
+    print(String(format: "200,000-child star, every child removed in the order added: %.3f s (hub keeps %d children, %d roots)  [was 10.6 s]",
+                 removed.seconds, removed.value.nodes[0].children.count, removed.value.roots.count))
+    print(String(format: "peak resident memory of the bench so far: %.0f MB", peakMegabytes()))
+}
+
+// `coordlens-bench [hook|decode|diff|shapes]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 print("coordlens-bench (release build; \(ProcessInfo.processInfo.activeProcessorCount) cores; times are the measuring thread's CPU time)")
 if wanted.isEmpty || wanted.contains("hook") { hookCost() }
 if wanted.isEmpty || wanted.contains("decode") { try decodeThroughput() }
 if wanted.isEmpty || wanted.contains("diff") { diffTime() }
+if wanted.isEmpty || wanted.contains("shapes") { hostileShapes() }

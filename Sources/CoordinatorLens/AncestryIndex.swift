@@ -1,53 +1,52 @@
-/// Depths and root-side path prefixes of a snapshot's nodes, computed once for all of them, so that printing the
-/// path of every leak in a 100,000-deep chain stays linear.
+/// Depths and roots of a snapshot's nodes, computed once for all of them, so that printing the path of every leak in a
+/// 100,000-deep chain stays linear; long paths are cut the way `DeepPath` says.
 struct AncestryIndex {
-    /// How many nodes a printed path keeps at each end before it elides the middle.
-    static let kept = 3
-
     private let snapshot: Snapshot
     private var depth: [CoordinatorID: Int] = [:]
-    /// The first `kept` nodes from the root down, for each node whose path has been asked for.
-    private var head: [CoordinatorID: [CoordinatorID]] = [:]
+    private var root: [CoordinatorID: CoordinatorID] = [:]
 
     init(_ snapshot: Snapshot) {
         self.snapshot = snapshot
     }
 
-    /// The path from the root to `id` as `App#1 › Home#2 › Yellow#5`, with `… N more` in the middle when it is long.
+    /// The path from the root to `id` as `App#1 › Home#2 › Yellow#5`; a detached node goes through the parent it left.
     mutating func path(to id: CoordinatorID, name: (SnapshotNode) -> String) -> String {
         resolve(id)
         let total = depth[id] ?? 1
-        if total <= 2 * Self.kept + 1 {
+        if total <= DeepPath.maximumSteps {
             return snapshot.path(to: id).map(name).joined(separator: " › ")
         }
         var tail: [SnapshotNode] = []
         var current: CoordinatorID? = id
-        while tail.count < Self.kept, let at = current, let node = snapshot.node(at) {
+        while tail.count < DeepPath.keptSteps, let at = current, let node = snapshot.node(at) {
             tail.append(node)
-            current = node.parent ?? node.removedFrom
+            current = Self.above(node)
         }
-        let top = (head[id] ?? []).compactMap { snapshot.node($0) }.map(name)
-        let elided = total - top.count - tail.count
-        return (top + ["… \(elided) more"] + tail.reversed().map(name)).joined(separator: " › ")
+        let top = root[id].flatMap { snapshot.node($0) }.map { [name($0)] } ?? []
+        let omitted = total - top.count - tail.count
+        return (top + [DeepPath.omission(omitted)] + tail.reversed().map(name)).joined(separator: " › ")
     }
 
-    /// Fills in depth and head for `id` and every ancestor not yet known, walking up once, without recursion.
+    private static func above(_ node: SnapshotNode) -> CoordinatorID? {
+        node.parent ?? node.removedFrom
+    }
+
+    /// Fills in depth and root for `id` and every ancestor not yet known, walking up once, without recursion.
     private mutating func resolve(_ id: CoordinatorID) {
         var chain: [CoordinatorID] = []
         var seen = Set<CoordinatorID>()
         var current: CoordinatorID? = id
         while let at = current, depth[at] == nil, seen.insert(at).inserted, let node = snapshot.node(at) {
             chain.append(at)
-            current = node.parent ?? node.removedFrom
+            current = Self.above(node)
         }
         let anchor = current.flatMap { depth[$0] == nil ? nil : $0 }
-        var aboveDepth = anchor.map { depth[$0]! } ?? 0
-        var aboveHead = anchor.map { head[$0]! } ?? []
+        var aboveDepth = anchor.flatMap { depth[$0] } ?? 0
+        let top = anchor.flatMap { root[$0] } ?? chain.last
         for at in chain.reversed() {
             aboveDepth += 1
-            if aboveHead.count < Self.kept { aboveHead.append(at) }
             depth[at] = aboveDepth
-            head[at] = aboveHead
+            root[at] = top
         }
     }
 }

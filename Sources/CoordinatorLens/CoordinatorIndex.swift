@@ -1,24 +1,46 @@
 /// Finds a coordinator's position by id: a plain array while ids stay dense, as the hook's counter makes them, and a
 /// dictionary for ids far outside that range, which other producers may send.
+///
+/// The array only grows to ids below twice the number of coordinators stored (plus a small head start), so its size
+/// stays proportional to the coordinators, never to the largest id: ids that double from line to line land in the
+/// dictionary instead of making the array follow them.
 struct CoordinatorIndex: Sendable {
     /// Position + 1 by id; 0 means absent, so the array needs no optionals.
     private var dense: [Int] = []
+    /// Ids stored while outside the array's reach; an id stays here even once the array has grown past it.
     private var sparse: [CoordinatorID: Int] = [:]
+    /// How many ids are stored, in either place.
+    private(set) var count = 0
+
+    private static let headStart = 1_024
 
     subscript(id: CoordinatorID) -> Int? {
         get {
             if id >= 0, id < dense.count {
                 let stored = dense[id]
-                return stored == 0 ? nil : stored - 1
+                if stored != 0 { return stored - 1 }
+                if sparse.isEmpty { return nil }
             }
             return sparse[id]
         }
         set {
+            if id >= 0, id < dense.count, dense[id] != 0 {
+                dense[id] = newValue.map { $0 + 1 } ?? 0
+                if newValue == nil { count -= 1 }
+                return
+            }
+            if !sparse.isEmpty, sparse[id] != nil {
+                sparse[id] = newValue
+                if newValue == nil { count -= 1 }
+                return
+            }
+            guard let newValue else { return }
+            count += 1
             if id >= 0, id < dense.count {
-                dense[id] = newValue.map { $0 + 1 } ?? 0
-            } else if id >= 0, id < 2 * dense.count + 1_024, sparse[id] == nil {
+                dense[id] = newValue + 1
+            } else if id >= 0, id < 2 * count + Self.headStart {
                 dense.append(contentsOf: repeatElement(0, count: id + 1 - dense.count))
-                dense[id] = newValue.map { $0 + 1 } ?? 0
+                dense[id] = newValue + 1
             } else {
                 sparse[id] = newValue
             }

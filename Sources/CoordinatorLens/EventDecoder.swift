@@ -21,6 +21,11 @@ public enum DecodedLine: Hashable, Sendable {
 public enum EventDecoder {
     /// Decodes one line (without its newline); `lineNumber` goes into records and diagnostics.
     public static func decode(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> DecodedLine {
+        var line = line
+        // Editors on Windows start UTF-8 files with a byte order mark; it is no part of the JSON.
+        if lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
+            line = UnsafeBufferPointer(rebasing: line[3...])
+        }
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
         do {
             return try decodeObject(line, lineNumber: lineNumber)
@@ -184,9 +189,11 @@ public enum EventDecoder {
 extension JSONScanner {
     fileprivate mutating func integer(_ key: EventDecoder.Key) throws -> Int? {
         guard try expect(.number, for: key) else { return nil }
-        let (number, isInteger) = try readNumber()
-        guard isInteger, let integer = Int(exactly: number) else {
-            throw EventDecoder.FieldError(message: "\"\(key.name)\" must be an integer, not \(number)")
+        let (integer, text, isInteger) = try readInteger()
+        guard let integer else {
+            let range = isInteger ? " from \(Int.min) to \(Int.max)" : ""
+            let shown = text.utf8.count > 40 ? "\(text.prefix(40))… (\(text.utf8.count) characters)" : text
+            throw EventDecoder.FieldError(message: "\"\(key.name)\" must be an integer\(range), not \(shown)")
         }
         return integer
     }

@@ -43,7 +43,7 @@ public struct GrowthReport: Sendable, Encodable {
 
     /// Replays `log` once, counting live coordinators per type at each mark labelled `label`; needs at least two.
     public init(_ log: SessionLog, label: String) throws(GrowthError) {
-        var tree = SessionTree(header: log.header)
+        var tree = SessionTree(header: log.header, limits: log.limits)
         log.notes.forEach { tree.report($0) }
         var marks: [Mark] = []
         var countsAtMarks: [[String: Int]] = []
@@ -51,6 +51,8 @@ public struct GrowthReport: Sendable, Encodable {
             switch entry {
             case .malformed(let diagnostic):
                 tree.report(diagnostic)
+            case .unkept(let count):
+                tree.countUnkept(count)
             case .record(let record):
                 tree.apply(record)
                 guard case .mark(let seen) = record.event, seen == label else { continue }
@@ -76,18 +78,21 @@ public struct GrowthReport: Sendable, Encodable {
         self.types = names.map { name in TypeCounts(type: name, counts: countsAtMarks.map { $0[name, default: 0] }) }
     }
 
-    /// The report for people: each growing type with its counts per iteration, then a verdict line.
+    /// The report for people: each growing type with its counts per iteration, then a verdict line; user text is
+    /// shown through `TextSanitizer.visible`.
     public var text: String {
         let times = marks.map { Seconds($0.time).description }.joined(separator: ", ")
+        let (app, run, label) = (TextSanitizer.visible(app), TextSanitizer.visible(run), TextSanitizer.visible(label))
         var lines = ["\(app) run \(run): live coordinators at \(marks.count) marks \"\(label)\" (at \(times))"]
         let growing = self.growing
-        let width = growing.reduce(0) { Swift.max($0, $1.type.unicodeScalars.count) } + 2
-        for type in growing {
-            let padding = String(repeating: " ", count: width - type.type.unicodeScalars.count)
+        let names = growing.map { TextSanitizer.visible($0.type) }
+        let width = names.reduce(0) { Swift.max($0, $1.unicodeScalars.count) } + 2
+        for (type, name) in zip(growing, names) {
+            let padding = String(repeating: " ", count: width - name.unicodeScalars.count)
             let first = type.counts.first!, last = type.counts.last!
             let perIteration = Double(last - first) / Double(type.counts.count - 1)
             let rate = perIteration == perIteration.rounded() ? "\(Int(perIteration))" : "\((perIteration * 10).rounded() / 10)"
-            lines.append("  \(type.type)\(padding)\(type.counts.map(String.init).joined(separator: " → "))  (+\(rate) per iteration)")
+            lines.append("  \(name)\(padding)\(type.counts.map(String.init).joined(separator: " → "))  (+\(rate) per iteration)")
         }
         switch growing.count {
         case 0: lines.append("no type grows at every mark")

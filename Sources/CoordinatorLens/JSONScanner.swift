@@ -198,6 +198,46 @@ struct JSONScanner {
         return (value, isInteger && digits <= 18)
     }
 
+    /// Reads a number that must be an integer, exactly: digits go straight into an Int, so ids and seqs above 2^53,
+    /// which a Double would round onto their neighbours, stay distinct. A fraction, an exponent or a value outside
+    /// Int's range gives nil with the number's text, for the caller's message; `isInteger` tells the two apart.
+    mutating func readInteger() throws(JSONSyntaxError) -> (value: Int?, text: String, isInteger: Bool) {
+        let base = bytes.baseAddress!
+        let start = index
+        var at = index
+        let negative = base[at] == UInt8(ascii: "-")
+        if negative { at += 1 }
+        var magnitude: UInt64 = 0
+        var overflow = false
+        let digitsStart = at
+        while at < bytes.count {
+            let digit = base[at] &- UInt8(ascii: "0")
+            if digit >= 10 { break }
+            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(digit))
+            overflow = overflow || o1 || o2
+            magnitude = sum
+            at += 1
+        }
+        let isPlainInteger = at > digitsStart
+            && (at == bytes.count || (base[at] != UInt8(ascii: ".") && base[at] | 0x20 != UInt8(ascii: "e")))
+        guard isPlainInteger else {
+            index = start
+            _ = try readNumber()
+            return (nil, String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self), false)
+        }
+        index = at
+        let end = at
+        let text = { String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self) }
+        if overflow { return (nil, text(), true) }
+        if negative {
+            guard magnitude <= UInt64(Int.max) + 1 else { return (nil, text(), true) }
+            return (magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude), "", true)
+        }
+        guard magnitude <= UInt64(Int.max) else { return (nil, text(), true) }
+        return (Int(magnitude), "", true)
+    }
+
     private static let powersOfTen: [Double] = (0...22).map { exponent in
         (0..<exponent).reduce(1.0) { product, _ in product * 10 }
     }

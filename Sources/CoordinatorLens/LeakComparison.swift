@@ -67,7 +67,8 @@ struct LeakComparison {
             for positionB in restB.dropFirst(restA.count) { stateB[positionB] = .new }
             for positionA in restA.dropFirst(restB.count) { stateA[positionA] = .fixed }
 
-            let fingerprint = LeakFingerprint(types: typePaths.types(of: keys[number].types), reasonKind: keys[number].reasonKind)
+            let (types, omitted) = typePaths.types(of: keys[number].types)
+            let fingerprint = LeakFingerprint(types: types, omittedSteps: omitted, reasonKind: keys[number].reasonKind)
             let shared = Swift.min(retainedA[number].count, retainedB[number].count)
             if restB.count > restA.count { newLeaks.append(LeakCount(fingerprint: fingerprint, count: restB.count - restA.count)) }
             if restA.count > restB.count { fixedLeaks.append(LeakCount(fingerprint: fingerprint, count: restA.count - restB.count)) }

@@ -1,26 +1,37 @@
 /// What makes two leaks in different runs the same leak: the retained coordinator's types from the root down and why
 /// it is retained. Ids and sibling ordinals are left out, as both shift between runs while the bug stays the same.
 public struct LeakFingerprint: Hashable, Sendable, Comparable, CustomStringConvertible {
-    /// The types from the root down to the retained coordinator.
+    /// The types from the root down to the retained coordinator; for a deep one (`DeepPath`) the root and the last
+    /// steps only, with `omittedSteps` left out after the root.
     public var types: [String]
+    /// How many steps of a deep path are left out after its root; 0 when `types` is the whole path.
+    public var omittedSteps: Int
     /// The retention reason's kind: `still-child`, `detached` or `outlived-parent`.
     public var reasonKind: String
 
-    /// A fingerprint from root-first `types` and a reason kind such as `still-child`.
-    public init(types: [String], reasonKind: String) {
+    /// A fingerprint from root-first `types` (with `omittedSteps` left out after the root) and a reason kind such as
+    /// `still-child`.
+    public init(types: [String], omittedSteps: Int = 0, reasonKind: String) {
         self.types = types
+        self.omittedSteps = omittedSteps
         self.reasonKind = reasonKind
     }
 
     /// The retained coordinator's own type.
     public var type: String { types.last ?? "" }
 
-    /// `AppCoordinator/HomeCoordinator/YellowCoordinator (still-child)`.
-    public var description: String { types.joined(separator: "/") + " (\(reasonKind))" }
+    /// `AppCoordinator/HomeCoordinator/YellowCoordinator (still-child)`; deep: `AppCoordinator/… 9,990 more/…`.
+    public var description: String {
+        var shown = types
+        if omittedSteps > 0, !shown.isEmpty { shown.insert(DeepPath.omission(omittedSteps), at: 1) }
+        return shown.joined(separator: "/") + " (\(reasonKind))"
+    }
 
-    /// Orders by types, root first, then by reason kind: the order leak lists are printed in.
+    /// Orders by types, root first, then by how many steps were left out, then by reason kind: the order leak lists
+    /// are printed in.
     public static func < (lhs: LeakFingerprint, rhs: LeakFingerprint) -> Bool {
         if lhs.types != rhs.types { return lhs.types.lexicographicallyPrecedes(rhs.types) }
+        if lhs.omittedSteps != rhs.omittedSteps { return lhs.omittedSteps < rhs.omittedSteps }
         return lhs.reasonKind < rhs.reasonKind
     }
 }

@@ -4,6 +4,9 @@ public struct SessionLog: Sendable {
     public enum Entry: Hashable, Sendable {
         case record(EventRecord)
         case malformed(Diagnostic)
+        /// Unreadable lines past the session's warning limit, in a row: counted, not kept, as a replay would only
+        /// count them too, so a flood of garbage lines costs one entry per run of them.
+        case unkept(count: Int)
     }
 
     /// The session line that opened it; for events before any session line, an invented one of app `unknown`.
@@ -12,20 +15,25 @@ public struct SessionLog: Sendable {
     public var entries: [Entry] = []
     /// Problems that belong to the session but to no line of it (for example a header that had to be invented).
     public var notes: [Diagnostic] = []
+    /// The limits a replay keeps to, such as how many warnings its tree keeps.
+    public var limits: InputLimits
 
     /// An empty session for `header`; entries and notes are appended as the input is read.
-    public init(header: SessionHeader) {
+    public init(header: SessionHeader, limits: InputLimits = .default) {
         self.header = header
+        self.limits = limits
     }
 
     /// Replays the session up to `cut`; returns the tree and the time to evaluate it at.
     public func replay(until cut: Cut = .end) throws(CutError) -> (tree: SessionTree, evaluatedAt: Double) {
-        var tree = SessionTree(header: header)
+        var tree = SessionTree(header: header, limits: limits)
         notes.forEach { tree.report($0) }
         for entry in entries {
             switch entry {
             case .malformed(let diagnostic):
                 tree.report(diagnostic)
+            case .unkept(let count):
+                tree.countUnkept(count)
             case .record(let record):
                 switch cut {
                 case .end: break
@@ -84,15 +92,22 @@ public struct Recording: Sendable {
     public private(set) var usableLines = 0
     /// The first unreadable line, to say why an input with no usable line was rejected.
     public private(set) var firstProblem: Diagnostic?
+    /// The limits it reads with: line length here, warnings per session in each session's replay.
+    public let limits: InputLimits
     private var sessionIndex: [String: Int] = [:]
-    private var reader = StreamReader()
+    private var reader: StreamReader
+    /// Unreadable lines so far, by session index.
+    private var malformedLines: [Int: Int] = [:]
 
     /// An empty recording, to be fed with `consume` and closed with `finish`.
-    public init() {}
+    public init(limits: InputLimits = .default) {
+        self.limits = limits
+        reader = StreamReader(maxLineBytes: limits.maximumLineBytes)
+    }
 
     /// Reads a whole input at once.
-    public init(bytes: some Collection<UInt8>) {
-        self.init()
+    public init(bytes: some Collection<UInt8>, limits: InputLimits = .default) {
+        self.init(limits: limits)
         let contiguous = Array(bytes)
         contiguous.withUnsafeBytes { consume($0) }
         finish()
@@ -123,11 +138,11 @@ public struct Recording: Sendable {
             usableLines += 1
             // A run seen before continues: a recorder interleaving several apps repeats the header when it switches.
             if sessionIndex[header.run] == nil {
-                sessions.append(SessionLog(header: header))
+                sessions.append(SessionLog(header: header, limits: limits))
                 sessionIndex[header.run] = sessions.count - 1
             }
         case .inventedSession(let header, let note):
-            var log = SessionLog(header: header)
+            var log = SessionLog(header: header, limits: limits)
             log.notes.append(note)
             sessions.append(log)
             sessionIndex[header.run] = sessions.count - 1
@@ -136,7 +151,22 @@ public struct Recording: Sendable {
             sessions[sessionIndex[run]!].entries.append(.record(record))
         case .malformed(let diagnostic, let run), .overlong(let diagnostic, let run):
             if firstProblem == nil { firstProblem = diagnostic }
-            sessions[sessionIndex[run]!].entries.append(.malformed(diagnostic))
+            keepOrCount(diagnostic, in: sessionIndex[run]!)
+        }
+    }
+
+    /// The first `maximumWarnings` unreadable lines are all a replay can keep, whatever other warnings it meets first;
+    /// the rest are counted, one entry per run of them.
+    private mutating func keepOrCount(_ diagnostic: Diagnostic, in index: Int) {
+        malformedLines[index, default: 0] += 1
+        guard malformedLines[index]! > limits.maximumWarnings else {
+            sessions[index].entries.append(.malformed(diagnostic))
+            return
+        }
+        if case .unkept(let count) = sessions[index].entries.last {
+            sessions[index].entries[sessions[index].entries.count - 1] = .unkept(count: count + 1)
+        } else {
+            sessions[index].entries.append(.unkept(count: 1))
         }
     }
 }

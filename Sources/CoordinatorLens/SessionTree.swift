@@ -15,8 +15,13 @@ public struct Mark: Hashable, Sendable, Codable {
 public struct SessionTree: Sendable {
     /// The session line this tree belongs to.
     public private(set) var header: SessionHeader
-    /// Problems so far, in the order found: reported lines and events that broke the tree's rules.
+    /// Problems so far, in the order found: reported lines and events that broke the tree's rules; at most
+    /// `maximumWarnings` of them, the rest only counted in `suppressedWarnings`.
     public private(set) var diagnostics: [Diagnostic] = []
+    /// Problems found after `diagnostics` was full: counted, not kept.
+    public private(set) var suppressedWarnings = 0
+    /// How many diagnostics the tree keeps.
+    public let maximumWarnings: Int
     /// Every mark applied, in stream order.
     public private(set) var marks: [Mark] = []
     /// The `t` of the latest event applied.
@@ -31,27 +36,86 @@ public struct SessionTree: Sendable {
     private var coordinators: [Coordinator] = []
     private var indexByID = CoordinatorIndex()
     private var rootIDs: [CoordinatorID] = []
+    // Detaching leaves its entry in the parent's children (or the roots) as a stale one, found by `slot`, so a remove
+    // costs O(1) whatever the number of siblings; a list is compacted once half of it is stale, and readers of
+    // `all`, `roots` and the subscript only ever see live entries.
+    /// For each coordinator, its position in its parent's `children`, or in `rootIDs` when it is a root.
+    private var slot: [Int] = []
+    /// For each coordinator, how many entries of its `children` are stale.
+    private var staleChildren: [Int] = []
+    private var staleRoots = 0
+    private var staleTotal = 0
 
-    /// An empty tree for the session `header` opens.
-    public init(header: SessionHeader) {
+    /// An empty tree for the session `header` opens, keeping at most `limits.maximumWarnings` diagnostics.
+    public init(header: SessionHeader, limits: InputLimits = .default) {
         self.header = header
+        self.maximumWarnings = Swift.max(0, limits.maximumWarnings)
     }
 
     /// Coordinators in the order they were first added.
-    public var all: [Coordinator] { coordinators }
+    public var all: [Coordinator] {
+        guard staleTotal > 0 else { return coordinators }
+        var live = coordinators
+        for index in live.indices where staleChildren[index] > 0 {
+            live[index].children = liveChildren(of: index)
+        }
+        return live
+    }
 
     /// The coordinators attached to no parent, in the order they became roots.
-    public var roots: [CoordinatorID] { rootIDs }
+    public var roots: [CoordinatorID] {
+        guard staleRoots > 0 else { return rootIDs }
+        return rootIDs.indices.compactMap { isLiveRoot(at: $0) ? rootIDs[$0] : nil }
+    }
 
     /// The coordinator with this id; nil when the session never added it.
     public subscript(id: CoordinatorID) -> Coordinator? {
+        guard let index = indexByID[id] else { return nil }
+        guard staleChildren[index] > 0 else { return coordinators[index] }
+        var coordinator = coordinators[index]
+        coordinator.children = liveChildren(of: index)
+        return coordinator
+    }
+
+    /// The coordinator as stored, its children possibly holding stale entries: for lookups that read no children.
+    func storedIgnoringChildren(_ id: CoordinatorID) -> Coordinator? {
         indexByID[id].map { coordinators[$0] }
+    }
+
+    /// The warnings a snapshot shows: the kept diagnostics, then one that counts the rest, if any were left out.
+    public var warnings: [Diagnostic] {
+        guard suppressedWarnings > 0 else { return diagnostics }
+        let count = suppressedWarnings
+        let message = "… and \(NumberText.grouped(count)) more warning\(count == 1 ? "" : "s")"
+            + " (only the first \(NumberText.grouped(maximumWarnings)) are kept)"
+        return diagnostics + [Diagnostic(line: 0, message: message)]
     }
 
     /// Records a problem found outside the tree's own rules, such as a malformed line.
     public mutating func report(_ diagnostic: Diagnostic) {
+        guard diagnostics.count < maximumWarnings else {
+            suppressedWarnings += 1
+            return
+        }
+        var diagnostic = diagnostic
+        // A warning may name a type of up to a whole line; a thousand of them naming the same 1 MiB type would keep a GB.
+        if diagnostic.message.utf8.count > Self.maximumMessageBytes {
+            let bytes = diagnostic.message.utf8.count
+            diagnostic.message = String(diagnostic.message.prefix(Self.maximumMessageBytes / 4)) + "… (\(bytes) bytes in all)"
+        }
         diagnostics.append(diagnostic)
     }
+
+    /// Counts `count` problems that were found after the kept warnings were full and never kept.
+    public mutating func countUnkept(_ count: Int) {
+        suppressedWarnings += count
+    }
+
+    private static let maximumMessageBytes = 2_000
+
+    /// How far `t` may go back without a warning: the hook reads its clock before it takes its lock, so events from
+    /// threads preempted in between arrive a little out of time order (175 ms seen with 8 threads on 2 busy cores).
+    public static let clockSlack: Double = 1
 
     /// Applies one event; problems become diagnostics naming the record's line.
     public mutating func apply(_ record: EventRecord) {
@@ -59,6 +123,9 @@ public struct SessionTree: Sendable {
         checkSequence(record)
         if ended, record.event != .end {
             warn(record, "\(record.event.kindName) after the session's end")
+        }
+        if record.time < lastTime - Self.clockSlack {
+            warn(record, "t went back from \(lastTime) to \(record.time): the clock is not monotonic, the event is applied")
         }
         lastTime = Swift.max(lastTime, record.time)
         switch record.event {
@@ -82,13 +149,17 @@ public struct SessionTree: Sendable {
 
     private mutating func checkSequence(_ record: EventRecord) {
         defer { lastSeq = Swift.max(lastSeq ?? record.seq, record.seq) }
-        let expected = (lastSeq ?? 0) + 1
-        if record.seq > expected {
-            let lost = record.seq - expected
+        let previous = lastSeq ?? 0
+        // Seqs are whatever the producer sent, up to Int.max and down to Int.min: no step here may overflow.
+        if record.seq > previous {
+            let (gap, overflow) = record.seq.subtractingReportingOverflow(previous)
+            guard overflow || gap > 1 else { return }
+            let lost = overflow ? nil : gap - 1
             if case .dropped(let count) = record.event, count == lost { return }
-            warn(record, "seq jumped from \(expected - 1) to \(record.seq): \(lost) event\(lost == 1 ? "" : "s") lost")
-        } else if record.seq < expected {
-            warn(record, "seq \(record.seq) out of order (after \(expected - 1))")
+            let events = lost.map { "\($0) event\($0 == 1 ? "" : "s")" } ?? "more than \(Int.max) events"
+            warn(record, "seq jumped from \(previous) to \(record.seq): \(events) lost")
+        } else {
+            warn(record, "seq \(record.seq) out of order (after \(previous))")
         }
     }
 
@@ -107,6 +178,8 @@ public struct SessionTree: Sendable {
         }
         guard let index = indexByID[id] else {
             coordinators.append(Coordinator(id: id, type: type, parent: nil, addedAt: record.time, addedSite: record.site))
+            slot.append(0)
+            staleChildren.append(0)
             let index = coordinators.count - 1
             indexByID[id] = index
             attach(index, to: parentIndex, record)
@@ -134,10 +207,11 @@ public struct SessionTree: Sendable {
         let id = coordinators[index].id
         guard let parentIndex else {
             coordinators[index].parent = nil
-            rootIDs.append(id)
+            appendRoot(index)
             return
         }
         coordinators[index].parent = coordinators[parentIndex].id
+        slot[index] = coordinators[parentIndex].children.count
         coordinators[parentIndex].children.append(id)
         if coordinators[parentIndex].deinitAt != nil {
             warn(record, "add of \(name(of: index)) under \(name(of: parentIndex)), which already deinited")
@@ -145,17 +219,56 @@ public struct SessionTree: Sendable {
         }
     }
 
-    /// Takes a coordinator out of its parent's children (or the roots) without judging it.
+    /// Takes a coordinator out of its parent's children (or the roots) without judging it: its entry there turns
+    /// stale, and the list is compacted once half of it is.
     private mutating func detach(_ index: Int) {
-        let id = coordinators[index].id
-        if let parent = coordinators[index].parent, let parentIndex = indexByID[parent] {
-            if let position = coordinators[parentIndex].children.lastIndex(of: id) {
-                coordinators[parentIndex].children.remove(at: position)
-            }
-        } else if let position = rootIDs.lastIndex(of: id) {
-            rootIDs.remove(at: position)
-        }
+        let parent = coordinators[index].parent
         coordinators[index].parent = nil
+        // Marked as in no list until attached again, so its old entry can never read as live.
+        slot[index] = -1
+        if let parent, let parentIndex = indexByID[parent] {
+            staleChildren[parentIndex] += 1
+            staleTotal += 1
+            let count = coordinators[parentIndex].children.count
+            if staleChildren[parentIndex] > 16, 2 * staleChildren[parentIndex] > count {
+                let live = liveChildren(of: parentIndex)
+                for (position, child) in live.enumerated() { slot[indexByID[child]!] = position }
+                coordinators[parentIndex].children = live
+                staleTotal -= staleChildren[parentIndex]
+                staleChildren[parentIndex] = 0
+            }
+        } else {
+            staleRoots += 1
+            if staleRoots > 16, 2 * staleRoots > rootIDs.count {
+                let live = roots
+                for (position, root) in live.enumerated() { slot[indexByID[root]!] = position }
+                rootIDs = live
+                staleRoots = 0
+            }
+        }
+    }
+
+    private mutating func appendRoot(_ index: Int) {
+        slot[index] = rootIDs.count
+        rootIDs.append(coordinators[index].id)
+    }
+
+    /// The entries of a coordinator's children that still hold: the child's parent is this one and its slot is here.
+    private func liveChildren(of index: Int) -> [CoordinatorID] {
+        let parent = coordinators[index].id
+        let children = coordinators[index].children
+        guard staleChildren[index] > 0 else { return children }
+        return children.indices.compactMap { position in
+            let child = children[position]
+            guard let childIndex = indexByID[child], coordinators[childIndex].parent == parent, slot[childIndex] == position
+            else { return nil }
+            return child
+        }
+    }
+
+    private func isLiveRoot(at position: Int) -> Bool {
+        guard let index = indexByID[rootIDs[position]] else { return false }
+        return coordinators[index].parent == nil && slot[index] == position
     }
 
     private func isAncestor(_ candidate: Int, of index: Int) -> Bool {
@@ -182,7 +295,7 @@ public struct SessionTree: Sendable {
             return
         }
         detach(index)
-        rootIDs.append(id)
+        appendRoot(index)
         coordinators[index].removedFrom = current
         coordinators[index].removedSite = record.site
         if coordinators[index].removedAt == nil { coordinators[index].removedAt = record.time }
@@ -195,7 +308,7 @@ public struct SessionTree: Sendable {
             return
         }
         coordinators[index].deinitAt = record.time
-        for child in coordinators[index].children {
+        for child in liveChildren(of: index) {
             guard let childIndex = indexByID[child] else { continue }
             if coordinators[childIndex].deinitAt == nil, coordinators[childIndex].orphanedAt == nil {
                 coordinators[childIndex].orphanedAt = record.time
@@ -218,7 +331,7 @@ public struct SessionTree: Sendable {
     }
 
     private mutating func warn(_ record: EventRecord, _ message: String) {
-        diagnostics.append(Diagnostic(line: record.line, message: message))
+        report(Diagnostic(line: record.line, message: message))
     }
 }
 

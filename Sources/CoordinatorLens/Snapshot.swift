@@ -136,7 +136,9 @@ extension SessionTree {
     public func snapshot(at evaluatedAt: Double? = nil, grace: Double = VerdictRules.defaultGrace) -> Snapshot {
         let time = evaluatedAt ?? lastTime
         let nodes = all.map { coordinator -> SnapshotNode in
-            let (verdict, retention) = VerdictRules.verdict(for: coordinator, at: time, grace: grace) { self[$0] }
+            let (verdict, retention) = VerdictRules.verdict(for: coordinator, at: time, grace: grace) {
+            storedIgnoringChildren($0)
+        }
             var reason = retention?.text
             if verdict == .pending, let done = coordinator.doneAt {
                 reason = "done \(Seconds(time - done)) ago, within the grace period"
@@ -152,7 +154,7 @@ extension SessionTree {
         }
         return Snapshot(
             app: header.app, run: header.run, pid: header.pid, evaluatedAt: time, grace: grace, lastSeq: lastSeq,
-            ended: ended, roots: roots, nodes: nodes, marks: marks, warnings: diagnostics
+            ended: ended, roots: roots, nodes: nodes, marks: marks, warnings: warnings
         )
     }
 }

@@ -12,8 +12,7 @@ public enum TextSanitizer {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where isControl(scalar):
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u{" + (hex.count < 2 ? "0" + hex : hex) + "}"
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -21,7 +21,7 @@ public struct TreeDiffJSON: Encodable, Sendable {
         case a, b, summary, hasNewLeaks, leaks, coordinators
         case source, app, run, evaluatedAt, grace, retained
         case new, fixed, still
-        case fingerprint, types, reasonKind, count
+        case fingerprint, types, omittedSteps, reasonKind, count
         case path, type, ordinal, depth, marker, change, newLeak, fixedLeak, stillLeaking
         case id, verdict, screen
     }
@@ -40,20 +40,20 @@ public struct TreeDiffJSON: Encodable, Sendable {
                 var item = list.nestedContainer(keyedBy: Keys.self)
                 try item.encode(leak.fingerprint.description, forKey: .fingerprint)
                 try item.encode(leak.fingerprint.types, forKey: .types)
+                try item.encode(leak.fingerprint.omittedSteps, forKey: .omittedSteps)
                 try item.encode(leak.fingerprint.reasonKind, forKey: .reasonKind)
                 try item.encode(leak.count, forKey: .count)
             }
         }
 
         var list = root.nestedUnkeyedContainer(forKey: .coordinators)
-        // Each path extends its parent's, which pre-order has already built.
-        var ancestorPaths: [String] = []
-        ancestorPaths.reserveCapacity(diff.entries.count)
-        for entry in diff.entries {
-            let prefix = entry.parent.map { ancestorPaths[$0] + "/" } ?? ""
-            ancestorPaths.append(prefix + (entry.ordinal > 0 ? "\(entry.type)[\(entry.ordinal)]" : entry.type))
+        // Each entry's root, from its parent's, which pre-order has already seen: deep paths print their root.
+        var rootOf: [Int] = []
+        rootOf.reserveCapacity(diff.entries.count)
+        for (index, entry) in diff.entries.enumerated() {
+            rootOf.append(entry.parent.map { rootOf[$0] } ?? index)
             var item = list.nestedContainer(keyedBy: Keys.self)
-            try item.encode(prefix + "\(entry.type)[\(entry.ordinal)]", forKey: .path)
+            try item.encode(path(of: index, root: rootOf[index]), forKey: .path)
             try item.encode(entry.type, forKey: .type)
             try item.encode(entry.ordinal, forKey: .ordinal)
             try item.encode(entry.depth, forKey: .depth)
@@ -65,6 +65,28 @@ public struct TreeDiffJSON: Encodable, Sendable {
             try encodeNode(diff.nodeA(entry), into: &item, forKey: .a)
             try encodeNode(diff.nodeB(entry), into: &item, forKey: .b)
         }
+    }
+
+    /// The entry's type path as `TypePath` prints it, built from at most `DeepPath.maximumSteps` steps up, so writing
+    /// every entry's path stays linear in the tree's size however deep it is.
+    private func path(of index: Int, root: Int) -> String {
+        let entries = diff.entries
+        let count = entries[index].depth + 1
+        let kept = count <= DeepPath.maximumSteps ? count : DeepPath.keptSteps
+        var parts: [String] = []
+        parts.reserveCapacity(kept + 2)
+        var current = index
+        for step in 0..<kept {
+            let entry = entries[current]
+            parts.append(step == 0 || entry.ordinal > 0 ? "\(entry.type)[\(entry.ordinal)]" : entry.type)
+            current = entry.parent ?? current
+        }
+        if kept < count {
+            parts.append(DeepPath.omission(count - kept - 1))
+            let first = entries[root]
+            parts.append(first.ordinal > 0 ? "\(first.type)[\(first.ordinal)]" : first.type)
+        }
+        return parts.reversed().joined(separator: "/")
     }
 
     private func encodeSide(_ snapshot: Snapshot, source: String, into side: KeyedEncodingContainer<Keys>) throws {

@@ -1,5 +1,8 @@
 /// The human report of a diff, what `coordlens diff` prints: the merged tree with one marker per coordinator, the leak
 /// fingerprints that changed, and a summary line last, where CI logs show it.
+///
+/// User text (types, screens, app names, run ids, sources) goes through `TextSanitizer.visible`, so none of it can
+/// start a line of its own or reach the terminal as an escape sequence.
 public enum TreeDiffReport {
     /// The whole report; `sourceA` and `sourceB` name the inputs (file paths, for example).
     public static func text(for diff: TreeDiff, sourceA: String = "A", sourceB: String = "B") -> String {
@@ -17,7 +20,7 @@ public enum TreeDiffReport {
             lines.append("")
             lines.append("\(title):")
             for leak in counts {
-                lines.append("  \(symbol) \(leak.fingerprint)" + (leak.count > 1 ? " ×\(leak.count)" : ""))
+                lines.append("  \(symbol) \(TextSanitizer.visible(leak.fingerprint.description))" + (leak.count > 1 ? " ×\(leak.count)" : ""))
             }
         }
         lines.append("")
@@ -42,7 +45,8 @@ public enum TreeDiffReport {
         let twinned = hasSameTypeSibling(diff)
         let names = diff.entries.indices.map { index in
             let entry = diff.entries[index]
-            let name = twinned[index] ? "\(entry.type)[\(entry.ordinal)]" : entry.type
+            let type = TextSanitizer.visible(entry.type)
+            let name = twinned[index] ? "\(type)[\(entry.ordinal)]" : type
             // Past a depth no real app reaches, the depth is printed instead, so output stays linear in the tree's size.
             guard entry.depth > maximumIndent else { return String(repeating: "  ", count: entry.depth) + name }
             return String(repeating: "  ", count: maximumIndent) + "(depth \(entry.depth)) " + name
@@ -80,7 +84,7 @@ public enum TreeDiffReport {
             let after = verdict(nodeB)
             text = before == after ? after : "\(before) → \(after)"
             if nodeA.screen != nodeB.screen {
-                text += "; screen \(nodeA.screen ?? "none") → \(nodeB.screen ?? "none")"
+                text += "; screen \(nodeA.screen.map(TextSanitizer.visible) ?? "none") → \(nodeB.screen.map(TextSanitizer.visible) ?? "none")"
             }
         case let (nodeA?, nil):
             text = verdict(nodeA)
@@ -100,7 +104,8 @@ public enum TreeDiffReport {
     }
 
     private static func side(_ snapshot: Snapshot, source: String) -> String {
-        var text = "\(source) · \(snapshot.app) run \(snapshot.run) · evaluated at \(Seconds(snapshot.evaluatedAt))"
+        var text = "\(TextSanitizer.visible(source)) · \(TextSanitizer.visible(snapshot.app)) run \(TextSanitizer.visible(snapshot.run))"
+        text += " · evaluated at \(Seconds(snapshot.evaluatedAt))"
         text += " · \(snapshot.nodes.count) coordinator\(snapshot.nodes.count == 1 ? "" : "s")"
         text += ", \(snapshot.counts[.retained, default: 0]) retained"
         return text
@@ -112,6 +117,7 @@ public enum TreeDiffReport {
         for leak in leaks { counts[leak.fingerprint.type, default: 0] += leak.count }
         guard !counts.isEmpty else { return "" }
         let ordered = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        return " (" + ordered.map { $0.value > 1 ? "\($0.key) ×\($0.value)" : $0.key }.joined(separator: ", ") + ")"
+        let named = ordered.map { (type: TextSanitizer.visible($0.key), count: $0.value) }
+        return " (" + named.map { $0.count > 1 ? "\($0.type) ×\($0.count)" : $0.type }.joined(separator: ", ") + ")"
     }
 }

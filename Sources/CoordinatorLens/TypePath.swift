@@ -29,11 +29,16 @@ public struct TypePath: Hashable, Sendable, CustomStringConvertible {
     /// The types alone, root first: what a leak fingerprint keeps.
     public var types: [String] { steps.map(\.type) }
 
+    /// The path as text; past `DeepPath.maximumSteps` steps, the root, `… N more` and the last `DeepPath.keptSteps`.
     public var description: String {
         var parts: [String] = []
-        parts.reserveCapacity(steps.count)
+        parts.reserveCapacity(Swift.min(steps.count, DeepPath.maximumSteps))
         for (index, step) in steps.enumerated() {
             let isLast = index == steps.count - 1
+            if steps.count > DeepPath.maximumSteps, index > 0, index < steps.count - DeepPath.keptSteps {
+                if index == 1 { parts.append(DeepPath.omission(steps.count - DeepPath.keptSteps - 1)) }
+                continue
+            }
             parts.append(isLast || step.ordinal > 0 ? "\(step.type)[\(step.ordinal)]" : step.type)
         }
         return parts.joined(separator: "/")

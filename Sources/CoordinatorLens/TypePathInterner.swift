@@ -7,6 +7,10 @@ struct TypePathInterner {
 
     private var numbers: [Step: Int] = [:]
     private var steps: [Step] = []
+    /// For each number, how many steps its path has above its last one.
+    private var depth: [Int] = []
+    /// For each number, the number of its path's first step.
+    private var root: [Int] = []
 
     /// The number of the node's types-only path; `memo` caches it per node of that side, -1 when not known yet.
     mutating func id(of position: Int, in side: TypePathIndex, memo: inout [Int]) -> Int {
@@ -22,23 +26,32 @@ struct TypePathInterner {
             if let known = numbers[step] {
                 number = known
             } else {
+                let above = number
                 number = steps.count
                 numbers[step] = number
                 steps.append(step)
+                depth.append(above >= 0 ? depth[above] + 1 : 0)
+                root.append(above >= 0 ? root[above] : number)
             }
             memo[node] = number
         }
         return number
     }
 
-    /// The types a number stands for, root first.
-    func types(of number: Int) -> [String] {
+    /// The types a number stands for, root first; past `DeepPath.maximumSteps` only the root and the last
+    /// `DeepPath.keptSteps`, with how many were left out between them, so a deep path costs no more than a short one.
+    func types(of number: Int) -> (types: [String], omitted: Int) {
+        let count = depth[number] + 1
+        let kept = count <= DeepPath.maximumSteps ? count : DeepPath.keptSteps
         var types: [String] = []
+        types.reserveCapacity(kept + 1)
         var current = number
-        while current >= 0 {
+        for _ in 0..<kept {
             types.append(steps[current].type)
             current = steps[current].parent
         }
-        return types.reversed()
+        guard kept < count else { return (types.reversed(), 0) }
+        types.append(steps[root[number]].type)
+        return (types.reversed(), count - kept - 1)
     }
 }

@@ -60,9 +60,10 @@ public struct DOTWriter: Sendable {
     /// A node's size in points, from its label's longest line: Helvetica averages about 0.6 em a character, and a
     /// generous guess only widens the gaps, where a short one would make labels overlap.
     private static func estimatedSize(of node: SnapshotNode, in snapshot: Snapshot) -> (width: Double, height: Double) {
-        var lines = [Double(node.type.count) * 12, Double(("#\(node.id) · " + (node.screen ?? "")).count) * 10]
+        let cap = DOTEscaping.maximumLabelCharacters
+        var lines = [Double(Swift.min(node.type.count, cap)) * 12, Double(("#\(node.id) · ").count + Swift.min((node.screen ?? "").count, cap)) * 10]
         lines.append(Double("added \(Seconds(snapshot.evaluatedAt - node.addedAt)) ago".count) * 10)
-        if node.verdict != .alive { lines.append(Double((node.verdict.rawValue + " — " + (node.reason ?? "")).count) * 10) }
+        if node.verdict != .alive { lines.append(Double(node.verdict.rawValue.count + 3 + Swift.min((node.reason ?? "").count, cap)) * 10) }
         let width = (lines.max() ?? 0) * 0.62 + 2 * 0.15 * 72
         let height = 15 + Double(lines.count - 1) * 12.5 + 2 * 0.06 * 72
         return (width, height)
@@ -162,8 +163,7 @@ public struct DOTWriter: Sendable {
     }
 
     private func label(for node: SnapshotNode, in snapshot: Snapshot) -> String {
-        let type = DOTEscaping.htmlLabelText(node.type)
-        var lines = [type.isEmpty ? "<I>unnamed</I>" : "<B>\(type)</B>"]
+        var lines = ["<B>\(DOTEscaping.htmlName(node.type))</B>"]
         var identity = "#\(node.id)"
         if let screen = node.screen {
             identity += " · \(DOTEscaping.htmlLabelText(screen))"
@@ -181,7 +181,7 @@ public struct DOTWriter: Sendable {
     }
 
     private func title(for snapshot: Snapshot) -> String {
-        var first = "<B>\(DOTEscaping.htmlLabelText(snapshot.app))</B> · run \(DOTEscaping.htmlLabelText(snapshot.run))"
+        var first = "<B>\(DOTEscaping.htmlName(snapshot.app))</B> · run \(DOTEscaping.htmlLabelText(snapshot.run))"
         if let pid = snapshot.pid { first += " · pid \(pid)" }
         var second = "evaluated \(Seconds(snapshot.evaluatedAt)) into the run · grace \(Seconds(snapshot.grace))"
         second += " · \(snapshot.counts[.retained, default: 0]) retained"

@@ -60,8 +60,7 @@ public struct DiffDOTWriter: Sendable {
     }
 
     private func label(for entry: TreeDiff.Entry, twinned: Bool, in diff: TreeDiff) -> String {
-        var name = DOTEscaping.htmlLabelText(entry.type)
-        if name.isEmpty { name = "<I>unnamed</I>" }
+        var name = DOTEscaping.htmlName(entry.type)
         if twinned { name += "[\(entry.ordinal)]" }
         var lines = ["<B>\(entry.marker.symbol) \(name)</B>"]
         let nodeA = diff.nodeA(entry)
@@ -80,7 +79,7 @@ public struct DiffDOTWriter: Sendable {
     /// on a rank of the tree and stretch its edges.
     private func title(for diff: TreeDiff) -> String {
         func side(_ name: String, _ source: String, _ snapshot: Snapshot) -> String {
-            "<B>\(name)</B> \(DOTEscaping.htmlLabelText(source)) · \(DOTEscaping.htmlLabelText(snapshot.app)) run "
+            "<B>\(name)</B> \(DOTEscaping.htmlLabelText(source)) · \(DOTEscaping.htmlName(snapshot.app)) run "
                 + "\(DOTEscaping.htmlLabelText(snapshot.run)) · at \(Seconds(snapshot.evaluatedAt))"
         }
         let lines = [

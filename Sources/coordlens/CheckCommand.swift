@@ -24,7 +24,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var point: SnapshotOptions
 
     func run() throws {
-        let sessions = try point.select(try RecordingInput.read(files))
+        let sessions = try point.select(try RecordingInput.read(files, limits: point.limits))
         let checks = try sessions.map { SessionCheck(source: $0.source, snapshot: try point.snapshot(of: $0), atEnd: point.cut == .end) }
         let result = CheckResult(grace: point.grace, sessions: checks)
         switch format {

@@ -16,6 +16,10 @@ struct CutOptions: ParsableArguments {
         if [atSeq != nil, atTime != nil, atMark != nil].filter({ $0 }).count > 1 {
             throw ValidationError("give at most one of --at-seq, --at-time and --at-mark")
         }
+        // inf, nan and 1e400 would reach the JSON output as tokens no JSON reader accepts.
+        if let atTime, !atTime.isFinite {
+            throw ValidationError("--at-time must be a finite number of seconds, not \(atTime)")
+        }
     }
 
     var cut: Cut {

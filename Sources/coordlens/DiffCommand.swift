@@ -56,6 +56,8 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "With --growth: the label of the mark that ends each iteration.")
     var mark: String?
 
+    @OptionGroup var input: InputLimitOptions
+
     func validate() throws {
         guard grace >= 0, grace.isFinite else { throw ValidationError("--grace must be a non-negative number of seconds") }
         if growth != nil {
@@ -110,7 +112,7 @@ struct DiffCommand: ParsableCommand {
 
     private func runGrowth(path: String, label: String) throws {
         let format = try outputFormat()
-        guard case .recording(let sessions) = try DiffInput.read(path) else {
+        guard case .recording(let sessions) = try DiffInput.read(path, limits: input.limits) else {
             throw UsageFailure(message: "\(path) is a snapshot: --growth needs the recording of the run, with its marks")
         }
         let session = try pick(from: sessions, side: "", source: path, run: self.sessions.first)
@@ -143,7 +145,7 @@ struct DiffCommand: ParsableCommand {
     }
 
     private func snapshot(side: String, path: String, session: String?) throws -> (snapshot: Snapshot, source: String) {
-        switch try DiffInput.read(path) {
+        switch try DiffInput.read(path, limits: input.limits) {
         case .snapshot(let snapshot, let source):
             guard cut == .end else {
                 throw UsageFailure(message: "\(side) (\(source)) is a snapshot, already taken at \(Seconds(snapshot.evaluatedAt)): "

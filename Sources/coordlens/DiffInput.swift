@@ -7,9 +7,9 @@ enum DiffInput {
     case recording([InputSession])
     case snapshot(Snapshot, source: String)
 
-    static func read(_ path: String) throws -> DiffInput {
+    static func read(_ path: String, limits: InputLimits = .default) throws -> DiffInput {
         let (data, source) = try RecordingInput.contents(of: path)
-        if startsWithEvent(data) { return .recording(sessions(of: data, source: source)) }
+        if startsWithEvent(data) { return .recording(sessions(of: data, source: source, limits: limits)) }
         let snapshotError: any Error
         do {
             return .snapshot(try JSONDecoder().decode(Snapshot.self, from: data), source: source)
@@ -17,7 +17,7 @@ enum DiffInput {
             snapshotError = error
         }
         // A recording whose first line is damaged is still a recording, if any later line is an event.
-        let sessions = sessions(of: data, source: source)
+        let sessions = sessions(of: data, source: source, limits: limits)
         if sessions.contains(where: { $0.log.entries.contains { if case .record = $0 { true } else { false } } }) {
             return .recording(sessions)
         }
@@ -38,8 +38,8 @@ enum DiffInput {
         }
     }
 
-    private static func sessions(of data: Data, source: String) -> [InputSession] {
-        Recording(bytes: data).sessions.map { InputSession(source: source, log: $0) }
+    private static func sessions(of data: Data, source: String, limits: InputLimits) -> [InputSession] {
+        Recording(bytes: data, limits: limits).sessions.map { InputSession(source: source, log: $0) }
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -11,10 +11,10 @@ struct InputSession {
 enum RecordingInput {
     /// Every input must hold at least one session line or event: an app that never wrote its stream, or a file that
     /// is not a recording, is bad input (exit 2), never an empty pass.
-    static func read(_ paths: [String]) throws -> [InputSession] {
+    static func read(_ paths: [String], limits: InputLimits = .default) throws -> [InputSession] {
         try paths.flatMap { path in
             let (data, source) = try contents(of: path)
-            let recording = Recording(bytes: data)
+            let recording = Recording(bytes: data, limits: limits)
             guard recording.usableLines > 0 else {
                 throw UsageFailure(message: "\(source): no session line and no event to read: " + emptiness(of: recording))
             }

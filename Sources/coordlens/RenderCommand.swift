@@ -28,7 +28,7 @@ struct RenderCommand: ParsableCommand {
         guard let format = format ?? RenderFormat(path: output) else {
             throw UsageFailure(message: "cannot tell the format of \(output): give --format svg|png|pdf|dot|json")
         }
-        let sessions = try point.select(try RecordingInput.read(files))
+        let sessions = try point.select(try RecordingInput.read(files, limits: point.limits))
         guard let session = sessions.first else { throw UsageFailure(message: "the input holds no session") }
         guard sessions.count == 1 else {
             throw UsageFailure(message: "the input holds \(sessions.count) sessions; pick one with --session: \(sessions.map(\.log.header.run).joined(separator: ", "))")

@@ -11,9 +11,14 @@ struct SnapshotOptions: ParsableArguments {
     @Option(help: "Seconds a done coordinator may take to deinit before it counts as retained.")
     var grace: Double = VerdictRules.defaultGrace
 
+    @OptionGroup var input: InputLimitOptions
+
     func validate() throws {
         guard grace >= 0, grace.isFinite else { throw ValidationError("--grace must be a non-negative number of seconds") }
     }
+
+    /// The limits the input is read with.
+    var limits: InputLimits { input.limits }
 
     var cut: Cut { position.cut }
 

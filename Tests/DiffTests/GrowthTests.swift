@@ -56,4 +56,25 @@ struct GrowthTests {
             #expect(error.message.contains("its marks: loop, other"))
         }
     }
+
+    @Test("control characters in types, app, run and label are shown as escapes, never as new lines")
+    func controlCharacters() throws {
+        var log = SessionLog(header: SessionHeader(app: "App\u{1B}[2J", run: "r\nforged"))
+        func record(_ event: Event) {
+            let seq = log.entries.count + 1
+            log.entries.append(.record(EventRecord(seq: seq, time: Double(seq), event: event, line: seq + 1)))
+        }
+        record(.add(id: 1, type: "Root", parent: nil))
+        for id in 2...4 {
+            record(.add(id: id, type: "Evil\nforged\u{1B}]0;title\u{7}", parent: 1))
+            record(.mark(label: "loop\r\n"))
+        }
+        let report = try GrowthReport(log, label: "loop\r\n")
+        #expect(report.growing.map(\.counts) == [[1, 2, 3]])
+        let text = report.text
+        #expect(text.split(separator: "\n").count == 3)
+        #expect(!text.unicodeScalars.contains { $0 != "\n" && $0.properties.generalCategory == .control })
+        #expect(text.contains(#"  Evil\nforged\u{1B}]0;title\u{7}  1 → 2 → 3"#))
+        #expect(text.hasPrefix(#"App\u{1B}[2J run r\nforged: live coordinators at 3 marks "loop\r\n""#))
+    }
 }

@@ -169,7 +169,7 @@ import Testing
             #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(line.debugDescription)")
         }
         let evil = try #require(lines.all.first { $0.contains("Evil") })
-        #expect(evil.hasPrefix(#"Evil\u{1B}[2J\u{07}\r\nFAKE line\u{00}\u{9B} \u{1B}]0;x\u{07} ["#))
+        #expect(evil.hasPrefix(#"Evil\u{1B}[2J\u{7}\r\nFAKE line\u{0}\u{9B} \u{1B}]0;x\u{7} ["#))
         await server.stop()
     }
 

@@ -1,0 +1,87 @@
+import CoordinatorLens
+import CoordinatorLensRendering
+import Foundation
+
+/// One input through everything a command does with it except libgvc (too slow to fuzz): decode, replay and judge
+/// each session, write DOT, write JSON and read it back, diff the run against itself and print the diff. Throws when
+/// an invariant fails; a crash or a hang shows as itself.
+public enum StreamCheck {
+    /// What an input turned into, for the fuzzer's counts.
+    public struct Outcome: Sendable {
+        public var sessions = 0
+        public var coordinators = 0
+        public var warnings = 0
+    }
+
+    /// An invariant an input broke, with what it was.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Checks `input` with `limits`.
+    public static func run(_ input: [UInt8], limits: InputLimits = .default) throws -> Outcome {
+        let lineCount = input.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let recording = Recording(bytes: input, limits: limits)
+        var outcome = Outcome()
+        for log in recording.sessions {
+            let snapshot = try log.snapshot()
+            outcome.sessions += 1
+            outcome.coordinators += snapshot.nodes.count
+            outcome.warnings += snapshot.warnings.count
+            try expect(snapshot.warnings.count <= limits.maximumWarnings + 1, "\(snapshot.warnings.count) warnings kept")
+            for (index, warning) in snapshot.warnings.enumerated() {
+                try expect((0...lineCount).contains(warning.line), "warning on line \(warning.line) of \(lineCount)")
+                // Only the count of warnings left out belongs to no line.
+                let isCount = index == snapshot.warnings.count - 1 && warning.message.hasPrefix("… and ")
+                try expect(warning.line > 0 || isCount, "warning without a line: \(warning.message.prefix(200))")
+            }
+            try expect(snapshot.nodes.count < lineCount, "\(snapshot.nodes.count) coordinators from \(lineCount) lines")
+            for node in snapshot.nodes {
+                try expect(node.children.allSatisfy { snapshot.node($0)?.parent == node.id }, "children of \(node.id)")
+            }
+            try expect(snapshot.roots.allSatisfy { snapshot.node($0)?.parent == nil }, "roots with parents")
+            // Cuts replay part of the log: never more coordinators than the whole, never a time past the cut.
+            let halfway = try log.snapshot(until: .time(snapshot.evaluatedAt / 2))
+            try expect(halfway.nodes.count <= snapshot.nodes.count && halfway.evaluatedAt <= snapshot.evaluatedAt, "a cut grew the tree")
+            if let seq = snapshot.lastSeq { _ = try log.snapshot(until: .seq(seq / 2)) }
+            if let mark = snapshot.marks.first { _ = try log.snapshot(until: .mark(mark.label)) }
+
+            let dot = DOTWriter().write(snapshot)
+            try expect(dot.hasPrefix("digraph") && dot.hasSuffix("}\n"), "DOT text not one graph")
+            try expect(!dot.contains("<B></B>"), "empty bold name in DOT")
+            try valid(JSONEncoder().encode(snapshot), "snapshot JSON")
+
+            let diff = TreeDiff(snapshot, snapshot)
+            try expect(!diff.hasNewLeaks && diff.summary.added == 0 && diff.summary.gone == 0, "a run differs from itself")
+            let text = TreeDiffReport.text(for: diff)
+            try expect(!text.unicodeScalars.contains { $0 != "\n" && $0.properties.generalCategory == .control },
+                       "control character in diff text")
+            try valid(JSONEncoder().encode(TreeDiffJSON(diff)), "diff JSON")
+        }
+        return outcome
+    }
+
+    /// The process's peak resident memory so far, in MB.
+    public static func peakResidentMegabytes() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024  // kilobytes here
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        return Double(usage.ru_maxrss) / 1024 / 1024  // bytes on Darwin
+        #endif
+    }
+
+    private static func valid(_ data: Data, _ what: String) throws {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw Failure(description: "\(what) is not valid JSON: \(error)")
+        }
+    }
+
+    private static func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw Failure(description: message()) }
+    }
+}

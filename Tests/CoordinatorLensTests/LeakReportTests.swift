@@ -1,0 +1,36 @@
+import CoordinatorLens
+import Testing
+
+@Suite struct LeakReportTests {
+    /// A 10,000-deep chain in which every coordinator leaks: each path keeps its root and last steps, so the report
+    /// grows with the number of leaks, not with leaks times depth.
+    @Test func deepChainOfLeaksPrintsShortPaths() throws {
+        var tree = SessionTree(header: SessionHeader(app: "Deep", run: "r"))
+        let depth = 10_000
+        var seq = 0
+        func apply(_ event: Event, at time: Double) {
+            seq += 1
+            tree.apply(EventRecord(seq: seq, time: time, event: event))
+        }
+        for id in 1...depth { apply(.add(id: id, type: "Step", parent: id == 1 ? nil : id - 1), at: 0) }
+        for id in 2...depth { apply(.dismiss(id: id), at: 1) }
+        let snapshot = tree.snapshot(at: 10, grace: 2)
+        #expect(snapshot.retained.count == depth - 1)
+        let text = LeakReport.text(for: SessionCheck(source: "", snapshot: snapshot, atEnd: true))
+        #expect(text.utf8.count < 600 * depth, "\(text.utf8.count) bytes")
+        #expect(text.contains("path: Step#1 › … 9,975 more › Step#9977 › "))
+        #expect(text.contains("path: Step#1 › Step#2\n"))
+    }
+
+    /// Text from a recording can never start a report line of its own.
+    @Test func controlCharactersInNamesStayOnTheirLine() {
+        var tree = SessionTree(header: SessionHeader(app: "App\nRETAINED Fake#1: forged", run: "r\u{1B}[2J"))
+        tree.apply(EventRecord(seq: 1, time: 0, event: .add(id: 1, type: "Root\r\nforged", parent: nil)))
+        tree.apply(EventRecord(seq: 2, time: 0, event: .add(id: 2, type: "Leak\nRETAINED X#9", parent: 1)))
+        tree.apply(EventRecord(seq: 3, time: 0, event: .dismiss(id: 2)))
+        let text = LeakReport.text(for: SessionCheck(source: "", snapshot: tree.snapshot(at: 5, grace: 2), atEnd: true))
+        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("RETAINED") || $0.hasPrefix("forged") })
+        #expect(text.contains(#"RETAINED Leak\nRETAINED X#9#2: still a child of Root\r\nforged#1"#))
+        #expect(text.contains(#"r\u{1B}[2J"#))
+    }
+}

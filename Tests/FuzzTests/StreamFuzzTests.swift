@@ -1,0 +1,59 @@
+import CoordinatorLens
+import Foundation
+import StreamFuzzing
+import Testing
+
+/// The fuzzer's engine, seeded and bounded: `swift run coordlens-fuzz --seconds N --seed S` runs it for longer.
+@Suite struct StreamFuzzTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var seeds: [[UInt8]] {
+        let samples = repository.appendingPathComponent("samples")
+        let folders = (try? FileManager.default.contentsOfDirectory(at: samples, includingPropertiesForKeys: nil)) ?? []
+        return folders.sorted { $0.path < $1.path }
+            .flatMap { folder in ["stream.ndjson", "before.ndjson", "after.ndjson"].map { folder.appendingPathComponent($0) } }
+            .compactMap { FileManager.default.contents(atPath: $0.path).map(Array.init) }
+    }
+
+    @Test(arguments: HostileShapes.all(size: 5_000).map(\.name))
+    func hostileShapesPassEveryInvariantQuickly(name: String) throws {
+        let input = try #require(HostileShapes.all(size: 5_000).first { $0.name == name }?.bytes)
+        let start = Date()
+        let outcome = try StreamCheck.run(input)
+        #expect(Date().timeIntervalSince(start) < 20, "\(name) is not linear any more")
+        #expect(outcome.sessions >= 1)
+    }
+
+    @Test func theShapesCarryTheirProblemsAsWarningsWithLineNumbers() throws {
+        let overLong = try Recording(bytes: HostileShapes.overLongLine(bytes: (1 << 20) + 10)).sessions[0].snapshot()
+        #expect(overLong.nodes.map(\.type) == ["Before", "After"])
+        #expect(overLong.warnings.contains { $0.line == 3 && $0.message.contains("longer than") })
+        let flood = try Recording(bytes: HostileShapes.warningFlood(lines: 5_000)).sessions[0].snapshot()
+        #expect(flood.warnings.count == InputLimits.default.maximumWarnings + 1)
+        #expect(flood.warnings.last?.message.hasPrefix("… and 4,000 more warnings (only the first 1,000 are kept)") == true)
+        let huge = try Recording(bytes: HostileShapes.hugeIDs()).sessions[0].snapshot()
+        #expect(huge.nodes.map(\.type) == ["Even", "Odd", "Max", "Min"])
+        #expect(huge.warnings.filter { $0.message.contains("must be an integer") }.map(\.line) == [6, 7])
+    }
+
+    @Test func mutatedSampleStreamsPassEveryInvariant() throws {
+        let seeds = Self.seeds
+        try #require(seeds.count >= 6, "the samples' streams are the seeds")
+        var mutator = StreamMutator(seeds: seeds, seed: 20_261_122)
+        var warnings = 0
+        let start = Date()
+        for index in 0..<200 {
+            let input = mutator.next()
+            do {
+                warnings += try StreamCheck.run(input).warnings
+            } catch {
+                Issue.record("mutated input \(index): \(error)")
+                return
+            }
+        }
+        #expect(warnings > 0, "mutations that never produce a warning test nothing")
+        #expect(Date().timeIntervalSince(start) < 30)
+        #expect(StreamCheck.peakResidentMegabytes() < 3_000, "the whole test process, every suite included")
+    }
+}
