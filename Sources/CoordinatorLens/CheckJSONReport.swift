@@ -1,3 +1,5 @@
+import CoordinatorWire
+
 /// `check --format json`: keys in the documented order (Foundation's encoder does not keep an order), always valid
 /// JSON whatever the recording holds.
 public enum CheckJSONReport {
@@ -37,21 +39,7 @@ public enum CheckJSONReport {
 enum JSONText {
     /// A JSON string literal, quotes included.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONString.quoted(text)
     }
 
     /// A JSON number; a value that is not finite, which JSON cannot say, becomes `null`.

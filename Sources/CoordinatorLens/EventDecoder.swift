@@ -1,3 +1,4 @@
+import CoordinatorWire
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -74,9 +75,11 @@ public enum EventDecoder {
             }
         }
         guard let kind else { throw FieldError.missing(.event) }
-        if kind == .session {
-            let version = version ?? 1
-            guard version == 1 else { throw FieldError(message: "unsupported wire format version \(version) (this reader knows 1)") }
+        if kind == .known(.session) {
+            let version = version ?? WireKind.version
+            guard version == WireKind.version else {
+                throw FieldError(message: "unsupported wire format version \(version) (this reader knows \(WireKind.version))")
+            }
             return .session(SessionHeader(app: try required(app, .app), run: try required(run, .run), pid: pid, version: version), line: lineNumber)
         }
 
@@ -85,19 +88,19 @@ public enum EventDecoder {
         guard seconds >= 0, seconds.isFinite else { throw FieldError(message: "\"t\" must be a non-negative number of seconds") }
         let event: Event
         switch kind {
-        case .session: preconditionFailure("handled above")
-        case .add: event = .add(id: try required(id, .id), type: try required(type, .type), parent: parent)
-        case .remove: event = .remove(id: try required(id, .id), parent: parent)
-        case .bind: event = .bind(id: try required(id, .id), screen: try required(screen, .screen))
-        case .dismiss: event = .dismiss(id: try required(id, .id))
-        case .deinitialized: event = .deinitialized(id: try required(id, .id))
-        case .mark: event = .mark(label: try required(label, .label))
-        case .dropped:
+        case .known(.session): preconditionFailure("handled above")
+        case .known(.add): event = .add(id: try required(id, .id), type: try required(type, .type), parent: parent)
+        case .known(.remove): event = .remove(id: try required(id, .id), parent: parent)
+        case .known(.bind): event = .bind(id: try required(id, .id), screen: try required(screen, .screen))
+        case .known(.dismiss): event = .dismiss(id: try required(id, .id))
+        case .known(.deinitialized): event = .deinitialized(id: try required(id, .id))
+        case .known(.mark): event = .mark(label: try required(label, .label))
+        case .known(.dropped):
             let count = try required(count, .count)
             guard count >= 0 else { throw FieldError(message: "\"count\" must not be negative") }
             event = .dropped(count: count)
-        case .heartbeat: event = .heartbeat
-        case .end: event = .end
+        case .known(.heartbeat): event = .heartbeat
+        case .known(.end): event = .end
         case .unknown(let name): event = .unknown(kind: name)
         }
         let site = file.map { CallSite(file: $0, line: callLine ?? 0, function: function) }
@@ -119,24 +122,11 @@ public enum EventDecoder {
 
     /// The event kinds wire format v1 knows, matched on raw bytes like the keys.
     fileprivate enum Kind: Equatable {
-        case session, add, remove, bind, dismiss, deinitialized, mark, dropped, heartbeat, end
+        case known(WireKind)
         case unknown(String)
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
-            func matches(_ name: StaticString) -> Bool {
-                bytes.count == name.utf8CodeUnitCount && memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0
-            }
-            if matches("add") { self = .add }
-            else if matches("bind") { self = .bind }
-            else if matches("dismiss") { self = .dismiss }
-            else if matches("remove") { self = .remove }
-            else if matches("deinit") { self = .deinitialized }
-            else if matches("mark") { self = .mark }
-            else if matches("session") { self = .session }
-            else if matches("end") { self = .end }
-            else if matches("heartbeat") { self = .heartbeat }
-            else if matches("dropped") { self = .dropped }
-            else { self = .unknown(String(decoding: bytes, as: UTF8.self)) }
+            self = WireKind(utf8: bytes).map(Kind.known) ?? .unknown(String(decoding: bytes, as: UTF8.self))
         }
     }
 

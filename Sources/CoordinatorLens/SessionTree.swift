@@ -1,3 +1,5 @@
+import CoordinatorWire
+
 /// A named checkpoint in a session.
 public struct Mark: Hashable, Sendable, Codable {
     /// The label the producer gave the checkpoint.
@@ -336,19 +338,25 @@ public struct SessionTree: Sendable {
 }
 
 extension Event {
+    /// The event's kind in the wire vocabulary; nil for a kind this version does not know.
+    public var wireKind: WireKind? {
+        switch self {
+        case .add: .add
+        case .remove: .remove
+        case .bind: .bind
+        case .dismiss: .dismiss
+        case .deinitialized: .deinitialized
+        case .mark: .mark
+        case .dropped: .dropped
+        case .heartbeat: .heartbeat
+        case .end: .end
+        case .unknown: nil
+        }
+    }
+
     /// The wire name of the event's kind.
     public var kindName: String {
-        switch self {
-        case .add: "add"
-        case .remove: "remove"
-        case .bind: "bind"
-        case .dismiss: "dismiss"
-        case .deinitialized: "deinit"
-        case .mark: "mark"
-        case .dropped: "dropped"
-        case .heartbeat: "heartbeat"
-        case .end: "end"
-        case .unknown(let kind): kind
-        }
+        if case .unknown(let kind) = self { return kind }
+        return wireKind!.rawValue
     }
 }
