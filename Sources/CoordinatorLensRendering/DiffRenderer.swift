@@ -15,13 +15,7 @@ public enum DiffRenderer {
         case .dot:
             return Array(writer.write(diff).utf8)
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            do {
-                return Array(try encoder.encode(TreeDiffJSON(diff, sourceA: sourceA, sourceB: sourceB))) + Array("\n".utf8)
-            } catch {
-                throw .encodingFailed(message: String(describing: error))
-            }
+            return try ReportJSON.encode(TreeDiffJSON(diff, sourceA: sourceA, sourceB: sourceB))
         }
     }
 }

@@ -15,17 +15,9 @@ public enum SnapshotRenderer {
         case .dot:
             return Array(DOTWriter(options: options).write(snapshot).utf8)
         case .json:
-            return try json(snapshot)
+            return try ReportJSON.encode(snapshot)
         }
     }
 
-    private static func json(_ snapshot: Snapshot) throws(RenderError) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        do {
-            return Array(try encoder.encode(snapshot)) + Array("\n".utf8)
-        } catch {
-            throw .encodingFailed(message: String(describing: error))
-        }
-    }
+
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoordinatorLens
 import Foundation
 
 /// `coordlens`: the command line over the inspector core and the renderer.
@@ -7,7 +8,7 @@ struct Coordlens: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coordlens",
         abstract: "See your app's coordinator tree and catch coordinators that outlive their screens.",
-        subcommands: [RenderCommand.self, CheckCommand.self, ListenCommand.self, DiffCommand.self]
+        subcommands: [RenderCommand.self, CheckCommand.self, ListenCommand.self, DiffCommand.self, GrowthCommand.self]
     )
 
     /// Runs the command; bad usage exits 2 (not ArgumentParser's 64) so CI can tell it from a found leak (1).
@@ -33,8 +34,25 @@ struct Coordlens: AsyncParsableCommand {
     }
 }
 
-/// A failure the user can act on: printed as `Error: <message>`, exit status 2.
+/// Bad usage or unreadable input the user can act on: printed as `Error: <message>`, exit status 2.
 struct UsageFailure: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+}
+
+/// A result that could not be drawn or written (Graphviz failed, the output file is not writable): exit status 2.
+struct OutputFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// Prints a session's warnings to standard error as `source:line: message` (`source: message` without a line), the
+/// form editors and CI logs link to.
+enum WarningPrinter {
+    static func print(_ warnings: [Diagnostic], source: String) {
+        for warning in warnings {
+            let place = warning.line > 0 ? "\(source):\(warning.line)" : source
+            FileHandle.standardError.write(Data("\(place): \(TextSanitizer.visible(warning.message))\n".utf8))
+        }
+    }
 }

@@ -3,8 +3,8 @@ import CoordinatorLens
 import CoordinatorLensRendering
 import Foundation
 
-/// `coordlens diff`: what changed in the coordinator tree between two runs of a flow, and, with `--growth`, which
-/// types pile up when one run repeats a flow.
+/// `coordlens diff`: what changed in the coordinator tree between two runs of a flow. `diff --growth` is kept as the
+/// old name of `coordlens growth`.
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
@@ -19,9 +19,8 @@ struct DiffCommand: ParsableCommand {
             (still-child, detached, outlived-parent); fingerprints are counted, so B leaking one twice where A leaked \
             it once is one new leak. Exit status: 0 when B has no new leak, 1 when it has, 2 on bad usage or input.
 
-            Growth: `coordlens diff --growth RUN.ndjson --mark LABEL` reads one run that repeats a flow with a mark \
-            after each iteration, and lists the types whose live (not deinited) count grows at every mark. Exit \
-            status: 0 when none grows, 1 when some type grows at every mark, 2 on bad usage or input.
+            `coordlens diff --growth RUN.ndjson --mark LABEL` is the old name of `coordlens growth RUN.ndjson --mark \
+            LABEL`, which lists the types whose live count grows at every mark.
             """
     )
 
@@ -50,10 +49,10 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "Seconds a done coordinator may take to deinit before it counts as retained (recordings only).")
     var grace: Double = VerdictRules.defaultGrace
 
-    @Option(help: "Growth mode: a recording of one run that repeats a flow, with a --mark after each iteration.")
+    @Option(help: ArgumentHelp("The old name of `coordlens growth FILE`.", visibility: .hidden))
     var growth: String?
 
-    @Option(help: "With --growth: the label of the mark that ends each iteration.")
+    @Option(help: ArgumentHelp("With --growth: the label of the mark that ends each iteration.", visibility: .hidden))
     var mark: String?
 
     @OptionGroup var input: InputLimitOptions
@@ -82,7 +81,14 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         if let growth, let mark {
-            try runGrowth(path: growth, label: mark)
+            var command = GrowthCommand()
+            command.file = growth
+            command.mark = mark
+            command.session = sessions.first
+            command.output = output
+            command.format = format.flatMap { GrowthCommand.OutputFormat(rawValue: $0.rawValue) }
+            command.input = input
+            try command.run()
         } else {
             try runDiff()
         }
@@ -103,34 +109,11 @@ struct DiffCommand: ParsableCommand {
                     diff, format: RenderFormat(rawValue: format.rawValue)!, sourceA: a.source, sourceB: b.source
                 )
             } catch {
-                throw UsageFailure(message: "\(error)")
+                throw OutputFailure(message: "\(error)")
             }
         }
-        try write(bytes)
+        try CommandOutput.write(bytes, to: output)
         if diff.hasNewLeaks { throw ExitCode(1) }
-    }
-
-    private func runGrowth(path: String, label: String) throws {
-        let format = try outputFormat()
-        guard case .recording(let sessions) = try DiffInput.read(path, limits: input.limits) else {
-            throw UsageFailure(message: "\(path) is a snapshot: --growth needs the recording of the run, with its marks")
-        }
-        let session = try pick(from: sessions, side: "", source: path, run: self.sessions.first)
-        let report: GrowthReport
-        do {
-            report = try GrowthReport(session.log, label: label)
-        } catch {
-            throw UsageFailure(message: "\(session.source): \(error.message)")
-        }
-        switch format {
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            try write(Array(try encoder.encode(report)) + Array("\n".utf8))
-        default:
-            try write(Array((report.text + "\n").utf8))
-        }
-        if !report.growing.isEmpty { throw ExitCode(1) }
     }
 
     /// `--format`, else the output's extension (`.txt` is text), else text.
@@ -156,48 +139,17 @@ struct DiffCommand: ParsableCommand {
             }
             return (snapshot, source)
         case .recording(let sessions):
-            let picked = try pick(from: sessions, side: side, source: path, run: session)
+            let picked = try SessionChoice.pick(
+                from: sessions, name: "\(side) (\(path))", run: session, hint: "--session, given twice: first for A, second for B"
+            )
             let snapshot: Snapshot
             do {
                 snapshot = try picked.log.snapshot(until: cut, grace: grace)
             } catch {
                 throw UsageFailure(message: "\(side) (\(picked.source)): \(error.message)")
             }
-            for warning in snapshot.warnings {
-                let place = warning.line > 0 ? "\(picked.source):\(warning.line)" : picked.source
-                FileHandle.standardError.write(Data("\(place): \(warning.message)\n".utf8))
-            }
+            WarningPrinter.print(snapshot.warnings, source: picked.source)
             return (snapshot, picked.source)
-        }
-    }
-
-    /// The session `run` names, or the only one.
-    private func pick(from sessions: [InputSession], side: String, source: String, run: String?) throws -> InputSession {
-        let name = side.isEmpty ? source : "\(side) (\(source))"
-        let runs = sessions.map(\.log.header.run).joined(separator: ", ")
-        if let run {
-            guard let session = sessions.first(where: { $0.log.header.run == run }) else {
-                throw UsageFailure(message: "\(name) holds no session \(run); it holds: \(runs.isEmpty ? "none" : runs)")
-            }
-            return session
-        }
-        guard let only = sessions.first else { throw UsageFailure(message: "\(name) holds no session") }
-        guard sessions.count == 1 else {
-            let hint = side.isEmpty ? "--session RUN" : "--session, given twice: first for A, second for B"
-            throw UsageFailure(message: "\(name) holds \(sessions.count) sessions; pick one with \(hint): \(runs)")
-        }
-        return only
-    }
-
-    private func write(_ bytes: [UInt8]) throws {
-        guard let output, output != "-" else {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
-        }
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: output))
-        } catch {
-            throw UsageFailure(message: "cannot write \(output): \(error.localizedDescription)")
         }
     }
 }

@@ -28,30 +28,17 @@ struct RenderCommand: ParsableCommand {
         guard let format = format ?? RenderFormat(path: output) else {
             throw UsageFailure(message: "cannot tell the format of \(output): give --format svg|png|pdf|dot|json")
         }
-        let sessions = try point.select(try RecordingInput.read(files, limits: point.limits))
-        guard let session = sessions.first else { throw UsageFailure(message: "the input holds no session") }
-        guard sessions.count == 1 else {
-            throw UsageFailure(message: "the input holds \(sessions.count) sessions; pick one with --session: \(sessions.map(\.log.header.run).joined(separator: ", "))")
-        }
+        let sessions = try RecordingInput.read(files, limits: point.limits)
+        let session = try SessionChoice.pick(from: sessions, name: "the input", run: point.session)
         let snapshot = try point.snapshot(of: session)
         let bytes: [UInt8]
         do {
             bytes = try SnapshotRenderer.render(snapshot, format: format, options: RenderOptions(showReleased: showReleased))
         } catch {
-            throw UsageFailure(message: "\(error)")
+            throw OutputFailure(message: "\(error)")
         }
-        if output == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-        } else {
-            do {
-                try Data(bytes).write(to: URL(fileURLWithPath: output))
-            } catch {
-                throw UsageFailure(message: "cannot write \(output): \(error.localizedDescription)")
-            }
-        }
-        for warning in snapshot.warnings {
-            FileHandle.standardError.write(Data("\(session.source):\(warning.line): \(warning.message)\n".utf8))
-        }
+        try CommandOutput.write(bytes, to: output)
+        WarningPrinter.print(snapshot.warnings, source: session.source)
     }
 }
 

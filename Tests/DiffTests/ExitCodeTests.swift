@@ -145,5 +145,15 @@ struct ExitCodeTests {
 
         let missing = try BuiltProduct.coordlens.run(["diff", "--growth", "clean.ndjson", "--mark", "nope"], in: directory)
         #expect(missing.status == 2)
+
+        // `coordlens growth` is the command; `diff --growth` its old name, with the same output.
+        let command = try BuiltProduct.coordlens.run(["growth", "loop.ndjson", "--mark", "iteration"], in: directory)
+        #expect(command.status == 1)
+        #expect(command.standardOutput == grows.standardOutput)
+        let written = try BuiltProduct.coordlens.run(["growth", "loop.ndjson", "--mark", "iteration", "-o", "growth.json"], in: directory)
+        #expect(written.status == 1)
+        let file = try Data(contentsOf: directory.appendingPathComponent("growth.json"))
+        #expect((try JSONObject.parse(Array(file))["growing"] as? [[String: Any]])?.count == 1)
+        #expect(try BuiltProduct.coordlens.run(["growth", "clean.ndjson", "--mark", "iteration"], in: directory).status == 0)
     }
 }
