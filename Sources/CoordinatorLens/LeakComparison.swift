@@ -20,7 +20,7 @@ struct LeakComparison {
 
         struct Key: Hashable {
             var types: Int
-            var reasonKind: String
+            var reasonKind: RetentionKind
         }
         var typePaths = TypePathInterner()
         var memoA = [Int](repeating: -1, count: nodesA.count)

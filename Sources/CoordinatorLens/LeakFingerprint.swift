@@ -7,11 +7,11 @@ public struct LeakFingerprint: Hashable, Sendable, Comparable, CustomStringConve
     /// How many steps of a deep path are left out after its root; 0 when `types` is the whole path.
     public var omittedSteps: Int
     /// The retention reason's kind: `still-child`, `detached` or `outlived-parent`.
-    public var reasonKind: String
+    public var reasonKind: RetentionKind
 
     /// A fingerprint from root-first `types` (with `omittedSteps` left out after the root) and a reason kind such as
     /// `still-child`.
-    public init(types: [String], omittedSteps: Int = 0, reasonKind: String) {
+    public init(types: [String], omittedSteps: Int = 0, reasonKind: RetentionKind) {
         self.types = types
         self.omittedSteps = omittedSteps
         self.reasonKind = reasonKind
@@ -24,7 +24,7 @@ public struct LeakFingerprint: Hashable, Sendable, Comparable, CustomStringConve
     public var description: String {
         var shown = types
         if omittedSteps > 0, !shown.isEmpty { shown.insert(DeepPath.omission(omittedSteps), at: 1) }
-        return shown.joined(separator: "/") + " (\(reasonKind))"
+        return shown.joined(separator: "/") + " (\(reasonKind.rawValue))"
     }
 
     /// Orders by types, root first, then by how many steps were left out, then by reason kind: the order leak lists
@@ -51,6 +51,7 @@ public struct LeakCount: Hashable, Sendable {
 }
 
 extension SnapshotNode {
-    /// The retention reason's kind, with a stand-in for retained nodes of snapshots written before kinds existed.
-    var leakReasonKind: String { reasonKind ?? "retained" }
+    /// The retention reason's kind; a retained node of a snapshot written before kinds existed gets the kind its place
+    /// implies (under a parent: still a child; else detached).
+    var leakReasonKind: RetentionKind { reasonKind ?? (parent == nil ? .detached : .stillChild) }
 }

@@ -23,7 +23,7 @@ public struct SnapshotNode: Hashable, Sendable, Codable {
     /// The retention reason's sentence for retained coordinators; a short note for pending and late ones.
     public let reason: String?
     /// The retention reason's stable kind (`still-child`, `detached`, `outlived-parent`), for retained ones only.
-    public let reasonKind: String?
+    public let reasonKind: RetentionKind?
     /// The parent a `remove` detached it from, while it stays detached: diffs match it there, not among the roots.
     public let removedFrom: CoordinatorID?
 }

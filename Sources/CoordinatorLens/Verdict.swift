@@ -12,8 +12,23 @@ public enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
     case late
 }
 
+/// The kind of a retention reason, stable across runs (ids are not): part of a leak's fingerprint.
+public enum RetentionKind: String, Hashable, Sendable, Codable, CaseIterable, Comparable, CustomStringConvertible {
+    /// Never removed from a parent that is still alive.
+    case stillChild = "still-child"
+    /// Removed (or a root) and still alive: something outside the tree holds it.
+    case detached
+    /// Its parent deinited while it was attached.
+    case outlivedParent = "outlived-parent"
+
+    public static func < (lhs: RetentionKind, rhs: RetentionKind) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The wire spelling, as reports and fingerprints print it.
+    public var description: String { rawValue }
+}
+
 /// Who still holds a retained coordinator, as far as the tree can tell.
-public enum RetentionReason: Hashable, Sendable {
+public enum RetentionReason: Hashable, Sendable, Codable {
     /// Never removed from a parent that is still alive.
     case stillChild(parentType: String, parentID: CoordinatorID)
     /// Removed from `formerParentType#formerParentID` (at `site`), or a root, yet still alive: something outside the
@@ -23,11 +38,11 @@ public enum RetentionReason: Hashable, Sendable {
     case outlivedParent(parentType: String, parentID: CoordinatorID)
 
     /// The reason's kind, stable across runs (ids are not), for leak fingerprints.
-    public var kind: String {
+    public var kind: RetentionKind {
         switch self {
-        case .stillChild: "still-child"
-        case .detached: "detached"
-        case .outlivedParent: "outlived-parent"
+        case .stillChild: .stillChild
+        case .detached: .detached
+        case .outlivedParent: .outlivedParent
         }
     }
 

@@ -22,7 +22,7 @@ func edgeStatement(_ parent: Int, _ child: Int, in dot: String) -> String? {
         #expect(verdicts == [
             "1:alive", "2:alive", "3:retained", "4:released", "5:pending", "6:released", "7:retained", "8:late",
         ])
-        #expect(snapshot.node(7)?.reasonKind == "outlived-parent")
+        #expect(snapshot.node(7)?.reasonKind == .outlivedParent)
     }
 
     @Test func retainedNodeIsFilledRedWithBoldRedEdgeFromItsHolder() throws {

@@ -20,7 +20,7 @@ import Testing
         let later = script.snapshot(at: 3.01)
         #expect(later.verdict(2) == .retained)
         #expect(later.node(2)?.reason == "still a child of App#1")
-        #expect(later.node(2)?.reasonKind == "still-child")
+        #expect(later.node(2)?.reasonKind == .stillChild)
     }
 
     @Test func evaluationDefaultsToTheLastEventsTime() {
@@ -42,7 +42,7 @@ import Testing
         let snapshot = script.snapshot(at: 5)
         #expect(snapshot.verdict(2) == .retained)
         #expect(snapshot.node(2)?.reason == "detached from App#1; still alive: something else holds it, often a closure or delegate capturing it")
-        #expect(snapshot.node(2)?.reasonKind == "detached")
+        #expect(snapshot.node(2)?.reasonKind == .detached)
         #expect(snapshot.path(to: 2).map(\.id) == [1, 2], "shown under the parent it left")
         #expect(snapshot.node(2)?.parent == nil)
         #expect(snapshot.roots == [1, 2])

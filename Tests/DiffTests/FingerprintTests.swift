@@ -12,7 +12,7 @@ struct FingerprintTests {
         #expect(!diff.hasNewLeaks)
         #expect(diff.newLeaks.isEmpty && diff.fixedLeaks.isEmpty)
         let fingerprint = LeakFingerprint(
-            types: ["AppCoordinator", "MainTabCoordinator", "CheckoutCoordinator"], reasonKind: "still-child"
+            types: ["AppCoordinator", "MainTabCoordinator", "CheckoutCoordinator"], reasonKind: .stillChild
         )
         #expect(diff.stillLeaking == [LeakCount(fingerprint: fingerprint, count: 1)])
         let checkout = diff.entry(at: "AppCoordinator/MainTabCoordinator/CheckoutCoordinator[0]")
@@ -23,7 +23,7 @@ struct FingerprintTests {
 
     @Test("a fingerprint is the type path and the reason kind, printed as such")
     func fingerprintText() {
-        let fingerprint = LeakFingerprint(types: ["AppCoordinator", "YellowCoordinator"], reasonKind: "detached")
+        let fingerprint = LeakFingerprint(types: ["AppCoordinator", "YellowCoordinator"], reasonKind: .detached)
         #expect(fingerprint.description == "AppCoordinator/YellowCoordinator (detached)")
         #expect(fingerprint.type == "YellowCoordinator")
     }

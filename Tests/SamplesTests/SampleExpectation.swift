@@ -8,7 +8,7 @@ struct SampleExpectation: Sendable, CustomTestStringConvertible {
     /// The sample's folder under samples/.
     let folder: String
     let verdicts: [String: [Verdict]]
-    let retainedReason: String = "still-child"
+    let retainedReason: RetentionKind = .stillChild
 
     var testDescription: String { product }
 
