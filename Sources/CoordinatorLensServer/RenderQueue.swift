@@ -133,11 +133,12 @@ final class RenderQueue: @unchecked Sendable {
 
     /// Renders and writes one picture; returns its status line.
     private func draw(_ live: LiveSnapshot) -> String {
-        let (snapshot, cut) = live.snapshot.cuttingNames(to: options.maxLabelCharacters)
-        var shortened = live
-        shortened.snapshot = snapshot
-        var status = StatusLine.describe(shortened)
-        if cut > 0 { status += ", \(cut) names cut to \(options.maxLabelCharacters) characters in the picture" }
+        let snapshot = live.snapshot
+        var status = StatusLine.describe(live)
+        let cap = DOTEscaping.maximumLabelCharacters
+        let cut = ([snapshot.app, snapshot.run] + snapshot.nodes.flatMap { [$0.type, $0.screen ?? "", $0.reason ?? ""] })
+            .filter { $0.utf8.count > cap && $0.count > cap }.count
+        if cut > 0 { status += ", \(cut) names cut to \(cap) characters in the picture" }
         guard let directory = options.outputDirectory else { return status }
         let path = (directory as NSString).appendingPathComponent(FileName.forRun(live.snapshot.run) + ".svg")
         do {

@@ -52,12 +52,10 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(name: .customLong("large-tree"), help: "Above this many drawn coordinators, lay the picture out without Graphviz's dot (fast).")
     var largeTree = ListenOptions().largeTreeThreshold
 
-    @Option(name: .customLong("max-label"), help: "Characters of a type, screen, app or run name drawn; longer ones are cut, with a note in the status line.")
-    var maxLabel = ListenOptions().maxLabelCharacters
 
     func validate() throws {
         let positive = [("--max-line-bytes", maxLineBytes), ("--max-sessions", maxSessions), ("--max-connections", maxConnections ?? 1),
-                        ("--record-buffer-bytes", recordBufferBytes), ("--max-label", maxLabel), ("--large-tree", largeTree)]
+                        ("--record-buffer-bytes", recordBufferBytes), ("--large-tree", largeTree)]
         if let (name, _) = positive.first(where: { $0.1 < 1 }) { throw ValidationError("\(name) must be at least 1") }
         if maxKeptMalformed < 0 { throw ValidationError("--max-kept-malformed must not be negative") }
         if !(evictAfter >= 0) { throw ValidationError("--evict-after must be a number of seconds, 0 or more") }
@@ -78,7 +76,6 @@ struct ListenCommand: AsyncParsableCommand {
         options.maxConnections = maxConnections
         options.recordBufferBytes = recordBufferBytes
         options.largeTreeThreshold = largeTree
-        options.maxLabelCharacters = maxLabel
         let server = InspectorServer(options: options) { line in say(line) }
         let bound: Int
         do {
