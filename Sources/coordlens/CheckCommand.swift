@@ -9,13 +9,13 @@ struct CheckCommand: ParsableCommand {
     )
 
     enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
+        case text, json, gcc, github, sarif, junit
     }
 
     @Argument(help: "Recordings in wire format v1 (NDJSON); - reads standard input.")
     var files: [String]
 
-    @Option(help: "text or json.")
+    @Option(help: "text, json, gcc (file:line: error: …), github (Actions annotations), sarif (SARIF 2.1.0) or junit (JUnit XML).")
     var format: ReportFormat = .text
 
     @Flag(help: "Exit 0 although the run ended while some finished coordinators were still within their grace period.")
@@ -30,6 +30,10 @@ struct CheckCommand: ParsableCommand {
         switch format {
         case .text: print(LeakReport.text(for: result, allowingUndecided: allowUndecided))
         case .json: print(CheckJSONReport.json(for: result))
+        case .gcc: print(GCCReport.text(for: result, allowingUndecided: allowUndecided), terminator: "")
+        case .github: print(GitHubAnnotationsReport.text(for: result, allowingUndecided: allowUndecided))
+        case .sarif: print(SARIFReport.json(for: result, allowingUndecided: allowUndecided))
+        case .junit: print(JUnitReport.xml(for: result, allowingUndecided: allowUndecided), terminator: "")
         }
         if result.fails(allowingUndecided: allowUndecided) { throw ExitCode(1) }
     }
