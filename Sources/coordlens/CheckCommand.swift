@@ -23,17 +23,20 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var point: SnapshotOptions
 
+    @OptionGroup var source: SourceRootOption
+
     func run() throws {
         let sessions = try point.select(try RecordingInput.read(files))
         let checks = try sessions.map { SessionCheck(source: $0.source, snapshot: try point.snapshot(of: $0), atEnd: point.cut == .end) }
         let result = CheckResult(grace: point.grace, sessions: checks)
+        let paths = source.paths
         switch format {
-        case .text: print(LeakReport.text(for: result, allowingUndecided: allowUndecided))
-        case .json: print(CheckJSONReport.json(for: result))
-        case .gcc: print(GCCReport.text(for: result, allowingUndecided: allowUndecided), terminator: "")
-        case .github: print(GitHubAnnotationsReport.text(for: result, allowingUndecided: allowUndecided))
-        case .sarif: print(SARIFReport.json(for: result, allowingUndecided: allowUndecided))
-        case .junit: print(JUnitReport.xml(for: result, allowingUndecided: allowUndecided), terminator: "")
+        case .text: print(LeakReport.text(for: result, allowingUndecided: allowUndecided, paths: paths))
+        case .json: print(CheckJSONReport.json(for: result, paths: paths))
+        case .gcc: print(GCCReport.text(for: result, allowingUndecided: allowUndecided, paths: paths), terminator: "")
+        case .github: print(GitHubAnnotationsReport.text(for: result, allowingUndecided: allowUndecided, paths: paths))
+        case .sarif: print(SARIFReport.json(for: result, allowingUndecided: allowUndecided, paths: paths))
+        case .junit: print(JUnitReport.xml(for: result, allowingUndecided: allowUndecided, paths: paths), terminator: "")
         }
         if result.fails(allowingUndecided: allowUndecided) { throw ExitCode(1) }
     }

@@ -1,0 +1,80 @@
+import CoordinatorTrace
+import Foundation
+import TestSupport
+import Testing
+
+/// Where a coordinator was added, bound, dismissed and removed, recorded through the real hook (`#filePath` as `path`)
+/// and printed relative to a checkout with `--source-root`, so a tool can open the line.
+@Suite struct SourceLocationTests {
+    /// The Stranger app's leaking run, recorded to a file through the hook.
+    private static func strangerRecording() throws -> (path: String, app: StrangerAppCoordinator) {
+        let path = try Streams.file("")
+        let tracer = Tracer()
+        tracer.start(app: "Stranger", sink: .file(path), options: TraceOptions(grace: 0.3))
+        return (path, StrangerApp.runAndQuit(tracer: tracer))
+    }
+
+    private static let root = PythonTools.packageRoot.path
+
+    @Test func jsonGivesEveryCallSiteAndThePathFromTheRoot() throws {
+        let (path, app) = try Self.strangerRecording()
+        let result = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3", "--format", "json", "--source-root", Self.root])
+        #expect(result.status == 1, "\(result.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let sessions = try #require(object["sessions"] as? [[String: Any]])
+        let coordinators = try #require(sessions.first?["coordinators"] as? [[String: Any]])
+        let settings = try #require(coordinators.first { $0["type"] as? String == "SettingsCoordinator" })
+        let added = try #require(settings["added"] as? [String: Any])
+        #expect(added["file"] as? String == "Tests/CommandLineTests/StrangerApp.swift")
+        #expect(added["line"] as? Int == 77)
+        #expect(added["function"] as? String == "openSettingsAndSwipeDown()")
+        let bound = try #require(settings["bound"] as? [String: Any])
+        #expect(bound["line"] as? Int == 79)
+        #expect(settings["dismissed"] is NSNull, "its screen's deallocation dismissed it: no call site")
+        #expect(settings["path"] as? [Int] == [1, 2, 4, 5])
+        let chat = try #require(coordinators.first { $0["type"] as? String == "ChatCoordinator" })
+        let removed = try #require(chat["removed"] as? [String: Any])
+        #expect(removed["file"] as? String == "Tests/CommandLineTests/StrangerApp.swift")
+        #expect(removed["line"] as? Int == 65)
+        #expect(chat["path"] as? [Int] == [1, 2, 3, 6], "a detached coordinator's path goes through the parent it left")
+
+        // The file and line a tool would open are the ones that added the coordinator.
+        let source = try String(contentsOfFile: Self.root + "/Tests/CommandLineTests/StrangerApp.swift", encoding: .utf8)
+        let line = source.split(separator: "\n", omittingEmptySubsequences: false)[77 - 1]
+        #expect(line.contains("addChild(settings)"))
+        withExtendedLifetime(app) {}
+    }
+
+    @Test func gccAndTextPrintPathsRelativeToTheSourceRootAndFileIDsWithout() throws {
+        let (path, app) = try Self.strangerRecording()
+        let rooted = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", Self.root + "/"])
+        #expect(rooted.standardOutput.contains(
+            "Tests/CommandLineTests/StrangerApp.swift:77:1: error: SettingsCoordinator#5 retained: still a child of ProfileCoordinator#4\n"
+        ), "\(rooted.standardOutput)")
+        let text = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3", "--source-root", Self.root])
+        #expect(text.standardOutput.contains("added at Tests/CommandLineTests/StrangerApp.swift:77"))
+        let plain = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3", "--format", "gcc"])
+        #expect(plain.standardOutput.contains("CommandLineTests/StrangerApp.swift:77:1: error: SettingsCoordinator#5"))
+        #expect(!plain.standardOutput.contains("Tests/CommandLineTests"))
+        // A checkout elsewhere: paths stay absolute, which an editor on this machine still opens.
+        let elsewhere = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", "/nowhere"])
+        #expect(elsewhere.standardOutput.contains(Self.root + "/Tests/CommandLineTests/StrangerApp.swift:77:1: error: "))
+        withExtendedLifetime(app) {}
+    }
+
+    @Test func aPathThatNamesAnotherFileIsIgnored() throws {
+        // A base class that forwards file and line but not filePath sends its own path: the #fileID wins.
+        let stream = """
+        {"event":"session","v":1,"app":"Shop","run":"r"}
+        {"seq":1,"t":0,"event":"add","id":1,"type":"App","file":"Shop/App.swift","line":3,"path":"/src/Shop/Base.swift"}
+        {"seq":2,"t":0.1,"event":"add","id":2,"type":"Checkout","parent":1,"file":"Shop/Home.swift","line":9,"path":"/src/Sources/Shop/Home.swift"}
+        {"seq":3,"t":1.0,"event":"dismiss","id":2,"file":"Shop/Home.swift","line":12,"function":"close()"}
+        {"seq":4,"t":5.0,"event":"end"}
+
+        """
+        let result = try BuiltProduct.coordlens.run(["check", "-", "--format", "json", "--source-root", "/src"], input: stream)
+        #expect(result.standardOutput.contains(#""added":{"file":"Shop/App.swift","line":3,"function":null}"#))
+        #expect(result.standardOutput.contains(#""added":{"file":"Sources/Shop/Home.swift","line":9,"function":null}"#))
+        #expect(result.standardOutput.contains(#""dismissed":{"file":"Shop/Home.swift","line":12,"function":"close()"}"#))
+    }
+}
