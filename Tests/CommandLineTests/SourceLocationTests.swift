@@ -62,6 +62,18 @@ import Testing
         withExtendedLifetime(app) {}
     }
 
+    @Test func renderPutsTheCallSitesInTooltipsRelativeToTheSourceRoot() throws {
+        let (path, app) = try Self.strangerRecording()
+        let result = try BuiltProduct.coordlens.run(["render", path, "--grace", "0.3", "-o", "-", "--format", "svg", "--source-root", Self.root])
+        #expect(result.status == 0, "\(result.standardError)")
+        let svg = try SVGElement.parse(Data(result.standardOutput.utf8))
+        let tooltip = svg.element(id: "c5")?.descendants.first { $0.name == "a" }?.attributes["xlink:title"]
+        #expect(tooltip?.contains("retained: still a child of ProfileCoordinator#4") == true, "\(tooltip ?? "no tooltip")")
+        #expect(tooltip?.contains("added at Tests/CommandLineTests/StrangerApp.swift:77 in openSettingsAndSwipeDown()") == true)
+        #expect(tooltip?.contains("bound at Tests/CommandLineTests/StrangerApp.swift:79") == true)
+        withExtendedLifetime(app) {}
+    }
+
     @Test func aPathThatNamesAnotherFileIsIgnored() throws {
         // A base class that forwards file and line but not filePath sends its own path: the #fileID wins.
         let stream = """
