@@ -36,7 +36,12 @@ public enum JUnitReport {
         var errors = 0
         for type in types {
             let mine = byType[type] ?? []
-            cases += "    <testcase name=\"\(text(type))\" classname=\"\(text(snapshot.app))\">\n"
+            let opening = "    <testcase name=\"\(text(type))\" classname=\"\(text(snapshot.app))\""
+            guard !mine.isEmpty else {
+                cases += opening + "/>\n"
+                continue
+            }
+            cases += opening + ">\n"
             var output: [String] = []
             for finding in mine {
                 let lines = (finding.site.map { ["added at \(paths.file(for: $0)):\($0.line)"] } ?? []) + ["path: \(finding.path)"]

@@ -5,8 +5,8 @@ import Testing
 /// `check --format gcc|github|sarif|junit`, produced by the built `coordlens` from a real leaking recording and read
 /// back by the consumer each format is for.
 @Suite struct CIFormatTests {
-    static let sample = PythonTools.packageRoot.appendingPathComponent("samples/deliveroo-traditional/stream.ndjson").path
-    static let schema = PythonTools.packageRoot.appendingPathComponent("Tests/Fixtures/sarif-schema-2.1.0.json").path
+    static let sample = PackageRoot.path("samples/deliveroo-traditional/stream.ndjson")
+    static let schema = PackageRoot.path("Tests/Fixtures/sarif-schema-2.1.0.json")
 
     /// A leak whose type name tries to break every format: a newline, `%`, `::`, markup and an ESC byte.
     static let hostileType = "Evil\nLine%0A::error file=x,line=1::<b>&amp;\u{1B}[31mRed"

@@ -14,7 +14,7 @@ import Testing
         return (path, StrangerApp.runAndQuit(tracer: tracer))
     }
 
-    private static let root = PythonTools.packageRoot.path
+    private static let root = PackageRoot.url.path
 
     @Test func jsonGivesEveryCallSiteAndThePathFromTheRoot() throws {
         let (path, app) = try Self.strangerRecording()

@@ -3,12 +3,8 @@ import Foundation
 /// The Python of the virtual environment `make python-tools` creates under `.build/venv`, with the validators tests
 /// run as real processes (`jsonschema`, `junitparser`).
 public enum PythonTools {
-    /// The package's root folder, from this file's place in it (Tests/TestSupport/).
-    public static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// `.build/venv/bin/python` under the package root.
-    public static var python: URL { packageRoot.appendingPathComponent(".build/venv/bin/python") }
+    public static var python: URL { PackageRoot.url.appendingPathComponent(".build/venv/bin/python") }
 
     /// Runs `script` (Python source) with `arguments`, `input` on its standard input; throws `Missing` when the
     /// virtual environment has not been made, so a test that needs it fails saying how to make it, never skips.
