@@ -21,4 +21,15 @@ enum NodeTooltip {
         lines.append(times.joined(separator: " · ") + " into the run (judged at \(Seconds(snapshot.evaluatedAt)))")
         return lines
     }
+
+    /// The tooltip's lines for a diff's entry: its marker and what changed, then each run's coordinator as `lines`
+    /// gives it, prefixed `A` or `B`.
+    static func lines(for entry: TreeDiff.Entry, in diff: TreeDiff) -> [String] {
+        var lines = ["\(entry.marker.symbol) \(entry.type): \(TreeDiffReport.detail(entry, in: diff))"]
+        for (side, node, snapshot) in [("A", diff.nodeA(entry), diff.a), ("B", diff.nodeB(entry), diff.b)] {
+            guard let node else { continue }
+            lines += Self.lines(for: node, in: snapshot, paths: SourcePaths()).map { "\(side) \($0)" }
+        }
+        return lines
+    }
 }
