@@ -4,7 +4,9 @@ import Testing
 
 /// `check --format gcc|github|sarif|junit`, produced by the built `coordlens` from a real leaking recording and read
 /// back by the consumer each format is for.
-@Suite struct CIFormatTests {
+/// Serialized: each test runs several processes (coordlens, Python validators); run side by side on a 2-core machine
+/// they starve the timing-sensitive hook tests running at the same time.
+@Suite(.serialized) struct CIFormatTests {
     static let sample = PackageRoot.path("samples/deliveroo-traditional/stream.ndjson")
     static let schema = PackageRoot.path("Tests/Fixtures/sarif-schema-2.1.0.json")
 
@@ -38,8 +40,8 @@ import Testing
         }
     }
 
-    @Test func gccPointsEveryLeakAtTheLineThatAddedIt() throws {
-        let result = try BuiltProduct.coordlens.run(["check", Self.sample, "--format", "gcc"])
+    @Test func gccPointsEveryLeakAtTheLineThatAddedIt() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", Self.sample, "--format", "gcc"])
         #expect(result.status == 1, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n")
         let diagnostics = Self.gccDiagnostics(result.standardOutput)
@@ -52,8 +54,8 @@ import Testing
         #expect(diagnostics.filter { $0.severity == "note" }.first?.message == "path: HomeCoordinator#1 › YellowCoordinator#2")
     }
 
-    @Test func gccKeepsAHostileTypeNameOnItsLine() throws {
-        let result = try BuiltProduct.coordlens.run(["check", "-", "--format", "gcc"], input: Self.hostile)
+    @Test func gccKeepsAHostileTypeNameOnItsLine() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "gcc"], input: Self.hostile)
         #expect(result.status == 1)
         let lines = result.standardOutput.split(separator: "\n")
         #expect(lines.count == 2, "\(result.standardOutput)")
@@ -88,8 +90,8 @@ import Testing
             .replacingOccurrences(of: "%25", with: "%")
     }
 
-    @Test func githubAnnotatesEveryLeakAtTheLineThatAddedIt() throws {
-        let result = try BuiltProduct.coordlens.run(["check", Self.sample, "--format", "github"])
+    @Test func githubAnnotatesEveryLeakAtTheLineThatAddedIt() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", Self.sample, "--format", "github"])
         #expect(result.status == 1, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n")
         let commands = lines.compactMap(Self.workflowCommand)
@@ -103,8 +105,8 @@ import Testing
         #expect(lines.last == "coordlens: 7 retained, 0 undecided in 1 session")
     }
 
-    @Test func githubKeepsAHostileTypeNameInsideItsCommand() throws {
-        let result = try BuiltProduct.coordlens.run(["check", "-", "--format", "github"], input: Self.hostile)
+    @Test func githubKeepsAHostileTypeNameInsideItsCommand() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "github"], input: Self.hostile)
         #expect(result.status == 1)
         let lines = result.standardOutput.split(separator: "\n")
         #expect(lines.count == 2, "\(result.standardOutput)")
@@ -143,18 +145,18 @@ import Testing
         var errors: [String], version: String, results: [Result], notifications: Int
     }
 
-    private static func validatedSARIF(_ output: String) throws -> SARIFSummary {
-        let validation = try PythonTools.run(validateSARIF, [schema], input: output)
+    private static func validatedSARIF(_ output: String) async throws -> SARIFSummary {
+        let validation = try await PythonTools.runAsync(validateSARIF, [schema], input: output)
         #expect(validation.status == 0, "\(validation.standardError)")
         let summary = try JSONDecoder().decode(SARIFSummary.self, from: Data(validation.standardOutput.utf8))
         #expect(summary.errors == [], "not valid SARIF 2.1.0")
         return summary
     }
 
-    @Test func sarifIsValidAndLocatesEveryLeak() throws {
-        let result = try BuiltProduct.coordlens.run(["check", Self.sample, "--format", "sarif"])
+    @Test func sarifIsValidAndLocatesEveryLeak() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", Self.sample, "--format", "sarif"])
         #expect(result.status == 1, "\(result.standardError)")
-        let summary = try Self.validatedSARIF(result.standardOutput)
+        let summary = try await Self.validatedSARIF(result.standardOutput)
         #expect(summary.version == "2.1.0")
         #expect(summary.results.count == 7)
         let first = try #require(summary.results.first)
@@ -164,10 +166,10 @@ import Testing
         #expect(first.related == [6], "HomeCoordinator, which holds it, was added at line 6")
     }
 
-    @Test func sarifStaysValidWithAHostileTypeName() throws {
-        let result = try BuiltProduct.coordlens.run(["check", "-", "--format", "sarif"], input: Self.hostile + "{oops\n")
+    @Test func sarifStaysValidWithAHostileTypeName() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "sarif"], input: Self.hostile + "{oops\n")
         #expect(result.status == 1)
-        let summary = try Self.validatedSARIF(result.standardOutput)
+        let summary = try await Self.validatedSARIF(result.standardOutput)
         #expect(summary.results.count == 1)
         #expect(summary.results.first?.message.hasPrefix(#"Evil\nLine%0A::error file=x,line=1::<b>&amp;\u{1B}[31mRed#2 retained"#) == true)
         #expect(summary.results.first?.uri == "App/Evil%2C%20file%3A%25.swift")
@@ -201,16 +203,16 @@ import Testing
         var name: String, tests: Int, failures: Int, errors: Int, err: String?, cases: [Case]
     }
 
-    private static func parsedJUnit(_ output: String) throws -> [JUnitSuite] {
-        let parse = try PythonTools.run(readJUnit, input: output)
+    private static func parsedJUnit(_ output: String) async throws -> [JUnitSuite] {
+        let parse = try await PythonTools.runAsync(readJUnit, input: output)
         #expect(parse.status == 0, "\(parse.standardError)")
         return try JSONDecoder().decode([JUnitSuite].self, from: Data(parse.standardOutput.utf8))
     }
 
-    @Test func junitHasAFailurePerLeakInItsTypesCase() throws {
-        let result = try BuiltProduct.coordlens.run(["check", Self.sample, "--format", "junit"])
+    @Test func junitHasAFailurePerLeakInItsTypesCase() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", Self.sample, "--format", "junit"])
         #expect(result.status == 1, "\(result.standardError)")
-        let suites = try Self.parsedJUnit(result.standardOutput)
+        let suites = try await Self.parsedJUnit(result.standardOutput)
         let suite = try #require(suites.first)
         #expect(suites.count == 1)
         #expect(suite.failures == 7 && suite.errors == 0)
@@ -228,27 +230,27 @@ import Testing
         #expect(suite.cases.first { $0.name == "FixedYellowCoordinator" }?.results.isEmpty == true, "released: it passes")
     }
 
-    @Test func junitReadsBackAHostileTypeNameExactly() throws {
-        let result = try BuiltProduct.coordlens.run(["check", "-", "--format", "junit"], input: Self.hostile + "{oops\n")
+    @Test func junitReadsBackAHostileTypeNameExactly() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "junit"], input: Self.hostile + "{oops\n")
         #expect(result.status == 1)
         #expect(!result.standardOutput.contains("\u{1B}"))
-        let suite = try #require(try Self.parsedJUnit(result.standardOutput).first)
+        let suite = try #require(try await Self.parsedJUnit(result.standardOutput).first)
         let visible = #"Evil\nLine%0A::error file=x,line=1::<b>&amp;\u{1B}[31mRed"#
         #expect(suite.cases.map(\.name) == ["AppCoordinator", visible])
         #expect(suite.cases.last?.results.first?.message == "\(visible)#2 retained: still a child of AppCoordinator#1")
         #expect(suite.err?.contains("<stdin>:6: malformed JSON") == true, "\(suite.err ?? "no system-err")")
     }
 
-    @Test func junitMakesUndecidedAnErrorUnlessAllowed() throws {
+    @Test func junitMakesUndecidedAnErrorUnlessAllowed() async throws {
         let path = try Streams.file(Streams.leaking)
-        let strict = try BuiltProduct.coordlens.run(["check", path, "--grace", "10", "--format", "junit"])
+        let strict = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "10", "--format", "junit"])
         #expect(strict.status == 1)
-        let suite = try #require(try Self.parsedJUnit(strict.standardOutput).first)
+        let suite = try #require(try await Self.parsedJUnit(strict.standardOutput).first)
         #expect(suite.errors == 1 && suite.failures == 0)
         #expect(suite.cases.last?.results.first?.kind == "Error")
-        let allowed = try BuiltProduct.coordlens.run(["check", path, "--grace", "10", "--format", "junit", "--allow-undecided"])
+        let allowed = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "10", "--format", "junit", "--allow-undecided"])
         #expect(allowed.status == 0)
-        let relaxed = try #require(try Self.parsedJUnit(allowed.standardOutput).first)
+        let relaxed = try #require(try await Self.parsedJUnit(allowed.standardOutput).first)
         #expect(relaxed.errors == 0 && relaxed.failures == 0)
         #expect(relaxed.cases.last?.out?.contains("CheckoutCoordinator#2 undecided: the run ended") == true)
     }
@@ -256,37 +258,37 @@ import Testing
     // MARK: exit codes and undecided, in every format
 
     @Test(arguments: ["gcc", "github", "sarif", "junit"])
-    func exitCodesAreTheTextFormats(format: String) throws {
+    func exitCodesAreTheTextFormats(format: String) async throws {
         let leaking = try Streams.file(Streams.leaking)
-        #expect(try BuiltProduct.coordlens.run(["check", leaking, "--format", format]).status == 1)
-        #expect(try BuiltProduct.coordlens.run(["check", try Streams.file(Streams.clean), "--format", format]).status == 0)
-        let undecided = try BuiltProduct.coordlens.run(["check", leaking, "--grace", "10", "--format", format])
+        #expect(try await BuiltProduct.coordlens.runAsync(["check", leaking, "--format", format]).status == 1)
+        #expect(try await BuiltProduct.coordlens.runAsync(["check", try Streams.file(Streams.clean), "--format", format]).status == 0)
+        let undecided = try await BuiltProduct.coordlens.runAsync(["check", leaking, "--grace", "10", "--format", format])
         #expect(undecided.status == 1)
         #expect(undecided.standardOutput.contains("CheckoutCoordinator#2 undecided"))
-        #expect(try BuiltProduct.coordlens.run(["check", leaking, "--grace", "10", "--allow-undecided", "--format", format]).status == 0)
-        #expect(try BuiltProduct.coordlens.run(["check", "-", "--format", format], input: "").status == 2)
+        #expect(try await BuiltProduct.coordlens.runAsync(["check", leaking, "--grace", "10", "--allow-undecided", "--format", format]).status == 0)
+        #expect(try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", format], input: "").status == 2)
     }
 
-    @Test func undecidedIsAnErrorUnlessAllowedThenAWarning() throws {
+    @Test func undecidedIsAnErrorUnlessAllowedThenAWarning() async throws {
         let leaking = try Streams.file(Streams.leaking)
-        let strict = try BuiltProduct.coordlens.run(["check", leaking, "--grace", "10", "--format", "gcc"])
+        let strict = try await BuiltProduct.coordlens.runAsync(["check", leaking, "--grace", "10", "--format", "gcc"])
         #expect(strict.standardOutput.hasPrefix("App.swift:40:1: error: CheckoutCoordinator#2 undecided: the run ended"))
-        let allowed = try BuiltProduct.coordlens.run(["check", leaking, "--grace", "10", "--allow-undecided", "--format", "github"])
+        let allowed = try await BuiltProduct.coordlens.runAsync(["check", leaking, "--grace", "10", "--allow-undecided", "--format", "github"])
         #expect(allowed.standardOutput.hasPrefix("::warning file=App.swift,line=40,title=CheckoutCoordinator#2 undecided::"))
-        let sarif = try Self.validatedSARIF(try BuiltProduct.coordlens.run(["check", leaking, "--grace", "10", "--format", "sarif"]).standardOutput)
+        let sarif = try await Self.validatedSARIF(try await BuiltProduct.coordlens.runAsync(["check", leaking, "--grace", "10", "--format", "sarif"]).standardOutput)
         #expect(sarif.results.map(\.ruleId) == ["undecided"])
         #expect(sarif.results.map(\.level) == ["error"])
     }
 
-    @Test func theValidatorsRejectBrokenOutput() throws {
+    @Test func theValidatorsRejectBrokenOutput() async throws {
         // The consumers are real: a result without a message is not SARIF, and XML with an unclosed tag is refused.
         let count = "import json, sys, jsonschema\nschema = json.load(open(sys.argv[1]))\n"
             + "print(len(list(jsonschema.validators.validator_for(schema)(schema).iter_errors(json.loads(sys.stdin.read())))))"
         let broken = #"{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"ruleId":"a"}]}]}"#
-        let errors = try PythonTools.run(count, [Self.schema], input: broken)
+        let errors = try await PythonTools.runAsync(count, [Self.schema], input: broken)
         #expect(errors.status == 0, "\(errors.standardError)")
         #expect(Int(errors.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0)
-        let junit = try PythonTools.run(Self.readJUnit, input: "<testsuites><testsuite name=\"a\"><testcase></testsuite></testsuites>")
+        let junit = try await PythonTools.runAsync(Self.readJUnit, input: "<testsuites><testsuite name=\"a\"><testcase></testsuite></testsuites>")
         #expect(junit.status != 0)
     }
 }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The README's "CoordinatorLens in CI" excerpts are what the built `coordlens` prints for the sample, line for line.
-@Suite struct ReadmeCIExcerptTests {
+@Suite(.serialized) struct ReadmeCIExcerptTests {
     /// The fenced blocks of the README's CI section, as (language, lines).
     private static func blocks() throws -> [(language: String, lines: [String])] {
         let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
@@ -21,30 +21,30 @@ import Testing
         return blocks
     }
 
-    private static func output(_ format: String) throws -> String {
+    private static func output(_ format: String) async throws -> String {
         // As the README runs it: from the package root, with the path relative to it.
-        try BuiltProduct.coordlens.run(
+        try await BuiltProduct.coordlens.runAsync(
             ["check", "samples/deliveroo-traditional/stream.ndjson", "--format", format], in: PackageRoot.url
         ).standardOutput
     }
 
-    @Test func lineFormatExcerptsAreRealOutput() throws {
+    @Test func lineFormatExcerptsAreRealOutput() async throws {
         let blocks = try Self.blocks()
         let texts = blocks.filter { $0.language == "text" }
         let xml = blocks.filter { $0.language == "xml" }
         #expect(texts.count == 2 && xml.count == 1)
         for (format, block) in zip(["gcc", "github", "junit"], texts + xml) {
-            let real = Set(try Self.output(format).split(separator: "\n").map(String.init))
+            let real = Set(try await Self.output(format).split(separator: "\n").map(String.init))
             for line in block.lines where line != "…" {
                 #expect(real.contains(line), "\(format): \(line)")
             }
         }
     }
 
-    @Test func sarifExcerptIsTheFirstResult() throws {
+    @Test func sarifExcerptIsTheFirstResult() async throws {
         let block = try #require(try Self.blocks().first { $0.language == "json" })
         let excerpt = try JSONSerialization.jsonObject(with: Data(block.lines.joined(separator: "\n").utf8)) as? NSDictionary
-        let log = try JSONSerialization.jsonObject(with: Data(try Self.output("sarif").utf8)) as? [String: Any]
+        let log = try JSONSerialization.jsonObject(with: Data(try await Self.output("sarif").utf8)) as? [String: Any]
         let run = (log?["runs"] as? [[String: Any]])?.first
         let first = (run?["results"] as? [NSDictionary])?.first
         #expect(excerpt != nil && excerpt == first)

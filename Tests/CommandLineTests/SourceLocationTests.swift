@@ -5,9 +5,9 @@ import Testing
 
 /// Where a coordinator was added, bound, dismissed and removed, recorded through the real hook (`#filePath` as `path`)
 /// and printed relative to a checkout with `--source-root`, so a tool can open the line.
-@Suite struct SourceLocationTests {
+@Suite(.serialized) struct SourceLocationTests {
     /// The Stranger app's leaking run, recorded to a file through the hook.
-    private static func strangerRecording() throws -> (path: String, app: StrangerAppCoordinator) {
+    private static func strangerRecording() async throws -> (path: String, app: StrangerAppCoordinator) {
         let path = try Streams.file("")
         let tracer = Tracer()
         tracer.start(app: "Stranger", sink: .file(path), options: TraceOptions(grace: 0.3))
@@ -16,9 +16,9 @@ import Testing
 
     private static let root = PackageRoot.url.path
 
-    @Test func jsonGivesEveryCallSiteAndThePathFromTheRoot() throws {
-        let (path, app) = try Self.strangerRecording()
-        let result = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3", "--format", "json", "--source-root", Self.root])
+    @Test func jsonGivesEveryCallSiteAndThePathFromTheRoot() async throws {
+        let (path, app) = try await Self.strangerRecording()
+        let result = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "json", "--source-root", Self.root])
         #expect(result.status == 1, "\(result.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let sessions = try #require(object["sessions"] as? [[String: Any]])
@@ -45,26 +45,26 @@ import Testing
         withExtendedLifetime(app) {}
     }
 
-    @Test func gccAndTextPrintPathsRelativeToTheSourceRootAndFileIDsWithout() throws {
-        let (path, app) = try Self.strangerRecording()
-        let rooted = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", Self.root + "/"])
+    @Test func gccAndTextPrintPathsRelativeToTheSourceRootAndFileIDsWithout() async throws {
+        let (path, app) = try await Self.strangerRecording()
+        let rooted = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", Self.root + "/"])
         #expect(rooted.standardOutput.contains(
             "Tests/CommandLineTests/StrangerApp.swift:77:1: error: SettingsCoordinator#5 retained: still a child of ProfileCoordinator#4\n"
         ), "\(rooted.standardOutput)")
-        let text = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3", "--source-root", Self.root])
+        let text = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--source-root", Self.root])
         #expect(text.standardOutput.contains("added at Tests/CommandLineTests/StrangerApp.swift:77"))
-        let plain = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3", "--format", "gcc"])
+        let plain = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc"])
         #expect(plain.standardOutput.contains("CommandLineTests/StrangerApp.swift:77:1: error: SettingsCoordinator#5"))
         #expect(!plain.standardOutput.contains("Tests/CommandLineTests"))
         // A checkout elsewhere: paths stay absolute, which an editor on this machine still opens.
-        let elsewhere = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", "/nowhere"])
+        let elsewhere = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", "/nowhere"])
         #expect(elsewhere.standardOutput.contains(Self.root + "/Tests/CommandLineTests/StrangerApp.swift:77:1: error: "))
         withExtendedLifetime(app) {}
     }
 
-    @Test func renderPutsTheCallSitesInTooltipsRelativeToTheSourceRoot() throws {
-        let (path, app) = try Self.strangerRecording()
-        let result = try BuiltProduct.coordlens.run(["render", path, "--grace", "0.3", "-o", "-", "--format", "svg", "--source-root", Self.root])
+    @Test func renderPutsTheCallSitesInTooltipsRelativeToTheSourceRoot() async throws {
+        let (path, app) = try await Self.strangerRecording()
+        let result = try await BuiltProduct.coordlens.runAsync(["render", path, "--grace", "0.3", "-o", "-", "--format", "svg", "--source-root", Self.root])
         #expect(result.status == 0, "\(result.standardError)")
         let svg = try SVGElement.parse(Data(result.standardOutput.utf8))
         let tooltip = svg.element(id: "c5")?.descendants.first { $0.name == "a" }?.attributes["xlink:title"]
@@ -74,7 +74,7 @@ import Testing
         withExtendedLifetime(app) {}
     }
 
-    @Test func aPathThatNamesAnotherFileIsIgnored() throws {
+    @Test func aPathThatNamesAnotherFileIsIgnored() async throws {
         // A base class that forwards file and line but not filePath sends its own path: the #fileID wins.
         let stream = """
         {"event":"session","v":1,"app":"Shop","run":"r"}
@@ -84,7 +84,7 @@ import Testing
         {"seq":4,"t":5.0,"event":"end"}
 
         """
-        let result = try BuiltProduct.coordlens.run(["check", "-", "--format", "json", "--source-root", "/src"], input: stream)
+        let result = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "json", "--source-root", "/src"], input: stream)
         #expect(result.standardOutput.contains(#""added":{"file":"Shop/App.swift","line":3,"function":null}"#))
         #expect(result.standardOutput.contains(#""added":{"file":"Sources/Shop/Home.swift","line":9,"function":null}"#))
         #expect(result.standardOutput.contains(#""dismissed":{"file":"Shop/Home.swift","line":12,"function":"close()"}"#))

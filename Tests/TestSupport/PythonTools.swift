@@ -13,6 +13,13 @@ public enum PythonTools {
         return try ProcessRun.run(python, ["-c", script] + arguments, input: input, timeout: 120)
     }
 
+    /// Runs `script` as `run` does, on a thread of its own, so the awaiting test holds no thread of the cooperative
+    /// pool while Python runs.
+    public static func runAsync(_ script: String, _ arguments: [String] = [], input: String? = nil) async throws -> ProcessRun {
+        guard FileManager.default.isExecutableFile(atPath: python.path) else { throw Missing(python: python.path) }
+        return try await ProcessRun.runAsync(python, ["-c", script] + arguments, input: input, timeout: 120)
+    }
+
     /// The virtual environment is not there.
     public struct Missing: Error, CustomStringConvertible {
         /// Where the interpreter was looked for.
