@@ -24,7 +24,7 @@ struct CheckFinding {
     /// A stable rule id: the retention reason's kind (`still-child`, `detached`, `outlived-parent`), `undecided`,
     /// `late` or `input-warning`.
     var rule: String
-    /// `Type#id retained`, `Type#id undecided`, or the warning's first words, for titles.
+    /// `Type#id retained`, `Type#id undecided`, `Type#id late`, or `Recording problem`, for titles.
     var title: String
     /// The one-line message, reason included.
     var message: String

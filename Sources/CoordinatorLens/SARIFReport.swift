@@ -3,7 +3,8 @@ import CoordinatorWire
 /// `check --format sarif`: a SARIF 2.1.0 log for code scanning (GitHub, Azure DevOps, IDE viewers).
 ///
 /// One run; one result per retained coordinator (rule: its reason kind), located at the line that added it, with the
-/// holder's add site as a related location and its leak fingerprint as a partial fingerprint. Undecided coordinators
+/// holder's add site and, for a detached one, the `remove` call as related locations, and its leak fingerprint as a
+/// partial fingerprint. Undecided coordinators
 /// are results of rule `undecided` (level `error`, `warning` with `--allow-undecided`), late ones of rule `late`
 /// (`note`). Problems in the input are tool execution notifications at their line in the recording, as SARIF keeps
 /// them apart from results. A coordinator without a call site is located at its recording.
@@ -53,11 +54,17 @@ public enum SARIFReport {
         } else if check.source != "<stdin>", !check.source.isEmpty {
             out += "\"locations\":[\(location(file: check.source, line: 0))],"
         }
+        var related: [String] = []
         if let holder = finding.holder, let site = holder.site {
             let role = holder.id == finding.node?.parent ? "its parent" : "the parent it was removed from"
             let text = TextSanitizer.visible("\(holder.type)#\(holder.id), \(role), was added here")
-            out += "\"relatedLocations\":[\(location(file: paths.file(for: site), line: site.line, id: 1, message: text))],"
+            related.append(location(file: paths.file(for: site), line: site.line, id: related.count + 1, message: text))
         }
+        if let node = finding.node, let site = node.removedSite {
+            let text = TextSanitizer.visible("\(node.type)#\(node.id) was removed here")
+            related.append(location(file: paths.file(for: site), line: site.line, id: related.count + 1, message: text))
+        }
+        if !related.isEmpty { out += "\"relatedLocations\":[" + related.joined(separator: ",") + "]," }
         if let node = finding.node {
             let fingerprint = LeakFingerprint(types: check.snapshot.path(to: node.id).map(\.type), reasonKind: finding.rule)
             out += "\"partialFingerprints\":{\"coordinatorLeak/v1\":\(quoted(fingerprint.description))},"

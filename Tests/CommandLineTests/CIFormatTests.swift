@@ -1,3 +1,4 @@
+import CoordinatorTrace
 import Foundation
 import TestSupport
 import Testing
@@ -164,6 +165,23 @@ import Testing
         #expect(first.uri == "DeliverooTraditionalSample/HomeCoordinator.swift")
         #expect(first.line == 11)
         #expect(first.related == [6], "HomeCoordinator, which holds it, was added at line 6")
+    }
+
+    @Test func sarifPointsADetachedLeakAtItsRemoveCallInTheCheckout() async throws {
+        let path = try Streams.file("")
+        let tracer = Tracer()
+        tracer.start(app: "Stranger", sink: .file(path), options: TraceOptions(grace: 0.3))
+        let app = StrangerApp.runAndQuit(tracer: tracer)
+        let result = try await BuiltProduct.coordlens.runAsync(
+            ["check", path, "--grace", "0.3", "--format", "sarif", "--source-root", PackageRoot.url.path]
+        )
+        #expect(result.status == 1)
+        let summary = try await Self.validatedSARIF(result.standardOutput)
+        let detached = try #require(summary.results.first { $0.ruleId == "detached" })
+        #expect(detached.uri == "Tests/CommandLineTests/StrangerApp.swift")
+        #expect(detached.related.contains(65), "the line that removed it: \(detached.related)")
+        #expect(summary.results.map(\.ruleId).sorted() == ["detached", "still-child"])
+        withExtendedLifetime(app) {}
     }
 
     @Test func sarifStaysValidWithAHostileTypeName() async throws {
