@@ -1,4 +1,3 @@
-import CoordinatorTrace
 import Foundation
 import TestSupport
 import Testing
@@ -168,10 +167,7 @@ import Testing
     }
 
     @Test func sarifPointsADetachedLeakAtItsRemoveCallInTheCheckout() async throws {
-        let path = try Streams.file("")
-        let tracer = Tracer()
-        tracer.start(app: "Stranger", sink: .file(path), options: TraceOptions(grace: 0.3))
-        let app = StrangerApp.runAndQuit(tracer: tracer)
+        let path = try await StrangerRecording.file()
         let result = try await BuiltProduct.coordlens.runAsync(
             ["check", path, "--grace", "0.3", "--format", "sarif", "--source-root", PackageRoot.url.path]
         )
@@ -181,7 +177,6 @@ import Testing
         #expect(detached.uri == "Tests/CommandLineTests/StrangerApp.swift")
         #expect(detached.related.contains(65), "the line that removed it: \(detached.related)")
         #expect(summary.results.map(\.ruleId).sorted() == ["detached", "still-child"])
-        withExtendedLifetime(app) {}
     }
 
     @Test func sarifStaysValidWithAHostileTypeName() async throws {

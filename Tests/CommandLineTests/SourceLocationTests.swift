@@ -1,4 +1,3 @@
-import CoordinatorTrace
 import Foundation
 import TestSupport
 import Testing
@@ -6,18 +5,10 @@ import Testing
 /// Where a coordinator was added, bound, dismissed and removed, recorded through the real hook (`#filePath` as `path`)
 /// and printed relative to a checkout with `--source-root`, so a tool can open the line.
 @Suite(.serialized) struct SourceLocationTests {
-    /// The Stranger app's leaking run, recorded to a file through the hook.
-    private static func strangerRecording() async throws -> (path: String, app: StrangerAppCoordinator) {
-        let path = try Streams.file("")
-        let tracer = Tracer()
-        tracer.start(app: "Stranger", sink: .file(path), options: TraceOptions(grace: 0.3))
-        return (path, StrangerApp.runAndQuit(tracer: tracer))
-    }
-
     private static let root = PackageRoot.url.path
 
     @Test func jsonGivesEveryCallSiteAndThePathFromTheRoot() async throws {
-        let (path, app) = try await Self.strangerRecording()
+        let path = try await StrangerRecording.file()
         let result = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "json", "--source-root", Self.root])
         #expect(result.status == 1, "\(result.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -42,11 +33,10 @@ import Testing
         let source = try String(contentsOfFile: Self.root + "/Tests/CommandLineTests/StrangerApp.swift", encoding: .utf8)
         let line = source.split(separator: "\n", omittingEmptySubsequences: false)[77 - 1]
         #expect(line.contains("addChild(settings)"))
-        withExtendedLifetime(app) {}
     }
 
     @Test func gccAndTextPrintPathsRelativeToTheSourceRootAndFileIDsWithout() async throws {
-        let (path, app) = try await Self.strangerRecording()
+        let path = try await StrangerRecording.file()
         let rooted = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", Self.root + "/"])
         #expect(rooted.standardOutput.contains(
             "Tests/CommandLineTests/StrangerApp.swift:77:1: error: SettingsCoordinator#5 retained: still a child of ProfileCoordinator#4\n"
@@ -59,11 +49,10 @@ import Testing
         // A checkout elsewhere: paths stay absolute, which an editor on this machine still opens.
         let elsewhere = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", "/nowhere"])
         #expect(elsewhere.standardOutput.contains(Self.root + "/Tests/CommandLineTests/StrangerApp.swift:77:1: error: "))
-        withExtendedLifetime(app) {}
     }
 
     @Test func renderPutsTheCallSitesInTooltipsRelativeToTheSourceRoot() async throws {
-        let (path, app) = try await Self.strangerRecording()
+        let path = try await StrangerRecording.file()
         let result = try await BuiltProduct.coordlens.runAsync(["render", path, "--grace", "0.3", "-o", "-", "--format", "svg", "--source-root", Self.root])
         #expect(result.status == 0, "\(result.standardError)")
         let svg = try SVGElement.parse(Data(result.standardOutput.utf8))
@@ -71,7 +60,6 @@ import Testing
         #expect(tooltip?.contains("retained: still a child of ProfileCoordinator#4") == true, "\(tooltip ?? "no tooltip")")
         #expect(tooltip?.contains("added at Tests/CommandLineTests/StrangerApp.swift:77 in openSettingsAndSwipeDown()") == true)
         #expect(tooltip?.contains("bound at Tests/CommandLineTests/StrangerApp.swift:79") == true)
-        withExtendedLifetime(app) {}
     }
 
     @Test func aPathThatNamesAnotherFileIsIgnored() async throws {
