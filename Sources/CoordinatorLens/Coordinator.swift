@@ -14,8 +14,12 @@ public struct Coordinator: Hashable, Sendable {
     public var addedAt: Double
     /// Where its first `add` was called; nil when the producer sent no call site.
     public var addedSite: CallSite?
+    /// Where it was last bound to a screen; nil if never bound or sent without a call site.
+    public var boundSite: CallSite?
     /// Seconds since the session started, at its first `dismiss`; nil if never dismissed.
     public var dismissedAt: Double?
+    /// Where that first `dismiss` was called; nil when a screen's deallocation dismissed it or no site was sent.
+    public var dismissedSite: CallSite?
     /// When a `remove` detached it; cleared when an `add` attaches it again.
     public var removedAt: Double?
     /// The parent a `remove` detached it from; cleared when an `add` attaches it again.

@@ -9,12 +9,15 @@ public struct CallSite: Hashable, Sendable, Codable {
     public var line: Int
     /// The calling function as `#function` spells it; nil when the producer sent none.
     public var function: String?
+    /// The source file's full path when the producer sent one (the hook sends `#filePath`); nil otherwise.
+    public var path: String?
 
-    /// A call site; `function` is optional because producers other than the hook may not know it.
-    public init(file: String, line: Int, function: String? = nil) {
+    /// A call site; `function` and `path` are optional because producers other than the hook may not know them.
+    public init(file: String, line: Int, function: String? = nil, path: String? = nil) {
         self.file = file
         self.line = line
         self.function = function
+        self.path = path
     }
 
     /// `file:line`, as a report shows it.

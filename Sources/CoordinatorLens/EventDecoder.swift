@@ -52,7 +52,7 @@ public enum EventDecoder {
         var kind: Kind?
         var seq, id, parent, count, callLine, pid, version: Int?
         var time: Double?
-        var type, screen, label, file, function, app, run: String?
+        var type, screen, label, file, function, path, app, run: String?
         while let key = try scanner.nextKey(Key.init) {
             switch key {
             case .event: kind = try scanner.kind()
@@ -67,6 +67,7 @@ public enum EventDecoder {
             case .file: file = try scanner.text(key)
             case .line: callLine = try scanner.integer(key)
             case .function: function = try scanner.text(key)
+            case .path: path = try scanner.text(key)
             case .app: app = try scanner.text(key)
             case .run: run = try scanner.text(key)
             case .pid: pid = try scanner.integer(key)
@@ -103,7 +104,7 @@ public enum EventDecoder {
         case .known(.end): event = .end
         case .unknown(let name): event = .unknown(kind: name)
         }
-        let site = file.map { CallSite(file: $0, line: callLine ?? 0, function: function) }
+        let site = file.map { CallSite(file: $0, line: callLine ?? 0, function: function, path: path) }
         return .record(EventRecord(seq: sequence, time: seconds, event: event, site: site, line: lineNumber))
     }
 
@@ -132,7 +133,7 @@ public enum EventDecoder {
 
     /// The keys wire format v1 knows, matched on raw bytes so they never become Strings.
     fileprivate enum Key {
-        case event, seq, t, id, type, parent, screen, label, count, file, line, function, app, run, pid, v, other
+        case event, seq, t, id, type, parent, screen, label, count, file, line, function, path, app, run, pid, v, other
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             func matches(_ key: Key) -> Bool { memcmp(bytes.baseAddress!, key.name.utf8Start, bytes.count) == 0 }
@@ -140,7 +141,7 @@ public enum EventDecoder {
             case 1: self = matches(.t) ? .t : matches(.v) ? .v : .other
             case 2: self = matches(.id) ? .id : .other
             case 3: self = matches(.seq) ? .seq : matches(.app) ? .app : matches(.run) ? .run : matches(.pid) ? .pid : .other
-            case 4: self = matches(.type) ? .type : matches(.file) ? .file : matches(.line) ? .line : .other
+            case 4: self = matches(.type) ? .type : matches(.file) ? .file : matches(.line) ? .line : matches(.path) ? .path : .other
             case 5: self = matches(.event) ? .event : matches(.label) ? .label : matches(.count) ? .count : .other
             case 6: self = matches(.parent) ? .parent : matches(.screen) ? .screen : .other
             case 8: self = matches(.function) ? .function : .other
@@ -165,6 +166,7 @@ public enum EventDecoder {
             case .file: "file"
             case .line: "line"
             case .function: "function"
+            case .path: "path"
             case .app: "app"
             case .run: "run"
             case .pid: "pid"

@@ -22,18 +22,18 @@ public enum LeakReport {
     }
 
     /// The full text block for one session: leaks with their paths, undecided ones, late ones, warnings, counts.
-    public static func text(for check: SessionCheck) -> String {
+    public static func text(for check: SessionCheck, paths: SourcePaths = SourcePaths()) -> String {
         let snapshot = check.snapshot
         var ancestry = AncestryIndex(snapshot)
         var lines = ["\(snapshot.app) run \(snapshot.run) (evaluated at \(Seconds(snapshot.evaluatedAt)), grace \(Seconds(snapshot.grace)))"]
         for node in snapshot.retained {
             lines.append("  RETAINED \(name(node)): \(node.reason ?? "not released")")
-            if let site = node.site { lines.append("    added at \(site.description)") }
+            if let site = node.site { lines.append("    added at \(paths.file(for: site)):\(site.line)") }
             lines.append("    path: \(ancestry.path(to: node.id, name: name))")
         }
         for undecided in check.undecided {
             lines.append("  UNDECIDED \(name(undecided.node)): \(undecided.reason)")
-            if let site = undecided.node.site { lines.append("    added at \(site.description)") }
+            if let site = undecided.node.site { lines.append("    added at \(paths.file(for: site)):\(site.line)") }
         }
         for node in snapshot.nodes where node.verdict == .late {
             lines.append("  late \(name(node)): \(node.reason ?? "")")
@@ -50,8 +50,8 @@ public enum LeakReport {
     }
 
     /// Every session's block, then the closing count, and when undecided coordinators do not fail the run, a note.
-    public static func text(for result: CheckResult, allowingUndecided: Bool = false) -> String {
-        var blocks = result.sessions.map { text(for: $0) }
+    public static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
+        var blocks = result.sessions.map { text(for: $0, paths: paths) }
         let sessions = result.sessions.count == 1 ? "1 session" : "\(result.sessions.count) sessions"
         if result.undecided > 0 {
             let note = allowingUndecided ? " (allowed by --allow-undecided)" : ""

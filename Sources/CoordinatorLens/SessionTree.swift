@@ -136,9 +136,13 @@ public struct SessionTree: Sendable {
         case .bind(let id, let screen):
             guard let index = known(id, record, "bind") else { return }
             coordinators[index].screen = screen
+            coordinators[index].boundSite = record.site
         case .dismiss(let id):
             guard let index = known(id, record, "dismiss") else { return }
-            if coordinators[index].dismissedAt == nil { coordinators[index].dismissedAt = record.time }
+            if coordinators[index].dismissedAt == nil {
+                coordinators[index].dismissedAt = record.time
+                coordinators[index].dismissedSite = record.site
+            }
         case .deinitialized(let id): deinitialize(id, record)
         case .mark(let label): marks.append(Mark(label: label, seq: record.seq, time: record.time))
         case .dropped(let count):

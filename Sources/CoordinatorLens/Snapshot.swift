@@ -26,6 +26,12 @@ public struct SnapshotNode: Hashable, Sendable, Codable {
     public let reasonKind: RetentionKind?
     /// The parent a `remove` detached it from, while it stays detached: diffs match it there, not among the roots.
     public let removedFrom: CoordinatorID?
+    /// Where it was last bound to a screen; nil if never bound or sent without a call site.
+    public internal(set) var boundSite: CallSite? = nil
+    /// Where it was first dismissed; nil when a screen's deallocation dismissed it or no site was sent.
+    public internal(set) var dismissedSite: CallSite? = nil
+    /// Where the `remove` that detached it was called, while it stays detached.
+    public internal(set) var removedSite: CallSite? = nil
 }
 
 /// A session's tree frozen at one evaluation time, with every verdict decided: what renderers and reports read.
@@ -149,7 +155,8 @@ extension SessionTree {
                 id: coordinator.id, type: coordinator.type, parent: coordinator.parent, children: coordinator.children,
                 screen: coordinator.screen, addedAt: coordinator.addedAt, site: coordinator.addedSite,
                 doneAt: coordinator.doneAt, deinitAt: coordinator.deinitAt, verdict: verdict, reason: reason,
-                reasonKind: retention?.kind, removedFrom: coordinator.removedFrom
+                reasonKind: retention?.kind, removedFrom: coordinator.removedFrom,
+                boundSite: coordinator.boundSite, dismissedSite: coordinator.dismissedSite, removedSite: coordinator.removedSite
             )
         }
         return Snapshot(

@@ -1,6 +1,6 @@
 /// Turns user text (type names, screens, app names, run ids) into text Graphviz shows verbatim and cannot be broken by.
 ///
-/// User text only ever goes into labels: never into node ids, URLs, tooltips, `id` or `class` attributes, and no
+/// User text only ever goes into labels and tooltips: never into node ids, URLs, `id` or `class` attributes, and no
 /// `shape=record` is used, so `{ } | < >` mean nothing to Graphviz.
 public enum DOTEscaping {
     /// The text with every character dropped that has no business in a label: control characters (newlines and tabs
@@ -66,6 +66,26 @@ public enum DOTEscaping {
         }
         escaped += "\""
         return escaped
+    }
+
+    /// A DOT double-quoted string for a `tooltip`, quotes included: the lines joined with `\n`, which Graphviz writes
+    /// as a newline. Within a line control characters are dropped (no line break but ours), `&` becomes `&amp;`
+    /// (Graphviz passes entities through into the SVG's `xlink:title`), and a backslash becomes four: Graphviz
+    /// unescapes a tooltip twice, once as a string and once expanding `\N`, `\G` and the like.
+    public static func tooltip(_ lines: [String]) -> String {
+        var escaped = "\""
+        for (index, line) in lines.enumerated() {
+            if index > 0 { escaped += "\\n" }
+            for scalar in line.unicodeScalars where isPrintable(scalar) {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\\\\\"
+                case "&": escaped += "&amp;"
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return escaped + "\""
     }
 
     private static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {

@@ -3,8 +3,8 @@ import CoordinatorLens
 /// Writes a snapshot as DOT: the coordinator tree top-down, coloured by verdict, under a title and beside a legend.
 ///
 /// Only fixed tokens reach ids and attributes (`c<id>`, `verdict-<verdict>`); user text goes through `DOTEscaping`
-/// into HTML-like labels only. The same snapshot and options always give the same text: nodes follow the roots and
-/// each node's children in order.
+/// into HTML-like labels and tooltips only. The same snapshot and options always give the same text: nodes follow the
+/// roots and each node's children in order.
 public struct DOTWriter: Sendable {
     /// What the drawing shows.
     public var options: RenderOptions
@@ -133,7 +133,8 @@ public struct DOTWriter: Sendable {
         if node.verdict.isGone && !options.showReleased { classes += " shown-as-ancestor" }
         return "  \(Self.name(node.id)) [id=\"\(Self.name(node.id))\", class=\"\(classes)\", style=\"\(look.style)\", "
             + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth)\(Self.pos(position)), label=\(label(for: node, in: snapshot))];\n"
+            + "penwidth=\(look.penwidth)\(Self.pos(position)), label=\(label(for: node, in: snapshot)), "
+            + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: node, in: snapshot, paths: options.sourcePaths)))];\n"
     }
 
     /// `, pos="x,y!"` for a given position (points, one decimal), nothing when Graphviz places the node.

@@ -4,7 +4,7 @@ import CoordinatorLens
 /// both inputs, the summary line and a legend.
 ///
 /// Only fixed tokens reach ids and attributes (`n<entry>`, `diff-<marker>`); user text goes through `DOTEscaping` into
-/// HTML-like labels only. The same diff always gives the same text.
+/// HTML-like labels and tooltips only. The same diff always gives the same text.
 public struct DiffDOTWriter: Sendable {
     /// Names for the two inputs in the title, such as their file paths.
     public var sourceA: String
@@ -45,7 +45,8 @@ public struct DiffDOTWriter: Sendable {
         if entry.isStillLeaking { classes += " still-leaking" }
         return "  n\(index) [id=\"n\(index)\", class=\"\(classes)\", style=\"\(look.style)\", "
             + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth), label=\(label(for: entry, twinned: twinned, in: diff))];\n"
+            + "penwidth=\(look.penwidth), label=\(label(for: entry, twinned: twinned, in: diff)), "
+            + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: entry, in: diff)))];\n"
     }
 
     /// The edge takes the look of the change at its child: a new or gone branch stands out as a whole.

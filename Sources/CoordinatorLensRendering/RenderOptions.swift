@@ -1,3 +1,5 @@
+import CoordinatorLens
+
 /// Choices about what a rendered snapshot shows.
 public struct RenderOptions: Hashable, Sendable {
     /// Whether released and late coordinators are drawn; when false they appear only as ancestors of live ones.
@@ -5,10 +7,13 @@ public struct RenderOptions: Hashable, Sendable {
     /// Above this many drawn nodes the tree is laid out by CoordinatorLens itself and Graphviz only draws it: `dot`
     /// needs seconds for a few thousand nodes and minutes for tens of thousands.
     public var largeTreeThreshold: Int
+    /// How tooltips print call sites' files (`--source-root`).
+    public var sourcePaths: SourcePaths
 
     /// By default released and late coordinators show only as ancestors of live ones.
-    public init(showReleased: Bool = false, largeTreeThreshold: Int = 2_000) {
+    public init(showReleased: Bool = false, largeTreeThreshold: Int = 2_000, sourcePaths: SourcePaths = SourcePaths()) {
         self.showReleased = showReleased
         self.largeTreeThreshold = largeTreeThreshold
+        self.sourcePaths = sourcePaths
     }
 }

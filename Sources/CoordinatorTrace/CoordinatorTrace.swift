@@ -15,41 +15,46 @@ public enum CoordinatorTrace {
     /// `child` joins the tree under `parent` (nil: a root); adding it again moves it.
     public static func added(
         _ child: AnyObject, to parent: AnyObject?,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
     ) {
-        Tracer.shared.added(child, to: parent, file: file, line: line, function: function)
+        Tracer.shared.added(child, to: parent, file: file, line: line, function: function, filePath: filePath)
     }
 
     /// `child` was detached from `parent`.
     public static func removed(
         _ child: AnyObject, from parent: AnyObject?,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
     ) {
-        Tracer.shared.removed(child, from: parent, file: file, line: line, function: function)
+        Tracer.shared.removed(child, from: parent, file: file, line: line, function: function, filePath: filePath)
     }
 
     /// `coordinator` drives `screen`; the screen's deallocation counts as the coordinator's dismissal.
     public static func bind(
         _ coordinator: AnyObject, to screen: AnyObject,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
     ) {
-        Tracer.shared.bind(coordinator, to: screen, file: file, line: line, function: function)
+        Tracer.shared.bind(coordinator, to: screen, file: file, line: line, function: function, filePath: filePath)
     }
 
     /// `coordinator`'s screen is gone or its flow finished.
     public static func dismissed(
         _ coordinator: AnyObject,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
     ) {
-        Tracer.shared.dismissed(coordinator, file: file, line: line, function: function)
+        Tracer.shared.dismissed(coordinator, file: file, line: line, function: function, filePath: filePath)
     }
 
     /// A named checkpoint.
     public static func mark(
         _ label: String,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
     ) {
-        Tracer.shared.mark(label, file: file, line: line, function: function)
+        Tracer.shared.mark(label, file: file, line: line, function: function, filePath: filePath)
     }
 
     /// Waits until everything recorded so far has reached the sink.

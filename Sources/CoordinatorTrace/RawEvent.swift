@@ -16,6 +16,8 @@ struct RawEvent {
     var type: Any.Type?
     var label: String?
     var file: StaticString?
+    /// The caller's `#filePath`, sent as `path` beside `file`.
+    var path: StaticString?
     var line: UInt = 0
     var function: StaticString?
 }

@@ -37,7 +37,7 @@ struct SessionState {
         }
         queue.append(RawEvent(
             kind: .add, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now, type: type(of: child),
-            file: site.file, line: site.line, function: site.function
+            file: site.file, path: site.path, line: site.line, function: site.function
         ))
     }
 
@@ -52,7 +52,7 @@ struct SessionState {
         }
         queue.append(RawEvent(
             kind: .remove, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now,
-            file: site.file, line: site.line, function: site.function
+            file: site.file, path: site.path, line: site.line, function: site.function
         ))
     }
 
@@ -66,7 +66,7 @@ struct SessionState {
         #endif
         queue.append(RawEvent(
             kind: .bind, id: tracked.id, nanos: now, type: type(of: screen),
-            file: site.file, line: site.line, function: site.function
+            file: site.file, path: site.path, line: site.line, function: site.function
         ))
     }
 
@@ -74,7 +74,7 @@ struct SessionState {
         let now = MonotonicClock.now()
         let tracked = track(coordinator)
         markDismissed(tracked, at: now)
-        queue.append(RawEvent(kind: .dismiss, id: tracked.id, nanos: now, file: site.file, line: site.line, function: site.function))
+        queue.append(RawEvent(kind: .dismiss, id: tracked.id, nanos: now, file: site.file, path: site.path, line: site.line, function: site.function))
     }
 
     /// A mark, after a sweep: every deallocation that happened before the call is in the stream before the mark.
@@ -82,7 +82,7 @@ struct SessionState {
         sweep()
         queue.append(RawEvent(
             kind: .mark, id: 0, nanos: MonotonicClock.now(), label: label,
-            file: site.file, line: site.line, function: site.function
+            file: site.file, path: site.path, line: site.line, function: site.function
         ))
     }
 
@@ -145,6 +145,8 @@ struct SessionState {
 /// A call site as static strings and a number: nothing to copy or encode on the caller's thread.
 struct RawSite {
     var file: StaticString
+    /// `#filePath`, which editors and CI systems can open; `file` (`#fileID`) is what reports show.
+    var path: StaticString
     var line: UInt
     var function: StaticString
 }

@@ -223,6 +223,7 @@ final class SessionWriter: @unchecked Sendable {
             line.field("file", file)
             line.field("line", Int(event.line))
             if let function = event.function { line.field("function", function) }
+            if let path = event.path { line.field("path", path) }
         }
         backlog.append(line.close())
     }

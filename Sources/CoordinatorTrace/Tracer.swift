@@ -40,41 +40,46 @@ public final class Tracer: @unchecked Sendable {
     /// `child` joins the tree under `parent` (nil: a root); adding it again moves it.
     public func added(
         _ child: AnyObject, to parent: AnyObject?,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
     ) {
-        state.withLock { $0.session?.added(child, to: parent, site: RawSite(file: file, line: line, function: function)) }
+        state.withLock { $0.session?.added(child, to: parent, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
     /// `child` was detached from `parent` (nil: from whichever parent holds it).
     public func removed(
         _ child: AnyObject, from parent: AnyObject?,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
     ) {
-        state.withLock { $0.session?.removed(child, from: parent, site: RawSite(file: file, line: line, function: function)) }
+        state.withLock { $0.session?.removed(child, from: parent, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
     /// `coordinator` now drives `screen`; the screen's deallocation will count as its dismissal.
     public func bind(
         _ coordinator: AnyObject, to screen: AnyObject,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
     ) {
-        state.withLock { $0.session?.bound(coordinator, to: screen, site: RawSite(file: file, line: line, function: function)) }
+        state.withLock { $0.session?.bound(coordinator, to: screen, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
     /// `coordinator`'s screen is gone or its flow finished.
     public func dismissed(
         _ coordinator: AnyObject,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
     ) {
-        state.withLock { $0.session?.dismissed(coordinator, site: RawSite(file: file, line: line, function: function)) }
+        state.withLock { $0.session?.dismissed(coordinator, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
     /// A named checkpoint, for snapshots and growth checks; every deallocation before the call is reported before it.
     public func mark(
         _ label: String,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
     ) {
-        state.withLock { $0.session?.marked(label, site: RawSite(file: file, line: line, function: function)) }
+        state.withLock { $0.session?.marked(label, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
     /// Ends the session: first waits, at most `TraceOptions.grace`, for coordinators that are done but not yet freed,

@@ -9,13 +9,13 @@ struct CheckCommand: ParsableCommand {
     )
 
     enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json
+        case text, json, gcc, github, sarif, junit
     }
 
     @Argument(help: "Recordings in wire format v1 (NDJSON); - reads standard input.")
     var files: [String]
 
-    @Option(help: "text or json.")
+    @Option(help: "text, json, gcc (file:line: error: …), github (Actions annotations), sarif (SARIF 2.1.0) or junit (JUnit XML).")
     var format: ReportFormat = .text
 
     @Flag(help: "Exit 0 although the run ended while some finished coordinators were still within their grace period.")
@@ -23,13 +23,20 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var point: SnapshotOptions
 
+    @OptionGroup var source: SourceRootOption
+
     func run() throws {
         let sessions = try point.select(try RecordingInput.read(files, limits: point.limits))
         let checks = try sessions.map { SessionCheck(source: $0.source, snapshot: try point.snapshot(of: $0), atEnd: point.cut == .end) }
         let result = CheckResult(grace: point.grace, sessions: checks)
+        let paths = source.paths
         switch format {
-        case .text: print(LeakReport.text(for: result, allowingUndecided: allowUndecided))
-        case .json: print(CheckJSONReport.json(for: result))
+        case .text: print(LeakReport.text(for: result, allowingUndecided: allowUndecided, paths: paths))
+        case .json: print(CheckJSONReport.json(for: result, paths: paths))
+        case .gcc: print(GCCReport.text(for: result, allowingUndecided: allowUndecided, paths: paths), terminator: "")
+        case .github: print(GitHubAnnotationsReport.text(for: result, allowingUndecided: allowUndecided, paths: paths))
+        case .sarif: print(SARIFReport.json(for: result, allowingUndecided: allowUndecided, paths: paths))
+        case .junit: print(JUnitReport.xml(for: result, allowingUndecided: allowUndecided, paths: paths), terminator: "")
         }
         if result.fails(allowingUndecided: allowUndecided) { throw ExitCode(1) }
     }

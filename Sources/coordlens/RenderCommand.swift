@@ -24,6 +24,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var point: SnapshotOptions
 
+    @OptionGroup var source: SourceRootOption
+
     func run() throws {
         guard let format = format ?? RenderFormat(path: output) else {
             throw UsageFailure(message: "cannot tell the format of \(output): give --format svg|png|pdf|dot|json")
@@ -33,7 +35,7 @@ struct RenderCommand: ParsableCommand {
         let snapshot = try point.snapshot(of: session)
         let bytes: [UInt8]
         do {
-            bytes = try SnapshotRenderer.render(snapshot, format: format, options: RenderOptions(showReleased: showReleased))
+            bytes = try SnapshotRenderer.render(snapshot, format: format, options: RenderOptions(showReleased: showReleased, sourcePaths: source.paths))
         } catch {
             throw OutputFailure(message: "\(error)")
         }

@@ -27,6 +27,12 @@ import Testing
             #expect(record.site == CallSite(file: "A.swift", line: 7, function: "start()"))
             #expect(record.time == 0.5)
         }
+        let withPath = #"{"seq":1,"t":0,"event":"add","id":2,"type":"H","file":"M/A.swift","line":7,"path":"/src/M/A.swift"}"#
+        if case .record(let record) = EventDecoder.decode(withPath, lineNumber: 1) {
+            #expect(record.site == CallSite(file: "M/A.swift", line: 7, path: "/src/M/A.swift"))
+        } else {
+            Issue.record("a line with a path did not decode")
+        }
     }
 
     @Test func nullParentIsARoot() {

@@ -38,6 +38,10 @@ import Testing
         let site = try #require(all[0].site)
         #expect(site.file.hasSuffix("TracerTests.swift"))
         #expect(site.function == "streamsEveryKindWithHeaderSeqAndCallSites()")
+        // Beside #fileID, #filePath: what --source-root makes relative to a checkout. Every call-site event carries it.
+        #expect(site.path == "\(#filePath)")
+        #expect(all.filter { $0.site != nil }.allSatisfy { $0.site?.path == "\(#filePath)" })
+        #expect(all.filter { $0.site != nil }.count == 6)
         var tree = SessionTree(header: log.header)
         all.forEach { tree.apply($0) }
         #expect(tree.diagnostics.isEmpty)

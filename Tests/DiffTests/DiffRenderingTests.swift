@@ -21,6 +21,22 @@ struct DiffRenderingTests {
         try SVGElement.parse(DiffRenderer.render(diff(), format: .svg, sourceA: "before.ndjson", sourceB: "after.ndjson"))
     }
 
+    @Test("every node carries a tooltip with what changed and both runs' facts")
+    func tooltips() throws {
+        let svg = try Self.svg()
+        let nodes = svg.elements(withClass: "node")
+        #expect(!nodes.isEmpty)
+        for node in nodes {
+            let tooltip = node.descendants.first { $0.name == "a" }?.attributes["xlink:title"]
+            #expect(tooltip?.isEmpty == false, "\(node.attributes["id"] ?? "?") has no tooltip")
+        }
+        let banner = try #require(svg.elements(withClass: "diff-new-leak").first)
+        let tooltip = try #require(banner.descendants.first { $0.name == "a" }?.attributes["xlink:title"])
+        #expect(tooltip.hasPrefix("! Banner<&>\"Coordinator\""), "\(tooltip)")
+        #expect(tooltip.contains("\nB Banner<&>\"Coordinator\"#"))
+        #expect(tooltip.contains("\nB retained: still a child of"))
+    }
+
     @Test("added nodes are green, gone ones grey and dashed")
     func addedAndGone() throws {
         let svg = try Self.svg()

@@ -1,0 +1,93 @@
+/// One thing `check` reports, flattened for the formats CI systems and editors read (gcc, GitHub, SARIF, JUnit): a leak,
+/// an undecided or late coordinator, or a problem in the input, with how serious it is and where it points.
+///
+/// Text from the recording stays raw here; each format escapes it its own way.
+struct CheckFinding {
+    enum Kind: Equatable {
+        /// Retained past the grace period: the leak.
+        case retained
+        /// The run ended within its grace period.
+        case undecided
+        /// Freed, but later than the grace period allows.
+        case late
+        /// A line of the recording that could not be used as it stands.
+        case inputWarning
+    }
+
+    /// How a format should show it; `error` fails CI the way the exit code does.
+    enum Severity: String {
+        case error, warning, note
+    }
+
+    var kind: Kind
+    var severity: Severity
+    /// A stable rule id: the retention reason's kind (`still-child`, `detached`, `outlived-parent`), `undecided`,
+    /// `late` or `input-warning`.
+    var rule: String
+    /// `Type#id retained`, `Type#id undecided`, `Type#id late`, or `Recording problem`, for titles.
+    var title: String
+    /// The one-line message, reason included.
+    var message: String
+    /// Where the app added the coordinator; nil for input warnings and coordinators the producer gave no site.
+    var site: CallSite?
+    /// The recording and 1-based line an input warning points at (line 0: none).
+    var input: (source: String, line: Int)?
+    /// The coordinator it is about; nil for input warnings.
+    var node: SnapshotNode?
+    /// `App#1 › Home#2 › Yellow#5`: the coordinator's path from the root, empty for input warnings.
+    var path: String
+    /// The coordinator that holds a retained one (its parent), or the parent it was removed from.
+    var holder: SnapshotNode?
+    /// The index of its session in `CheckResult.sessions`.
+    var session: Int
+}
+
+extension CheckResult {
+    /// Every finding, session by session: retained, undecided, late, then the input's warnings. Undecided
+    /// coordinators are errors unless `allowingUndecided`, as they are for the exit code.
+    func findings(allowingUndecided: Bool) -> [CheckFinding] {
+        var findings: [CheckFinding] = []
+        for (index, check) in sessions.enumerated() {
+            let snapshot = check.snapshot
+            var ancestry = AncestryIndex(snapshot)
+            func finding(_ kind: CheckFinding.Kind, _ severity: CheckFinding.Severity, rule: String, node: SnapshotNode,
+                         word: String, reason: String) -> CheckFinding {
+                let name = "\(node.type)#\(node.id)"
+                let holderID = node.parent ?? node.removedFrom
+                return CheckFinding(
+                    kind: kind, severity: severity, rule: rule, title: "\(name) \(word)", message: "\(name) \(word): \(reason)",
+                    site: node.site, input: nil, node: node,
+                    path: ancestry.path(to: node.id) { "\($0.type)#\($0.id)" },
+                    holder: holderID.flatMap { snapshot.node($0) }, session: index
+                )
+            }
+            for node in snapshot.retained {
+                findings.append(finding(.retained, .error, rule: node.reasonKind ?? "retained", node: node, word: "retained",
+                                        reason: node.reason ?? "not released"))
+            }
+            for undecided in check.undecided {
+                findings.append(finding(.undecided, allowingUndecided ? .warning : .error, rule: "undecided",
+                                        node: undecided.node, word: "undecided", reason: undecided.reason))
+            }
+            for node in snapshot.nodes where node.verdict == .late {
+                findings.append(finding(.late, .note, rule: "late", node: node, word: "late", reason: node.reason ?? "deinited late"))
+            }
+            for warning in snapshot.warnings {
+                findings.append(CheckFinding(
+                    kind: .inputWarning, severity: .warning, rule: "input-warning", title: "Recording problem",
+                    message: warning.message, site: nil, input: (check.source, warning.line), node: nil, path: "",
+                    holder: nil, session: index
+                ))
+            }
+        }
+        return findings
+    }
+}
+
+extension CheckFinding {
+    /// The recording an input warning points at, unless it was standard input, which no tool can open.
+    var inputFile: (path: String, line: Int)? {
+        guard let input, !input.source.isEmpty, input.source != "<stdin>" else { return nil }
+        return (input.source, input.line)
+    }
+}

@@ -1,0 +1,32 @@
+/// `check --format gcc`: one `file:line:column: severity: message` line per finding, the form compilers print and
+/// Xcode, editors and `make` users click through.
+///
+/// A retained coordinator is an `error` at the line that added it, followed by a `note` with its path from the root;
+/// an undecided one an `error` (a `warning` with `--allow-undecided`); a late one a `note`; a problem in the input a
+/// `warning` at its line in the recording. Every line goes through `TextSanitizer`, so text from a recording can
+/// never start a line of its own.
+public enum GCCReport {
+    /// The report for `result`, each line ending in a newline; empty when there is nothing to say.
+    public static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
+        var lines: [String] = []
+        for finding in result.findings(allowingUndecided: allowingUndecided) {
+            let location = location(of: finding, paths: paths)
+            lines.append("\(location) \(finding.severity.rawValue): \(finding.message)")
+            if finding.kind == .retained {
+                lines.append("\(location) note: path: \(finding.path)")
+            }
+        }
+        return lines.map { TextSanitizer.visible($0) + "\n" }.joined()
+    }
+
+    /// `file:line:1:`, `file:` when the line is unknown, or `coordlens:` when there is no file to point at.
+    private static func location(of finding: CheckFinding, paths: SourcePaths) -> String {
+        if let site = finding.site {
+            return site.line > 0 ? "\(paths.file(for: site)):\(site.line):1:" : "\(paths.file(for: site)):"
+        }
+        if let input = finding.inputFile {
+            return input.line > 0 ? "\(input.path):\(input.line):1:" : "\(input.path):"
+        }
+        return "coordlens:"
+    }
+}

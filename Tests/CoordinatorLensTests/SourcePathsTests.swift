@@ -1,0 +1,20 @@
+import CoordinatorLens
+import Testing
+
+@Suite struct SourcePathsTests {
+    @Test func pathsUnderTheRootBecomeRelativeOthersStayAbsolute() {
+        let site = CallSite(file: "Shop/Home.swift", line: 9, path: "/Users/me/shop/Sources/Shop/Home.swift")
+        #expect(SourcePaths(root: "/Users/me/shop").file(for: site) == "Sources/Shop/Home.swift")
+        #expect(SourcePaths(root: "/Users/me/shop/").file(for: site) == "Sources/Shop/Home.swift")
+        #expect(SourcePaths(root: "/Users/me/sho").file(for: site) == "/Users/me/shop/Sources/Shop/Home.swift", "a prefix of a folder's name is not its parent")
+        #expect(SourcePaths(root: "/").file(for: site) == "Users/me/shop/Sources/Shop/Home.swift")
+        #expect(SourcePaths().file(for: site) == "Shop/Home.swift", "without a root, the #fileID as before")
+    }
+
+    @Test func withoutAUsablePathTheFileIDStays() {
+        let root = SourcePaths(root: "/src")
+        #expect(root.file(for: CallSite(file: "Shop/Home.swift", line: 9)) == "Shop/Home.swift")
+        #expect(root.file(for: CallSite(file: "Shop/Home.swift", line: 9, path: "/src/Shop/Base.swift")) == "Shop/Home.swift")
+        #expect(root.file(for: CallSite(file: "Shop/Home.swift", line: 9, path: "relative/Home.swift")) == "Shop/Home.swift")
+    }
+}
