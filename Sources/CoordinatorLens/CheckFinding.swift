@@ -62,7 +62,7 @@ extension CheckResult {
                 )
             }
             for node in snapshot.retained {
-                findings.append(finding(.retained, .error, rule: node.reasonKind ?? "retained", node: node, word: "retained",
+                findings.append(finding(.retained, .error, rule: node.leakReasonKind.rawValue, node: node, word: "retained",
                                         reason: node.reason ?? "not released"))
             }
             for undecided in check.undecided {

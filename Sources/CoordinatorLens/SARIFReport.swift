@@ -66,8 +66,11 @@ public enum SARIFReport {
         }
         if !related.isEmpty { out += "\"relatedLocations\":[" + related.joined(separator: ",") + "]," }
         if let node = finding.node {
-            let fingerprint = LeakFingerprint(types: check.snapshot.path(to: node.id).map(\.type), reasonKind: finding.rule)
-            out += "\"partialFingerprints\":{\"coordinatorLeak/v1\":\(quoted(fingerprint.description))},"
+            let types = check.snapshot.path(to: node.id).map(\.type)
+            // Leaks fingerprint as `diff` does; undecided and late ones by their type path and rule.
+            let fingerprint = RetentionKind(rawValue: finding.rule).map { LeakFingerprint(types: types, reasonKind: $0).description }
+                ?? types.joined(separator: "/") + " (\(finding.rule))"
+            out += "\"partialFingerprints\":{\"coordinatorLeak/v1\":\(quoted(fingerprint))},"
             out += "\"properties\":{\"app\":\(quoted(check.snapshot.app)),\"run\":\(quoted(check.snapshot.run)),"
             out += "\"id\":\(node.id),\"type\":\(quoted(node.type)),\"path\":\(quoted(finding.path))}"
         } else {

@@ -76,7 +76,14 @@ public enum DOTEscaping {
         var escaped = "\""
         for (index, line) in lines.enumerated() {
             if index > 0 { escaped += "\\n" }
+            var shown = 0
             for scalar in line.unicodeScalars where isPrintable(scalar) {
+                // Each line is cut like a label: a 10 MB type name in a tooltip costs libgvc as much as in a label.
+                guard shown < maximumLabelCharacters else {
+                    escaped += "…"
+                    break
+                }
+                shown += 1
                 switch scalar {
                 case "\"": escaped += "\\\""
                 case "\\": escaped += "\\\\\\\\"
