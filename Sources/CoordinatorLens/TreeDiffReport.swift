@@ -63,7 +63,7 @@ public enum TreeDiffReport {
     private static let maximumIndent = 40
 
     /// For each entry, whether a sibling in either run has its type: then its ordinal is worth printing.
-    public static func hasSameTypeSibling(_ diff: TreeDiff) -> [Bool] {
+    package static func hasSameTypeSibling(_ diff: TreeDiff) -> [Bool] {
         struct SiblingType: Hashable {
             var parent: Int
             var type: String

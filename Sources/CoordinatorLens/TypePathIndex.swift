@@ -4,28 +4,28 @@
 /// A coordinator hangs under its parent or, once a `remove` detached it, under the parent it left: a fixed leak is
 /// usually a child that is now removed, and it must still match the child that was not. Children and ordinals follow
 /// the order coordinators were first added, which the same flow repeats from run to run.
-public struct TypePathIndex: Sendable {
+package struct TypePathIndex: Sendable {
     /// The indexed snapshot; every position here is an index into its `nodes`.
-    public let snapshot: Snapshot
+    package let snapshot: Snapshot
     /// For each node, the position of the node it hangs under, or -1 for a root.
-    public let home: [Int]
+    package let home: [Int]
     /// For each node, its ordinal among the nodes of its type under the same home.
-    public let ordinal: [Int]
+    package let ordinal: [Int]
     /// For each node, its type's number: an index into `typeNames`.
     let typeNumber: [Int]
     /// The distinct types, in the order first seen.
     let typeNames: [String]
     /// For each node, its index in its home's `children(of:)` (or in `roots`).
-    public let siblingIndex: [Int]
+    package let siblingIndex: [Int]
     /// The nodes that hang under nothing, in the order they were first added.
-    public let roots: [Int]
+    package let roots: [Int]
     // Every node's children laid end to end, in the order they were first added; node i's are
     // childList[childStart[i] ..< childStart[i + 1]]. One flat array instead of 100,000 small ones.
     private let childStart: [Int]
     private let childList: [Int]
 
     /// Indexes `snapshot`; linear in its size, whatever the tree's depth.
-    public init(_ snapshot: Snapshot) {
+    package init(_ snapshot: Snapshot) {
         self.snapshot = snapshot
         let nodes = snapshot.nodes
         let count = nodes.count
@@ -106,12 +106,12 @@ public struct TypePathIndex: Sendable {
     }
 
     /// The nodes that hang under the node at `position`, in the order they were first added.
-    public func children(of position: Int) -> ArraySlice<Int> {
+    package func children(of position: Int) -> ArraySlice<Int> {
         childList[childStart[position]..<childStart[position + 1]]
     }
 
     /// The type path of the node at `position`.
-    public func path(of position: Int) -> TypePath {
+    package func path(of position: Int) -> TypePath {
         var steps: [TypePath.Step] = []
         var current = position
         while current >= 0 {
@@ -119,17 +119,6 @@ public struct TypePathIndex: Sendable {
             current = home[current]
         }
         return TypePath(steps.reversed())
-    }
-
-    /// How deep the node at `position` is; roots are at 0.
-    public func depth(of position: Int) -> Int {
-        var depth = 0
-        var current = home[position]
-        while current >= 0 {
-            depth += 1
-            current = home[current]
-        }
-        return depth
     }
 
     /// Makes the home links a forest. The tree's own parents never cycle, but a detached coordinator's former parent

@@ -37,14 +37,7 @@ public struct DOTWriter: Sendable {
                 return TreeLayout.Box(id: placement.node.id, parent: placement.parent?.id, width: size.width, height: size.height)
             })
             : nil
-        var out = """
-            digraph coordinators {
-              graph [rankdir=TB, newrank=true, ordering=out, nodesep=0.3, ranksep=0.45, fontname="Helvetica", \
-            fontsize=14, labelloc=t, labeljust=l\(positions == nil ? "" : ", splines=line"), label=\(title(for: snapshot))];
-              node [shape=box, fontname="Helvetica", fontsize=12, margin="0.15,0.06"];
-              edge [color="\(NodeLook.edgeGrey)", arrowsize=0.7];
-
-            """
+        var out = DOTPreamble.open("coordinators", title: title(for: snapshot), extra: positions == nil ? "" : ", splines=line")
         for placement in placements where shown.contains(placement.node.id) {
             out += nodeStatement(placement.node, in: snapshot, at: positions?.positions[placement.node.id])
             if let parent = placement.parent {

@@ -19,14 +19,7 @@ public struct DiffDOTWriter: Sendable {
 
     /// The DOT text for `diff`.
     public func write(_ diff: TreeDiff) -> String {
-        var out = """
-            digraph coordinator_diff {
-              graph [rankdir=TB, newrank=true, ordering=out, nodesep=0.3, ranksep=0.45, fontname="Helvetica", \
-            fontsize=14, labelloc=t, labeljust=l, label=\(title(for: diff))];
-              node [shape=box, fontname="Helvetica", fontsize=12, margin="0.15,0.06"];
-              edge [color="\(NodeLook.edgeGrey)", arrowsize=0.7];
-
-            """
+        var out = DOTPreamble.open("coordinator_diff", title: title(for: diff))
         let twinned = TreeDiffReport.hasSameTypeSibling(diff)
         for index in diff.entries.indices {
             let entry = diff.entries[index]

@@ -23,15 +23,4 @@ public enum RenderFormat: String, CaseIterable, Sendable {
 
     /// The usual extension for files in this format, without the dot.
     public var fileExtension: String { rawValue }
-
-    /// The media type to serve it with.
-    public var mediaType: String {
-        switch self {
-        case .svg: "image/svg+xml"
-        case .png: "image/png"
-        case .pdf: "application/pdf"
-        case .dot: "text/vnd.graphviz; charset=utf-8"
-        case .json: "application/json"
-        }
-    }
 }

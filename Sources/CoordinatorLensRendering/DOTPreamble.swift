@@ -1,0 +1,16 @@
+/// The opening of every picture's DOT text, so tree and diff pictures share one look: top-down, children in order,
+/// Helvetica, a title at the top left.
+enum DOTPreamble {
+    /// `digraph NAME {` and the graph, node and edge defaults; `title` is an HTML-like label (`<…>`), `extra` more
+    /// graph attributes (each with its leading comma).
+    static func open(_ name: String, title: String, extra: String = "") -> String {
+        """
+        digraph \(name) {
+          graph [rankdir=TB, newrank=true, ordering=out, nodesep=0.3, ranksep=0.45, fontname="Helvetica", \
+        fontsize=14, labelloc=t, labeljust=l\(extra), label=\(title)];
+          node [shape=box, fontname="Helvetica", fontsize=12, margin="0.15,0.06"];
+          edge [color="\(NodeLook.edgeGrey)", arrowsize=0.7];
+
+        """
+    }
+}
