@@ -173,40 +173,44 @@ final class SessionWriter: @unchecked Sendable {
         lastEventNanos = max(lastEventNanos, event.nanos)
         switch event.kind {
         case .add:
-            emit(event, .add) { line in
+            emit(.add, at: event.nanos, from: event) { line in
                 line.field("id", event.id)
                 line.field("type", quoted: self.name(of: event.type))
                 if event.other != 0 { line.field("parent", event.other) }
             }
         case .remove:
-            emit(event, .remove) { line in
+            emit(.remove, at: event.nanos, from: event) { line in
                 line.field("id", event.id)
                 if event.other != 0 { line.field("parent", event.other) }
             }
         case .bind:
-            emit(event, .bind) { line in
+            emit(.bind, at: event.nanos, from: event) { line in
                 line.field("id", event.id)
                 line.field("screen", quoted: self.name(of: event.type))
             }
         case .dismiss:
-            emit(event, .dismiss) { $0.field("id", event.id) }
+            emit(.dismiss, at: event.nanos, from: event) { $0.field("id", event.id) }
         case .deinitialized:
-            emit(event, .deinitialized) { $0.field("id", event.id) }
+            emit(.deinitialized, at: event.nanos, from: event) { $0.field("id", event.id) }
         case .mark:
-            emit(event, .mark) { $0.field("label", event.label ?? "") }
+            emit(.mark, at: event.nanos, from: event) { $0.field("label", event.label ?? "") }
         case .heartbeat:
-            emit(event, .heartbeat) { _ in }
+            emit(.heartbeat, at: event.nanos, from: event) { _ in }
         case .end:
             reportLosses(evenOverAFullBacklog: true)
             // The end always goes out, over a full backlog if need be, so the inspector knows the session is over.
-            emit(event, .end, always: true) { _ in }
+            emit(.end, at: event.nanos, from: event, always: true) { _ in }
         }
     }
 
     private var room: Int { options.backlogCapacity - (backlog.count - backlogStart) }
 
-    /// Numbers and encodes one event; when the backlog is full the seq is still used, so the gap shows downstream.
-    private func emit(_ event: RawEvent, _ kind: WireKind, always: Bool = false, _ fields: (inout LineEncoder) -> Void) {
+    /// Numbers and encodes one line of `kind` at `nanos`, with `event`'s call site if it has one; when the backlog is
+    /// full the seq is still used, so the gap shows downstream.
+    private func emit(
+        _ kind: WireKind, at nanos: UInt64, from event: RawEvent? = nil, always: Bool = false,
+        _ fields: (inout LineEncoder) -> Void
+    ) {
         seq += 1
         if room <= 0 { deliver() }
         guard room > 0 || always else {
@@ -216,10 +220,10 @@ final class SessionWriter: @unchecked Sendable {
         var line = LineEncoder()
         line.open()
         line.field("seq", seq)
-        line.seconds("t", nanoseconds: event.nanos >= startNanos ? event.nanos - startNanos : 0)
+        line.seconds("t", nanoseconds: nanos >= startNanos ? nanos - startNanos : 0)
         line.field("event", kind.name)
         fields(&line)
-        if let file = event.file {
+        if let event, let file = event.file {
             line.field("file", file)
             line.field("line", Int(event.line))
             if let function = event.function { line.field("function", function) }
@@ -242,8 +246,7 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     private func emitDropped(_ count: Int) {
-        let event = RawEvent(kind: .mark, id: 0, nanos: max(lastEventNanos, startNanos))
-        emit(event, .dropped, always: true) { $0.field("count", count) }
+        emit(.dropped, at: max(lastEventNanos, startNanos), always: true) { $0.field("count", count) }
     }
 
     private func deliver() {
