@@ -24,16 +24,35 @@ public enum WireKind: String, CaseIterable, Sendable {
         }
     }
 
-    /// The kind these UTF-8 bytes name, or nil for a kind this version does not know.
+    /// The kind these UTF-8 bytes name, or nil for a kind this version does not know. The decoder calls it once per
+    /// line, so it picks the kind by its first letters and compares bytes: no array, no String.
     public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        for kind in WireKind.allCases {
-            let name = kind.name
-            guard name.utf8CodeUnitCount == bytes.count else { continue }
-            if bytes.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)) {
-                self = kind
-                return
+        guard bytes.count >= 2 else { return nil }
+        let kind: WireKind
+        switch bytes[0] {
+        case UInt8(ascii: "a"): kind = .add
+        case UInt8(ascii: "b"): kind = .bind
+        case UInt8(ascii: "d"):
+            switch bytes[1] {
+            case UInt8(ascii: "i"): kind = .dismiss
+            case UInt8(ascii: "r"): kind = .dropped
+            default: kind = .deinitialized
             }
+        case UInt8(ascii: "e"): kind = .end
+        case UInt8(ascii: "h"): kind = .heartbeat
+        case UInt8(ascii: "m"): kind = .mark
+        case UInt8(ascii: "r"): kind = .remove
+        case UInt8(ascii: "s"): kind = .session
+        default: return nil
         }
-        return nil
+        guard kind.matches(bytes) else { return nil }
+        self = kind
+    }
+
+    private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let name = self.name
+        guard name.utf8CodeUnitCount == bytes.count else { return false }
+        for offset in 0..<bytes.count where name.utf8Start[offset] != bytes[offset] { return false }
+        return true
     }
 }
