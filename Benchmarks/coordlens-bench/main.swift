@@ -97,7 +97,7 @@ func generatedRecording(events count: Int) -> [UInt8] {
 }
 
 /// Decode + apply throughput on a generated file of a million events, read back from disk as a user's file would be.
-func decodeThroughput() throws {
+func decodeThroughput(applying: Bool = true) throws {
     let count = 1_000_000
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-bench-\(getpid()).ndjson")
     try Data(generatedRecording(events: count)).write(to: path)
@@ -108,23 +108,24 @@ func decodeThroughput() throws {
     for _ in 0..<5 {
         let start = nanos()
         var tree: SessionTree?
+        let noApply = !applying
         var splitter = LineSplitter()
         bytes.withUnsafeBytes { raw in
             splitter.feed(raw) { line, number in
                 switch EventDecoder.decode(line, lineNumber: number) {
                 case .session(let header, _): tree = SessionTree(header: header)
-                case .record(let record): tree?.apply(record)
+                case .record(let record): if !noApply { tree?.apply(record) }
                 case .malformed(let diagnostic): tree?.report(diagnostic)
                 case .blank: break
                 }
             }
         }
         let seconds = Double(nanos() - start) / 1e9
-        precondition(tree?.eventCount == count && tree?.diagnostics.isEmpty == true, "bench file did not decode cleanly")
+        precondition(noApply || (tree?.eventCount == count && tree?.diagnostics.isEmpty == true), "bench file did not decode cleanly")
         coordinators = tree?.all.count ?? 0
         rates.append(Double(count) / seconds)
     }
-    print(String(format: "decode+apply: median %.2f M events/s (min %.2f, max %.2f) over 5 runs of a %.0f MB, %d-event file with %d coordinators  [target ≥ 1 M events/s]",
+    print(String(format: (applying ? "decode+apply" : "decode alone") + ": median %.2f M events/s (min %.2f, max %.2f) over 5 runs of a %.0f MB, %d-event file with %d coordinators  [target ≥ 1 M events/s]",
                  median(rates) / 1e6, rates.min()! / 1e6, rates.max()! / 1e6, Double(bytes.count) / 1e6, count, coordinators))
 }
 
@@ -261,10 +262,12 @@ func hostileShapes() {
     print(String(format: "peak resident memory of the bench so far: %.0f MB", peakMegabytes()))
 }
 
-// `coordlens-bench [hook|decode|diff|shapes]...` runs a subset, for profiling one figure.
+// `coordlens-bench [hook|decode|decode-only|diff|shapes]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 print("coordlens-bench (release build; \(ProcessInfo.processInfo.activeProcessorCount) cores; times are the measuring thread's CPU time)")
 if wanted.isEmpty || wanted.contains("hook") { hookCost() }
 if wanted.isEmpty || wanted.contains("decode") { try decodeThroughput() }
+// The decoder alone, without the tree, to tell which of the two a change in the figure above comes from.
+if wanted.contains("decode-only") { try decodeThroughput(applying: false) }
 if wanted.isEmpty || wanted.contains("diff") { diffTime() }
 if wanted.isEmpty || wanted.contains("shapes") { hostileShapes() }
