@@ -1,7 +1,7 @@
 /// Counts as reports print them for people.
-public enum NumberText {
+package enum NumberText {
     /// `12345` as `12,345`.
-    public static func grouped(_ number: Int) -> String {
+    package static func grouped(_ number: Int) -> String {
         let digits = String(number.magnitude)
         var out = ""
         for (offset, digit) in digits.enumerated() {

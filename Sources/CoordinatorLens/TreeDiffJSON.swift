@@ -2,16 +2,16 @@
 /// the merged tree in pre-order (`depth` rebuilds the tree), each with its marker and its node from either run.
 ///
 /// Optional facts are written as `null` rather than left out, so every object of a kind has the same keys.
-public struct TreeDiffJSON: Encodable, Sendable {
+package struct TreeDiffJSON: Encodable, Sendable {
     /// The diff written out.
-    public let diff: TreeDiff
+    package let diff: TreeDiff
     /// Names input A in `a.source`, for example its file path.
-    public let sourceA: String
+    package let sourceA: String
     /// Names input B in `b.source`, for example its file path.
-    public let sourceB: String
+    package let sourceB: String
 
     /// Wraps `diff` for encoding; `sourceA` and `sourceB` name the two inputs.
-    public init(_ diff: TreeDiff, sourceA: String = "A", sourceB: String = "B") {
+    package init(_ diff: TreeDiff, sourceA: String = "A", sourceB: String = "B") {
         self.diff = diff
         self.sourceA = sourceA
         self.sourceB = sourceB
@@ -26,7 +26,7 @@ public struct TreeDiffJSON: Encodable, Sendable {
         case id, verdict, screen
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var root = encoder.container(keyedBy: Keys.self)
         try encodeSide(diff.a, source: sourceA, into: root.nestedContainer(keyedBy: Keys.self, forKey: .a))
         try encodeSide(diff.b, source: sourceB, into: root.nestedContainer(keyedBy: Keys.self, forKey: .b))
