@@ -115,8 +115,8 @@ public struct SessionTree: Sendable {
 
     private static let maximumMessageBytes = 2_000
 
-    /// How far `t` may go back without a warning: the hook reads its clock before it takes its lock, so events from
-    /// threads preempted in between arrive a little out of time order (175 ms seen with 8 threads on 2 busy cores).
+    /// How far `t` may go back without a warning: the hook stamps under its lock and never goes back, but other
+    /// producers, and hooks before that change, read the clock first (175 ms seen with 8 threads on 2 busy cores).
     public static let clockSlack: Double = 1
 
     /// Applies one event; problems become diagnostics naming the record's line.

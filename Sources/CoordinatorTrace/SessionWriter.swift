@@ -30,9 +30,6 @@ final class SessionWriter: @unchecked Sendable {
     /// Events the callers' queue refused, not yet reported.
     private var refused = 0
 
-    /// Writer threads running in this process, for tests that check racing starts leave one.
-    static let running = LockedBox(0)
-
     init(app: String, run: String, sink: any TraceSink, options: TraceOptions, tracer: LockedBox<TracerState>) {
         self.app = app
         self.run = run
@@ -42,11 +39,7 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     func start() {
-        SessionWriter.running.withLock { $0 += 1 }
-        let thread = Thread { [self] in
-            loop()
-            SessionWriter.running.withLock { $0 -= 1 }
-        }
+        let thread = Thread { [self] in loop() }
         thread.name = "CoordinatorTrace.writer"
         thread.start()
     }
