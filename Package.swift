@@ -34,7 +34,11 @@ let package = Package(
                 "CoordinatorLens", "CoordinatorLensRendering",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            // The inspector page: plain HTML, CSS and JavaScript, compiled into the binary so it works offline and
+            // wherever `coordlens` is copied.
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js")]
         ),
         .executableTarget(
             name: "coordlens",

@@ -8,15 +8,21 @@ final class HookConnectionHandler: ChannelInboundHandler {
     private let sessions: LiveSessions
     private let recorder: StreamRecorder?
     private let log: @Sendable (String) -> Void
+    /// Tells the page feed that sessions changed; called once per read, not per line.
+    private let changed: @Sendable () -> Void
     private var reader: StreamReader
     private var run: String?
     private var headerLine: [UInt8] = []
     private var refused = false
 
     /// `name` tells this connection's invented run apart when it sends events before any session line.
-    init(name: String, sessions: LiveSessions, recorder: StreamRecorder?, maxLineBytes: Int, log: @escaping @Sendable (String) -> Void) {
+    init(
+        name: String, sessions: LiveSessions, recorder: StreamRecorder?, maxLineBytes: Int,
+        changed: @escaping @Sendable () -> Void = {}, log: @escaping @Sendable (String) -> Void
+    ) {
         self.sessions = sessions
         self.recorder = recorder
+        self.changed = changed
         self.log = log
         reader = StreamReader(maxLineBytes: maxLineBytes, inventedRunPrefix: "\(name)-")
     }
@@ -27,6 +33,7 @@ final class HookConnectionHandler: ChannelInboundHandler {
         buffer.withUnsafeReadableBytes { bytes in
             reader.consume(bytes) { item, line in take(item, line) }
         }
+        changed()
         if refused { context.close(promise: nil) }
     }
 
@@ -34,6 +41,7 @@ final class HookConnectionHandler: ChannelInboundHandler {
         if !refused { reader.finish { item, line in take(item, line) } }
         if let run { sessions.close(run: run) }
         run = nil
+        changed()
         context.fireChannelInactive()
     }
 

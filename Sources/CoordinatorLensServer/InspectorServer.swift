@@ -20,7 +20,10 @@ public final class InspectorServer: @unchecked Sendable {
     private let gate: ConnectionGate
     private var channel: (any Channel)?
     private var recorder: StreamRecorder?
+    private var page: PageServer?
     private var stopped = false
+    /// The port the inspector page is served on once `start()` returned; nil when `httpPort` is nil.
+    public private(set) var pagePort: Int?
 
     /// A server that listens only once `start()` is called; `log` receives every status line.
     public init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
@@ -40,6 +43,10 @@ public final class InspectorServer: @unchecked Sendable {
         }
         let recorder = try options.recordPath.map { try StreamRecorder(path: $0, bufferBytes: options.recordBufferBytes) }
         self.recorder = recorder
+        let page = options.httpPort.map { _ in PageServer(sessions: self.sessions, grace: options.grace) }
+        self.page = page
+        let feed = page?.feed
+        let changed: @Sendable () -> Void = { feed?.changed() }
         let (sessions, gate, log, maxLineBytes) = (self.sessions, self.gate, self.log, options.maxLineBytes)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -60,18 +67,28 @@ public final class InspectorServer: @unchecked Sendable {
                 channel.closeFuture.whenComplete { _ in gate.release(channel) }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(HookConnectionHandler(
-                        name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes, log: log
+                        name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes,
+                        changed: changed, log: log
                     ))
                 }
             }
         do {
             let channel = try await bootstrap.bind(host: options.host, port: options.port).get()
             self.channel = channel
-            return channel.localAddress?.port ?? options.port
         } catch {
             _ = recorder?.close(by: Date())
             throw ListenError(message: "cannot listen on \(options.host):\(options.port): \(error)")
         }
+        if let page, let httpPort = options.httpPort {
+            do {
+                pagePort = try await page.start(host: options.host, port: httpPort, group: group)
+            } catch {
+                try? await channel?.close()
+                _ = recorder?.close(by: Date())
+                throw ListenError(message: "cannot serve the inspector page on \(options.host):\(httpPort): \(error) (--http-port picks another port, --no-http turns the page off)")
+            }
+        }
+        return channel?.localAddress?.port ?? options.port
     }
 
     /// Refreshes every `refreshInterval` until the task is cancelled or, when given, `endedSessions` sessions have
@@ -93,6 +110,7 @@ public final class InspectorServer: @unchecked Sendable {
     public func refresh(now: Date = Date()) -> [LiveSnapshot] {
         let changed = sessions.changes(grace: options.grace, now: now)
         changed.forEach(renders.submit)
+        page?.feed.push(changed)
         return changed
     }
 
@@ -104,6 +122,7 @@ public final class InspectorServer: @unchecked Sendable {
         let started = Date()
         try? await channel?.close()
         channel = nil
+        await page?.stop()
         await gate.closeAll()
         if let recorder {
             let flushed = await onItsOwnThread { recorder.close(by: started.addingTimeInterval(1.8)) }

@@ -6,6 +6,8 @@ public struct ListenOptions: Sendable {
     public var host = "127.0.0.1"
     /// 0 picks a free port.
     public var port = 7420
+    /// The inspector page's port on the same address (0 picks a free one); nil serves no page.
+    public var httpPort: Int? = 7421
     /// Where `<run>-<hash>.svg` files are written; nil renders nothing.
     public var outputDirectory: String?
     /// Where the raw stream is recorded; nil records nothing.

@@ -20,6 +20,12 @@ public final class LiveSessions: @unchecked Sendable {
         var judgedVersion = -1
         var recheckAt: Date?
         var finishCounted = false
+        /// Every line applied so far, in order, for snapshots at an earlier point (the page's time travel); only the
+        /// first `maxHistoryEvents` events are kept, so a session past it travels over that prefix alone.
+        var history: SessionLog
+        var historyFull = false
+        /// Loaded from a recording rather than fed by a connection: judged at its last event, as `check` judges it.
+        var frozen = false
     }
 
     /// What opening a run did.
@@ -36,13 +42,17 @@ public final class LiveSessions: @unchecked Sendable {
     private var order: [String] = []
     private var finished = 0
     private var evictedForRoom: [SessionHeader] = []
+    /// Runs changed since the page feed last asked, so it pushes what changed and nothing else.
+    private var changedRuns = Set<String>()
     let maxKeptMalformed: Int
     let maxSessions: Int
+    let maxHistoryEvents: Int
 
     /// No sessions yet; a hook connection adds its session when it sends the session line.
-    public init(maxKeptMalformed: Int = 100, maxSessions: Int = 1_000) {
+    public init(maxKeptMalformed: Int = 100, maxSessions: Int = 1_000, maxHistoryEvents: Int = 1_000_000) {
         self.maxKeptMalformed = maxKeptMalformed
         self.maxSessions = maxSessions
+        self.maxHistoryEvents = maxHistoryEvents
     }
 
     /// Sessions that have ended and lost their connection so far, evicted ones included.
@@ -65,15 +75,20 @@ public final class LiveSessions: @unchecked Sendable {
         defer { lock.unlock() }
         if entries[header.run] == nil {
             if entries.count >= maxSessions, !evictOldestDisconnected() { return .full }
-            entries[header.run] = Entry(tree: SessionTree(header: header), lastArrival: now, lastActivity: now)
+            entries[header.run] = Entry(
+                tree: SessionTree(header: header), lastArrival: now, lastActivity: now, history: SessionLog(header: header)
+            )
             order.append(header.run)
         }
         let shared = entries[header.run]!.connections > 0
         if shared {
-            entries[header.run]!.tree.report(Diagnostic(
+            let diagnostic = Diagnostic(
                 line: 0, message: "a second connection sent this run id while another still held it: their events share this tree"
-            ))
+            )
+            entries[header.run]!.tree.report(diagnostic)
+            entries[header.run]!.history.notes.append(diagnostic)
         }
+        changedRuns.insert(header.run)
         entries[header.run]!.connections += 1
         entries[header.run]!.lastActivity = now
         entries[header.run]!.version += 1
@@ -92,6 +107,7 @@ public final class LiveSessions: @unchecked Sendable {
             finished += 1
         }
         entries[run] = entry
+        changedRuns.insert(run)
     }
 
     func apply(_ record: EventRecord, run: String, now: Date = Date()) {
@@ -102,6 +118,12 @@ public final class LiveSessions: @unchecked Sendable {
         entries[run]!.lastArrival = now
         entries[run]!.lastActivity = now
         entries[run]!.version += 1
+        if entries[run]!.history.entries.count < maxHistoryEvents {
+            entries[run]!.history.entries.append(.record(record))
+        } else {
+            entries[run]!.historyFull = true
+        }
+        changedRuns.insert(run)
     }
 
     /// A problem that belongs to the session rather than to a line: always kept.
@@ -109,7 +131,9 @@ public final class LiveSessions: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         entries[run]?.tree.report(diagnostic)
+        entries[run]?.history.notes.append(diagnostic)
         entries[run]?.version += 1
+        changedRuns.insert(run)
     }
 
     /// A malformed or over-long line: counted, and kept as a warning while fewer than `maxKeptMalformed` are.
@@ -119,15 +143,61 @@ public final class LiveSessions: @unchecked Sendable {
         guard entries[run] != nil else { return }
         entries[run]!.unreadable += 1
         entries[run]!.version += 1
+        changedRuns.insert(run)
         let count = entries[run]!.unreadable
+        var kept: Diagnostic?
         if count <= maxKeptMalformed {
-            entries[run]!.tree.report(diagnostic)
+            kept = diagnostic
         } else if count == maxKeptMalformed + 1 {
-            entries[run]!.tree.report(Diagnostic(
+            kept = Diagnostic(
                 line: diagnostic.line,
                 message: "more than \(maxKeptMalformed) unreadable lines: from here on they are only counted (see listen's status line)"
-            ))
+            )
         }
+        guard let kept else { return }
+        entries[run]!.tree.report(kept)
+        if !entries[run]!.historyFull { entries[run]!.history.entries.append(.malformed(kept)) }
+    }
+
+    /// Adds a whole session read from a recording, judged from then on at its last event, as `check` judges it;
+    /// false when the run is already held or the table is full.
+    public func load(_ log: SessionLog, now: Date = Date()) -> Bool {
+        let replayed = (try? log.replay(until: .end))?.tree ?? SessionTree(header: log.header)
+        lock.lock()
+        defer { lock.unlock() }
+        guard entries[log.header.run] == nil, entries.count < maxSessions else { return false }
+        var entry = Entry(tree: replayed, lastArrival: now, lastActivity: now, history: log)
+        entry.frozen = true
+        entry.finishCounted = true
+        entries[log.header.run] = entry
+        order.append(log.header.run)
+        changedRuns.insert(log.header.run)
+        return true
+    }
+
+    /// One run judged now (nil when it is not held): the page's view of the present.
+    public func live(run: String, grace: Double, now: Date = Date()) -> LiveSnapshot? {
+        lock.lock()
+        let entry = entries[run]
+        lock.unlock()
+        return entry.map { Self.judge($0, grace: grace, now: now) }
+    }
+
+    /// A run's lines so far, to replay up to an earlier point, and whether events past `maxHistoryEvents` were left
+    /// out of it.
+    public func history(run: String) -> (log: SessionLog, complete: Bool)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries[run].map { ($0.history, !$0.historyFull) }
+    }
+
+    /// The runs changed since the last call (opened, fed, closed, warned) and the runs no longer held.
+    func takeChangedRuns() -> (changed: Set<String>, gone: Set<String>) {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = changedRuns
+        changedRuns = []
+        return (taken.filter { entries[$0] != nil }, taken.filter { entries[$0] == nil })
     }
 
     /// Each session judged now: a live session's clock runs on since its last event; an ended one stops at its end.
@@ -202,14 +272,15 @@ public final class LiveSessions: @unchecked Sendable {
         guard !runs.isEmpty else { return }
         for run in runs { entries.removeValue(forKey: run) }
         order.removeAll { runs.contains($0) }
+        changedRuns.formUnion(runs)
     }
 
     private static func judge(_ entry: Entry, grace: Double, now: Date) -> LiveSnapshot {
-        let quiet = entry.tree.ended ? 0 : max(0, now.timeIntervalSince(entry.lastArrival))
+        let quiet = entry.tree.ended || entry.frozen ? 0 : max(0, now.timeIntervalSince(entry.lastArrival))
         let snapshot = entry.tree.snapshot(at: entry.tree.lastTime + quiet, grace: grace)
         return LiveSnapshot(
             snapshot: snapshot, version: entry.version, connected: entry.connections > 0, events: entry.tree.eventCount,
-            unreadableLines: entry.unreadable
+            unreadableLines: entry.unreadable, recorded: entry.frozen
         )
     }
 }
@@ -226,4 +297,6 @@ public struct LiveSnapshot: Sendable {
     public var events: Int
     /// Malformed and over-long lines received, kept as warnings or not.
     public var unreadableLines: Int
+    /// Read from a recording (`coordlens view`) rather than fed by a hook connection.
+    public var recorded = false
 }

@@ -16,6 +16,12 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 7420
 
+    @Option(name: .customLong("http-port"), help: "The inspector page's port, on the same address; 0 picks a free one.")
+    var httpPort = 7421
+
+    @Flag(name: .customLong("no-http"), help: "Serve no inspector page.")
+    var noHTTP = false
+
     @Option(name: .customLong("out"), help: "Write <run>-<hash>.svg here for every session, re-rendered as it changes.")
     var outputDirectory: String?
 
@@ -57,6 +63,7 @@ struct ListenCommand: AsyncParsableCommand {
         let positive = [("--max-line-bytes", maxLineBytes), ("--max-sessions", maxSessions), ("--max-connections", maxConnections ?? 1),
                         ("--record-buffer-bytes", recordBufferBytes), ("--large-tree", largeTree)]
         if let (name, _) = positive.first(where: { $0.1 < 1 }) { throw ValidationError("\(name) must be at least 1") }
+        if !noHTTP, !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be from 0 to 65535") }
         if maxKeptMalformed < 0 { throw ValidationError("--max-kept-malformed must not be negative") }
         if !(evictAfter >= 0) { throw ValidationError("--evict-after must be a number of seconds, 0 or more") }
     }
@@ -65,6 +72,7 @@ struct ListenCommand: AsyncParsableCommand {
         var options = ListenOptions()
         options.host = host
         options.port = port
+        options.httpPort = noHTTP ? nil : httpPort
         options.outputDirectory = outputDirectory
         options.recordPath = record
         options.grace = grace
@@ -84,22 +92,42 @@ struct ListenCommand: AsyncParsableCommand {
             throw UsageFailure(message: "\(error)")
         }
         say("coordlens listening on \(host):\(bound)")
+        if let pagePort = server.pagePort { say("Inspector: \(InspectorAddress.url(host: host, port: pagePort))") }
         let wanted = sessions
         let serving = Task { await server.run(untilEnded: wanted) }
-        let interrupts = [SIGINT, SIGTERM].map { signalNumber in
+        let interrupts = Interrupts { serving.cancel() }
+        await serving.value
+        interrupts.cancel()
+    }
+}
+
+/// Cancels work on SIGINT or SIGTERM, so the command stops cleanly rather than dying mid-write.
+struct Interrupts {
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        sources = [SIGINT, SIGTERM].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber)
-            source.setEventHandler { serving.cancel() }
+            source.setEventHandler(handler: handler)
             source.resume()
             return source
         }
-        await serving.value
-        interrupts.forEach { $0.cancel() }
+    }
+
+    func cancel() { sources.forEach { $0.cancel() } }
+}
+
+/// The inspector page's address as a browser takes it: IPv6 literals in brackets.
+enum InspectorAddress {
+    static func url(host: String, port: Int) -> String {
+        let shown = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "[::1]" : host.contains(":") ? "[\(host)]" : host
+        return "http://\(shown):\(port)/"
     }
 }
 
 /// Writes a status line unbuffered: people and scripts read them as they happen, also through a pipe. A reader that
 /// went away (`listen | head`) loses the lines; it must not stop the inspector.
-private func say(_ line: String) {
+func say(_ line: String) {
     try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
 }

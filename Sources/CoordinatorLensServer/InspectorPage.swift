@@ -1,0 +1,149 @@
+import CoordinatorLens
+import CoordinatorLensRendering
+import Foundation
+
+/// Answers the page's requests from the sessions held in memory: pictures, models and event lists.
+///
+/// Called on a queue of its own, never on an event loop, so drawing a big tree never holds up a hook connection.
+final class InspectorPage: @unchecked Sendable {
+    /// An answer: status, type and body; `seq` is the last event the answer shows, sent as `X-Lens-Seq`.
+    struct Response {
+        var status: Int
+        var contentType: String
+        var body: [UInt8]
+        var seq: Int?
+
+        static func text(_ status: Int, _ message: String) -> Response {
+            Response(status: status, contentType: "text/plain; charset=utf-8", body: Array((message + "\n").utf8))
+        }
+    }
+
+    private struct PastKey: Hashable {
+        var run: String
+        var seq: Int
+        var grace: Double
+    }
+
+    let sessions: LiveSessions
+    /// The grace period the page starts with; each view may ask for another.
+    let grace: Double
+    private let lock = NSLock()
+    // Guarded by `lock`: replays up to an earlier event, the costly part of time travel, for the slider's back and
+    // forth. Events up to a seq never change, so these stay true.
+    private var past: [(key: PastKey, snapshot: Snapshot)] = []
+    private static let keptPast = 6
+
+    init(sessions: LiveSessions, grace: Double) {
+        self.sessions = sessions
+        self.grace = grace
+    }
+
+    func respond(to route: PageRoute) -> Response {
+        switch route {
+        case .sessions:
+            let summaries = sessions.snapshots(grace: grace).map(SessionSummary.init)
+            return json(summaries)
+        case .tree(let view):
+            guard let (_, snapshot) = judged(view) else { return unknownRun(view.run) }
+            var options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0)
+            options.showReleased = view.showReleased
+            do {
+                let svg = try SnapshotRenderer.render(snapshot, format: .svg, options: options)
+                return Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq)
+            } catch {
+                return .text(500, "render failed: \(error)")
+            }
+        case .model(let view):
+            guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
+            return json(model(of: snapshot, live: live, view: view), seq: snapshot.lastSeq)
+        case .coordinator(let run, let id):
+            guard let (log, _) = sessions.history(run: run) else { return unknownRun(run) }
+            return json(Self.events(of: id, in: log))
+        case .events, .asset, .notFound:
+            return .text(404, "not found")
+        case .badRequest(let message):
+            return .text(400, message)
+        }
+    }
+
+    /// The session as `view` asks: the present judged now, or a replay up to an earlier event.
+    private func judged(_ view: ViewQuery) -> (LiveSnapshot, Snapshot)? {
+        let grace = view.grace ?? self.grace
+        guard let live = sessions.live(run: view.run, grace: grace) else { return nil }
+        guard let seq = view.seq, let last = live.snapshot.lastSeq, seq < last else { return (live, live.snapshot) }
+        let key = PastKey(run: view.run, seq: seq, grace: grace)
+        lock.lock()
+        let cached = past.first { $0.key == key }?.snapshot
+        lock.unlock()
+        if let cached { return (live, cached) }
+        guard let (log, _) = sessions.history(run: view.run), let snapshot = try? log.snapshot(until: .seq(seq), grace: grace)
+        else { return nil }
+        lock.lock()
+        past.append((key, snapshot))
+        if past.count > Self.keptPast { past.removeFirst() }
+        lock.unlock()
+        return (live, snapshot)
+    }
+
+    private func model(of snapshot: Snapshot, live: LiveSnapshot, view: ViewQuery) -> TreeModel {
+        let history = sessions.history(run: view.run)
+        var firstSeq: Int?
+        for entry in history?.log.entries ?? [] {
+            if case .record(let record) = entry {
+                firstSeq = record.seq
+                break
+            }
+        }
+        let atEnd = view.seq == nil && (snapshot.ended || live.recorded)
+        return TreeModel(
+            summary: SessionSummary(live), seq: view.seq, firstSeq: firstSeq,
+            lastSeq: history?.complete == false ? Self.lastKeptSeq(history?.log) : live.snapshot.lastSeq,
+            historyComplete: history?.complete ?? true, evaluatedAt: snapshot.evaluatedAt, grace: snapshot.grace,
+            ended: snapshot.ended, roots: snapshot.roots, nodes: snapshot.nodes,
+            leaks: snapshot.leakGroups.map { group in
+                TreeModel.Leaks(
+                    fingerprint: group.fingerprint.description, type: group.fingerprint.type,
+                    reasonKind: group.fingerprint.reasonKind.rawValue, ids: group.ids
+                )
+            },
+            undecided: atEnd ? SessionCheck(source: "", snapshot: snapshot, atEnd: true).undecided.count : 0,
+            marks: snapshot.marks, warnings: snapshot.warnings
+        )
+    }
+
+    private static func lastKeptSeq(_ log: SessionLog?) -> Int? {
+        for entry in (log?.entries ?? []).reversed() {
+            if case .record(let record) = entry { return record.seq }
+        }
+        return nil
+    }
+
+    /// `id`'s own events: those that name it as the coordinator they happen to.
+    static func events(of id: CoordinatorID, in log: SessionLog) -> [CoordinatorEvent] {
+        log.entries.compactMap { entry in
+            guard case .record(let record) = entry else { return nil }
+            var event = CoordinatorEvent(seq: record.seq, time: record.time, kind: record.event.kindName, site: record.site)
+            switch record.event {
+            case .add(id, _, let parent), .remove(id, let parent): event.parent = parent
+            case .bind(id, let screen): event.screen = screen
+            case .dismiss(id), .deinitialized(id): break
+            default: return nil
+            }
+            return event
+        }
+    }
+
+    private func unknownRun(_ run: String) -> Response {
+        .text(404, "no session with that run id is held (it may have been evicted)")
+    }
+
+    private func json(_ value: some Encodable, seq: Int? = nil) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        do {
+            return Response(status: 200, contentType: "application/json", body: Array(try encoder.encode(value)), seq: seq)
+        } catch {
+            return .text(500, "could not encode the answer: \(error)")
+        }
+    }
+}

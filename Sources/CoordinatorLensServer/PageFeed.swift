@@ -1,0 +1,154 @@
+import Dispatch
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Pushes session summaries to every open page as Server-Sent Events: small messages saying what changed, never the
+/// trees themselves (a page fetches the picture of the one session it shows).
+///
+/// Changes are coalesced: the first after a quiet moment goes out at once, later ones at most once per `interval`,
+/// which grows with the time a round of judging takes, so a stream of thousands of events a second costs a few
+/// rounds a second. A page that reads slowly is skipped while its connection is full (NIO's writability), then sent
+/// every session anew once it drains: its queue never holds more than about one message per session.
+final class PageFeed: @unchecked Sendable {
+    /// Pages connected at once; a further one is refused, so a runaway script cannot exhaust descriptors.
+    static let maximumClients = 64
+    static let pingInterval = 15.0
+
+    private let sessions: LiveSessions
+    private let grace: Double
+    private let queue = DispatchQueue(label: "coordlens-page-feed")
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var clients: [Int: any Channel] = [:]
+    private var lagging = Set<Int>()
+    private var nextClient = 0
+    private var scheduled = false
+    private var lastRound = DispatchTime(uptimeNanoseconds: 0)
+    private var interval = 0.02
+    private var pinging = false
+
+    init(sessions: LiveSessions, grace: Double) {
+        self.sessions = sessions
+        self.grace = grace
+    }
+
+    /// Registers a page whose response head has been written; sends it every session. Nil when too many are open.
+    func add(_ channel: any Channel) -> Int? {
+        lock.lock()
+        guard clients.count < Self.maximumClients else {
+            lock.unlock()
+            return nil
+        }
+        nextClient += 1
+        let id = nextClient
+        clients[id] = channel
+        let startPings = !pinging
+        pinging = true
+        lock.unlock()
+        if startPings { schedulePing() }
+        queue.async { self.sendEverything(to: id) }
+        return id
+    }
+
+    func remove(_ id: Int) {
+        lock.lock()
+        clients[id] = nil
+        lagging.remove(id)
+        lock.unlock()
+    }
+
+    /// A page's connection drained: if it missed messages while full, it gets every session anew.
+    func drained(_ id: Int) {
+        lock.lock()
+        let missed = lagging.remove(id) != nil
+        lock.unlock()
+        if missed { queue.async { self.sendEverything(to: id) } }
+    }
+
+    /// Something changed in the sessions; cheap, called from event loops after each read.
+    func changed() {
+        lock.lock()
+        guard !scheduled else {
+            lock.unlock()
+            return
+        }
+        scheduled = true
+        let due = lastRound.uptimeNanoseconds + UInt64(interval * 1e9)
+        let now = DispatchTime.now().uptimeNanoseconds
+        lock.unlock()
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: max(now, due))) { self.round() }
+    }
+
+    /// Sessions the refresher judged, for example because a pending coordinator's grace ran out while all was quiet.
+    func push(_ lives: [LiveSnapshot]) {
+        guard !lives.isEmpty else { return }
+        let text = lives.map { Self.message("session", SessionSummary($0)) }.joined()
+        queue.async { self.broadcast(text) }
+    }
+
+    private func round() {
+        lock.lock()
+        scheduled = false
+        lastRound = .now()
+        lock.unlock()
+        let started = DispatchTime.now().uptimeNanoseconds
+        let (changed, gone) = sessions.takeChangedRuns()
+        var text = gone.sorted().map { Self.message("gone", ["run": $0]) }.joined()
+        for run in changed.sorted() {
+            if let live = sessions.live(run: run, grace: grace) { text += Self.message("session", SessionSummary(live)) }
+        }
+        let took = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        lock.lock()
+        interval = min(1, max(0.02, took * 2))
+        lock.unlock()
+        if !text.isEmpty { broadcast(text) }
+    }
+
+    private func sendEverything(to id: Int) {
+        let summaries = sessions.snapshots(grace: grace).map(SessionSummary.init)
+        lock.lock()
+        let channel = clients[id]
+        lock.unlock()
+        guard let channel else { return }
+        send(Self.message("hello", summaries), to: id, on: channel)
+    }
+
+    private func broadcast(_ text: String) {
+        lock.lock()
+        let targets = clients
+        lock.unlock()
+        for (id, channel) in targets { send(text, to: id, on: channel) }
+    }
+
+    private func send(_ text: String, to id: Int, on channel: any Channel) {
+        guard channel.isWritable else {
+            lock.lock()
+            lagging.insert(id)
+            lock.unlock()
+            return
+        }
+        let buffer = channel.allocator.buffer(string: text)
+        channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+    }
+
+    /// A comment line now and then: a page that vanished without closing is found when the write fails.
+    private func schedulePing() {
+        queue.asyncAfter(deadline: .now() + Self.pingInterval) {
+            self.broadcast(": ping\n\n")
+            self.lock.lock()
+            let any = !self.clients.isEmpty
+            self.pinging = any
+            self.lock.unlock()
+            if any { self.schedulePing() }
+        }
+    }
+
+    /// One Server-Sent Events message; JSON without newlines fits one `data:` line.
+    static func message(_ event: String, _ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let json = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return "event: \(event)\ndata: \(json)\n\n"
+    }
+}

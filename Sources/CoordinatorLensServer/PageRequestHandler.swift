@@ -1,0 +1,124 @@
+import CoordinatorLens
+import Dispatch
+import NIOCore
+import NIOHTTP1
+
+/// Serves the inspector page over HTTP/1.1 (NIO's parser): its files, its JSON and SVG answers, and the feed.
+///
+/// Files are answered on the event loop; every other answer is worked out on the page's queue, so a big picture never
+/// holds up a hook connection or another page's feed.
+final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Every response forbids inline and remote scripts, framing and sniffing; nothing is cached, nothing allows
+    /// another origin (no CORS headers at all).
+    static let securityHeaders: [(String, String)] = [
+        ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cache-Control", "no-store"),
+    ]
+
+    private let page: InspectorPage
+    private let feed: PageFeed
+    private let hosts: HostCheck
+    private let work: DispatchQueue
+    private var request: HTTPRequestHead?
+    private var feedClient: Int?
+
+    init(page: InspectorPage, feed: PageFeed, hosts: HostCheck, work: DispatchQueue) {
+        self.page = page
+        self.feed = feed
+        self.hosts = hosts
+        self.work = work
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            request = head
+        case .body:
+            break
+        case .end:
+            guard let head = request else { return }
+            request = nil
+            handle(head, context: context)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let feedClient { feed.drained(feedClient) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let feedClient { feed.remove(feedClient) }
+        feedClient = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func handle(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let channel = context.channel
+        let keepAlive = head.isKeepAlive
+        let headOnly = head.method == .HEAD
+        guard head.method == .GET || headOnly else {
+            return Self.write(.text(405, "only GET and HEAD are served"), version: head.version, keepAlive: keepAlive, headOnly: false, on: channel)
+        }
+        guard hosts.accepts(head.headers.first(name: "host")) else {
+            return Self.write(
+                .text(403, "refused: the Host header must name this inspector's address (127.0.0.1 or localhost and its port)"),
+                version: head.version, keepAlive: false, headOnly: headOnly, on: channel
+            )
+        }
+        let route = PageRoute(target: head.uri)
+        switch route {
+        case .asset(let path):
+            let asset = PageAssets.asset(at: path)!
+            let response = InspectorPage.Response(status: 200, contentType: asset.contentType, body: asset.bytes)
+            Self.write(response, version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
+        case .notFound:
+            Self.write(.text(404, "not found"), version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
+        case .events:
+            startFeed(head, context: context)
+        default:
+            let page = self.page
+            work.async {
+                let response = page.respond(to: route)
+                Self.write(response, version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
+            }
+        }
+    }
+
+    private func startFeed(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders(Self.securityHeaders)
+        headers.add(name: "Content-Type", value: "text/event-stream; charset=utf-8")
+        guard feedClient == nil, let id = feed.add(context.channel) else {
+            return Self.write(.text(503, "too many inspector pages are open"), version: head.version, keepAlive: false, headOnly: false, on: context.channel)
+        }
+        feedClient = id
+        // The head goes out before the feed's first message: both are written from the feed's queue or after this.
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
+    }
+
+    /// Writes a whole response; safe from any thread, as NIO hops to the channel's event loop.
+    static func write(_ response: InspectorPage.Response, version: HTTPVersion, keepAlive: Bool, headOnly: Bool, on channel: any Channel) {
+        var headers = HTTPHeaders(securityHeaders)
+        headers.add(name: "Content-Type", value: response.contentType)
+        headers.add(name: "Content-Length", value: "\(response.body.count)")
+        if let seq = response.seq { headers.add(name: "X-Lens-Seq", value: "\(seq)") }
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+        channel.write(HTTPServerResponsePart.head(head), promise: nil)
+        if !headOnly {
+            channel.write(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: response.body))), promise: nil)
+        }
+        let done = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
+        if !keepAlive { done.whenComplete { _ in channel.close(promise: nil) } }
+    }
+}

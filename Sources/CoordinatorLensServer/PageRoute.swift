@@ -1,0 +1,101 @@
+import CoordinatorLens
+import Foundation
+
+/// What a request to the inspector page asks for, read from its target (`/api/tree?run=…&seq=…`).
+enum PageRoute: Equatable {
+    case asset(path: String)
+    /// Every session's summary, as the feed's first message carries them.
+    case sessions
+    /// The Server-Sent Events stream of changes.
+    case events
+    /// A session's picture as SVG.
+    case tree(ViewQuery)
+    /// A session's coordinators, leaks, marks and warnings as JSON.
+    case model(ViewQuery)
+    /// One coordinator's own events, in stream order.
+    case coordinator(run: String, id: CoordinatorID)
+    case notFound
+    case badRequest(String)
+
+    init(target: String) {
+        guard let components = URLComponents(string: target) else {
+            self = .badRequest("the request target is not a URL path")
+            return
+        }
+        var query: [String: String] = [:]
+        // The page sends form encoding (URLSearchParams), where `+` is a space: decoded before the percent escapes.
+        func decoded(_ text: String) -> String? { text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+        for item in components.percentEncodedQueryItems ?? [] {
+            guard let name = decoded(item.name), query[name] == nil else { continue }
+            guard let value = decoded(item.value ?? "") else {
+                self = .badRequest("the value of `\(name)` is not valid percent-encoded UTF-8")
+                return
+            }
+            query[name] = value
+        }
+        switch components.path {
+        case "/api/sessions": self = .sessions
+        case "/api/events": self = .events
+        case "/api/tree", "/api/model", "/api/coordinator":
+            guard let run = query["run"], !run.isEmpty else {
+                self = .badRequest("`run` is missing")
+                return
+            }
+            if components.path == "/api/coordinator" {
+                guard let id = query["id"].flatMap({ CoordinatorID($0) }) else {
+                    self = .badRequest("`id` must be a coordinator id")
+                    return
+                }
+                self = .coordinator(run: run, id: id)
+                return
+            }
+            switch ViewQuery.read(run: run, query) {
+            case .success(let view): self = components.path == "/api/tree" ? .tree(view) : .model(view)
+            case .failure(let problem): self = .badRequest(problem.message)
+            }
+        default:
+            self = PageAssets.asset(at: components.path) == nil ? .notFound : .asset(path: components.path)
+        }
+    }
+}
+
+/// Which picture of a session the page wants: the point in time, the grace period and the filters.
+struct ViewQuery: Hashable {
+    struct Problem: Error {
+        var message: String
+    }
+
+    var run: String
+    /// Show the session right after this event; nil: the present.
+    var seq: Int?
+    /// nil: the inspector's grace period.
+    var grace: Double?
+    var showReleased = false
+    var leaksOnly = false
+    /// Draw every node even above the collapse threshold.
+    var all = false
+
+    init(run: String, seq: Int? = nil, grace: Double? = nil) {
+        self.run = run
+        self.seq = seq
+        self.grace = grace
+    }
+
+    static func read(run: String, _ query: [String: String]) -> Result<ViewQuery, Problem> {
+        var view = ViewQuery(run: run)
+        if let seq = query["seq"], !seq.isEmpty {
+            guard let value = Int(seq), value >= 0 else { return .failure(Problem(message: "`seq` must be a whole number")) }
+            view.seq = value
+        }
+        if let grace = query["grace"], !grace.isEmpty {
+            guard let value = Double(grace), value.isFinite, value >= 0, value <= 86_400 else {
+                return .failure(Problem(message: "`grace` must be a number of seconds from 0 to 86400"))
+            }
+            view.grace = value
+        }
+        view.showReleased = query["released"] == "1"
+        view.leaksOnly = query["leaks"] == "1"
+        view.all = query["all"] == "1"
+        return .success(view)
+    }
+}

@@ -1,0 +1,44 @@
+import CoordinatorLens
+import Dispatch
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The inspector page's HTTP listener: binds its port on an event loop group it is given and serves `InspectorPage`
+/// and `PageFeed` over it.
+final class PageServer: @unchecked Sendable {
+    let feed: PageFeed
+    private let page: InspectorPage
+    private let work = DispatchQueue(label: "coordlens-page")
+    private var channel: (any Channel)?
+
+    init(sessions: LiveSessions, grace: Double) {
+        page = InspectorPage(sessions: sessions, grace: grace)
+        feed = PageFeed(sessions: sessions, grace: grace)
+    }
+
+    /// Binds `host:port` (0: a free port); returns the port bound.
+    func start(host: String, port: Int, group: any EventLoopGroup) async throws -> Int {
+        let (page, feed, work) = (self.page, self.feed, self.work)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 64)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    // An accepted connection's local port is the one the listener bound, 0 given or not.
+                    try channel.pipeline.syncOperations.addHandler(PageRequestHandler(
+                        page: page, feed: feed, hosts: HostCheck(port: channel.localAddress?.port ?? -1), work: work
+                    ))
+                }
+            }
+        let channel = try await bootstrap.bind(host: host, port: port).get()
+        self.channel = channel
+        return channel.localAddress?.port ?? port
+    }
+
+    func stop() async {
+        try? await channel?.close()
+        channel = nil
+    }
+}

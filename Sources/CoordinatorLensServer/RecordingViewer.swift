@@ -1,0 +1,33 @@
+import CoordinatorLens
+import NIOCore
+import NIOPosix
+
+/// `coordlens view`: the inspector page over recorded sessions, judged as `check` judges them, with no hook port.
+public final class RecordingViewer: @unchecked Sendable {
+    /// The sessions shown, in the order given.
+    public let sessions: LiveSessions
+    private let page: PageServer
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    /// Holds `logs` (a run id seen twice keeps its first session) for a page with grace period `grace`.
+    public init(logs: [SessionLog], grace: Double) {
+        sessions = LiveSessions(maxSessions: Int.max)
+        for log in logs { _ = sessions.load(log) }
+        page = PageServer(sessions: sessions, grace: grace)
+    }
+
+    /// Binds the page's port (0: a free one); returns the port bound.
+    public func start(host: String, port: Int) async throws -> Int {
+        do {
+            return try await page.start(host: host, port: port, group: group)
+        } catch {
+            throw ListenError(message: "cannot serve the inspector page on \(host):\(port): \(error)")
+        }
+    }
+
+    /// Closes the page's port and its connections.
+    public func stop() async {
+        await page.stop()
+        try? await group.shutdownGracefully()
+    }
+}

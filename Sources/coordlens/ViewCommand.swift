@@ -1,0 +1,52 @@
+import ArgumentParser
+import CoordinatorLens
+import CoordinatorLensServer
+import Foundation
+
+/// `coordlens view`: the inspector page over recordings, for CI artifacts and bug reports.
+struct ViewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "view",
+        abstract: "Open recorded streams in the inspector page (the one `listen` serves), with no hook port."
+    )
+
+    @Argument(help: "NDJSON recordings; - reads standard input.")
+    var files: [String]
+
+    @Option(help: "The address to bind. Loopback by default; 0.0.0.0 exposes the page to the network.")
+    var host = "127.0.0.1"
+
+    @Option(name: .customLong("http-port"), help: "The page's port; 0 picks a free one.")
+    var httpPort = 7421
+
+    @Option(help: "Seconds a done coordinator may take to deinit before it counts as retained (the page can change it).")
+    var grace: Double = VerdictRules.defaultGrace
+
+    @OptionGroup var limits: InputLimitOptions
+
+    func validate() throws {
+        if !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be from 0 to 65535") }
+        if !(grace >= 0) { throw ValidationError("--grace must be a number of seconds, 0 or more") }
+    }
+
+    func run() async throws {
+        let inputs = try RecordingInput.read(files, limits: limits.limits)
+        for input in inputs { WarningPrinter.print(input.log.notes, source: input.source) }
+        let viewer = RecordingViewer(logs: inputs.map(\.log), grace: grace)
+        let port: Int
+        do {
+            port = try await viewer.start(host: host, port: httpPort)
+        } catch {
+            throw UsageFailure(message: "\(error) (--http-port picks another port)")
+        }
+        let count = viewer.sessions.runs.count
+        say("\(count) session\(count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s")")
+        if count < inputs.count { say("\(inputs.count - count) sessions repeat a run id already shown and were left out") }
+        say("Inspector: \(InspectorAddress.url(host: host, port: port))  (Ctrl-C stops)")
+        let serving = Task { while !Task.isCancelled { try? await Task.sleep(nanoseconds: 200_000_000) } }
+        let interrupts = Interrupts { serving.cancel() }
+        await serving.value
+        interrupts.cancel()
+        await viewer.stop()
+    }
+}

@@ -1,0 +1,97 @@
+"""Runs coordlens and the sample apps as real processes and drives the system Chromium against the inspector page."""
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+
+from playwright.sync_api import sync_playwright
+
+BIN = os.environ.get("COORDLENS_BIN") or subprocess.run(
+    ["swift", "build", "--show-bin-path"], check=True, capture_output=True, text=True).stdout.strip()
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+class Process:
+    """A coordlens command in the background whose output lines are read from a file as they come."""
+
+    def __init__(self, *args):
+        self.log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+        self.process = subprocess.Popen([os.path.join(BIN, "coordlens"), *args], stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_for(self, pattern, timeout=20):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            with open(self.log.name) as text:
+                match = re.search(pattern, text.read())
+            if match:
+                return match
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        with open(self.log.name) as text:
+            raise AssertionError(f"no {pattern!r} in coordlens output:\n{text.read()}")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        os.unlink(self.log.name)
+
+
+def listen(*extra):
+    """`coordlens listen` on free ports; returns (process, hook port, page URL)."""
+    process = Process("listen", "--port", "0", "--http-port", "0", *extra)
+    hook = int(process.wait_for(r"coordlens listening on \S+:(\d+)").group(1))
+    url = process.wait_for(r"Inspector: (http://\S+)").group(1)
+    return process, hook, url
+
+
+def view(*files):
+    """`coordlens view FILE…` on a free port; returns (process, page URL)."""
+    process = Process("view", "--http-port", "0", *files)
+    return process, process.wait_for(r"Inspector: (http://\S+)").group(1)
+
+
+def run_sample(name, hook_port):
+    subprocess.run([os.path.join(BIN, name), "--tcp", f"127.0.0.1:{hook_port}"], check=True, capture_output=True, timeout=60)
+
+
+def coordlens(*args):
+    """Runs coordlens to completion; returns (exit status, standard output)."""
+    done = subprocess.run([os.path.join(BIN, "coordlens"), *args], capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout
+
+
+class Browser:
+    """One headless Chromium for a test class; pages record console errors and uncaught exceptions."""
+
+    def __enter__(self):
+        self.playwright = sync_playwright().start()
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        return self
+
+    def page(self, url):
+        page = self.browser.new_page(viewport={"width": 1440, "height": 900})
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.on("console", lambda message: page.errors.append(message.text) if message.type == "error" else None)
+        page.goto(url)
+        return page
+
+    def __exit__(self, *exc):
+        self.browser.close()
+        self.playwright.stop()
+
+
+def write_recording(lines):
+    handle = tempfile.NamedTemporaryFile("w", suffix=".ndjson", delete=False)
+    for line in lines:
+        handle.write(json.dumps(line) + "\n")
+    handle.close()
+    return handle.name

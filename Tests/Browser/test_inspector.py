@@ -1,0 +1,177 @@
+"""The inspector page in a real browser (Debian's Chromium through Playwright), against real coordlens processes."""
+import http.client
+import os
+import tempfile
+import unittest
+import xml.etree.ElementTree as ElementTree
+from urllib.parse import urlparse
+
+from playwright.sync_api import expect
+
+from inspector_support import Browser, coordlens, listen, run_sample, view, write_recording
+
+SCREENSHOT = os.environ.get("INSPECTOR_SCREENSHOT")
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def drawn_ids(svg_text):
+    """The coordinator nodes an SVG draws, by element id."""
+    root = ElementTree.fromstring(svg_text)
+    return {g.get("id") for g in root.iter(SVG + "g") if "node" in (g.get("class") or "").split() and g.get("id", "").startswith("c")}
+
+
+def session(events, app="TestApp", run="run-1"):
+    lines = [{"event": "session", "v": 1, "app": app, "run": run}]
+    for seq, event in enumerate(events, start=1):
+        lines.append({"seq": seq, "t": seq * 0.01, **event})
+    return lines
+
+
+class LiveSampleTests(unittest.TestCase):
+    """A sample app streams to `coordlens listen` while the page is open."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.recording = tempfile.mktemp(suffix=".ndjson")
+        cls.listener, cls.hook, cls.url = listen("--record", cls.recording)
+        cls.browser = Browser().__enter__()
+        cls.page = cls.browser.page(cls.url)
+        cls.page.wait_for_selector("#feed-state[data-state=open]")
+        # Nothing touches the page from here: the session appears and its leaks turn red through the feed alone.
+        run_sample("DeliverooTraditionalSample", cls.hook)
+        cls.page.wait_for_selector("#tree g.node.verdict-retained", timeout=30_000)
+        cls.page.wait_for_selector("#sessions li .badge.state.ended", timeout=30_000)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.__exit__(None, None, None)
+        cls.listener.stop()
+        if os.path.exists(cls.recording):
+            os.unlink(cls.recording)
+
+    def setUp(self):
+        self.page.click("#live")
+        self.page.wait_for_selector("#live[aria-pressed=true]")
+
+    def test_retained_nodes_are_red_and_a_click_shows_the_call_site(self):
+        red = self.page.locator("#tree g.node.verdict-retained")
+        self.assertGreater(red.count(), 0)
+        fill = red.first.locator("path, polygon").first.get_attribute("fill")
+        self.assertEqual(fill.lower(), "#e5484d")
+        red.first.click()
+        added = self.page.locator("#details dd[data-field=added]")
+        self.assertRegex(added.inner_text(), r"\.swift:\d+")
+        self.assertIn("retained", self.page.locator("#details dd[data-field=verdict]").inner_text())
+        self.page.wait_for_selector("#details table.events td")
+        if SCREENSHOT:
+            self.page.screenshot(path=SCREENSHOT)
+        self.assertEqual(self.page.errors, [])
+
+    def test_the_leaks_panel_counts_what_check_counts(self):
+        status, output = coordlens("check", "--format", "json", self.recording)
+        self.assertEqual(status, 1)
+        import json
+        retained = json.loads(output)["retained"]
+        self.assertGreater(retained, 0)
+        # The page's policy forbids eval, so waits go through locators rather than JavaScript strings.
+        expect(self.page.locator("#leak-count")).to_have_text(str(retained))
+        members = self.page.locator("#leaks .members a").count()
+        self.assertEqual(members, retained)
+
+    def test_the_slider_at_a_mark_shows_the_tree_render_draws_there(self):
+        tick = self.page.locator("#ticks .tick").first
+        seq = tick.get_attribute("data-seq")
+        tick.click()
+        self.page.wait_for_selector(f"#tree[data-seq='{seq}']")
+        self.assertEqual(self.page.locator("#live").get_attribute("aria-pressed"), "false")
+        shown = set(self.page.eval_on_selector_all("#tree g.node", "nodes => nodes.map(n => n.id)")) - {"legend"}
+        picture = tempfile.mktemp(suffix=".svg")
+        status, _ = coordlens("render", self.recording, "--at-seq", seq, "-o", picture)
+        self.assertEqual(status, 0)
+        with open(picture) as text:
+            expected = drawn_ids(text.read())
+        os.unlink(picture)
+        self.assertEqual(shown, expected)
+        # One step back with the keyboard.
+        self.page.locator("#viewport").focus()
+        self.page.keyboard.press("ArrowLeft")
+        self.page.wait_for_selector(f"#tree[data-seq='{int(seq) - 1}']")
+
+
+class RecordedViewTests(unittest.TestCase):
+    """`coordlens view FILE` serves the same page over a recording."""
+
+    @classmethod
+    def setUpClass(cls):
+        events = [
+            {"event": "add", "id": 1, "type": "AppCoordinator"},
+            {"event": "add", "id": 2, "type": "FeedCoordinator", "parent": 1},
+            {"event": "add", "id": 3, "type": "FeedItemCoordinator", "parent": 2},
+            {"event": "add", "id": 4, "type": "<img src=x onerror=\"window.__pwned=1\">", "parent": 1,
+             "file": "<script>window.__pwned=1</script>.swift", "line": 7},
+            {"event": "bind", "id": 4, "screen": "\"><svg onload=window.__pwned=1>"},
+            {"event": "mark", "label": "<b onmouseover=window.__pwned=1>hover</b>"},
+            {"event": "dismiss", "id": 4},
+            {"event": "heartbeat"},
+        ]
+        lines = session(events, app="<script>window.__pwned=1</script>", run="<img src=y onerror=window.__pwned=1>")
+        lines[-1]["t"] = 10
+        cls.file = write_recording(lines)
+        cls.viewer, cls.url = view(cls.file)
+        cls.browser = Browser().__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.__exit__(None, None, None)
+        cls.viewer.stop()
+        os.unlink(cls.file)
+
+    def test_hostile_names_show_as_text_and_run_nothing(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node.verdict-retained")
+        page.locator("#tree g.node.verdict-retained").first.click()
+        self.assertEqual(page.locator("#details dd[data-field=type]").inner_text(), "<img src=x onerror=\"window.__pwned=1\">")
+        self.assertIn("<svg onload", page.locator("#details dd[data-field=screen]").inner_text())
+        self.assertIn("<script>window.__pwned=1</script>", page.locator("#sessions").inner_text())
+        page.locator("#ticks .tick").first.hover()
+        page.wait_for_timeout(300)
+        # evaluate() runs through the DevTools protocol, which the page's policy does not govern.
+        self.assertIsNone(page.evaluate("window.__pwned"))
+        self.assertEqual(page.locator("#tree script, #tree foreignObject").count(), 0)
+
+    def test_leaks_only_hides_what_leads_to_no_leak(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node")
+        before = set(page.eval_on_selector_all("#tree g.node", "nodes => nodes.map(n => n.id)"))
+        self.assertTrue({"c1", "c2", "c3", "c4"} <= before)
+        page.check("#leaks-only")
+        expect(page.locator("#tree #c2")).to_have_count(0)
+        after = set(page.eval_on_selector_all("#tree g.node", "nodes => nodes.map(n => n.id)"))
+        self.assertEqual(after & {"c1", "c2", "c3", "c4"}, {"c1", "c4"})
+
+    def test_a_foreign_host_header_is_refused(self):
+        address = urlparse(self.url)
+        for host, expected in [("evil.example", 403), (f"evil.example:{address.port}", 403), (f"127.0.0.1:{address.port}", 200),
+                               (f"localhost:{address.port}", 200)]:
+            connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+            connection.putrequest("GET", "/api/sessions", skip_host=True)
+            connection.putheader("Host", host)
+            connection.endheaders()
+            response = connection.getresponse()
+            self.assertEqual(response.status, expected, host)
+            self.assertIsNone(response.getheader("Access-Control-Allow-Origin"))
+            connection.close()
+
+    def test_every_response_forbids_inline_and_remote_scripts(self):
+        address = urlparse(self.url)
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+        connection.request("GET", "/")
+        response = connection.getresponse()
+        policy = response.getheader("Content-Security-Policy")
+        self.assertIn("script-src 'self'", policy)
+        self.assertNotIn("unsafe-inline", policy)
+        connection.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
