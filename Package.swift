@@ -28,22 +28,26 @@ let package = Package(
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
         .target(name: "CoordinatorLensRendering", dependencies: ["CoordinatorLens", "CGraphviz"]),
+        // The inspector page (plain HTML, CSS and JavaScript in Page/, compiled into the binary so it works offline and
+        // wherever `coordlens` is copied), what it is sent, and its one-file static form (`render -o report.html`).
+        .target(
+            name: "CoordinatorLensPage",
+            dependencies: ["CoordinatorLens", "CoordinatorLensRendering"],
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js")]
+        ),
         .target(
             name: "CoordinatorLensServer",
             dependencies: [
-                "CoordinatorLens", "CoordinatorLensRendering",
+                "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            // The inspector page: plain HTML, CSS and JavaScript, compiled into the binary so it works offline and
-            // wherever `coordlens` is copied.
-            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js")]
+            ]
         ),
         .executableTarget(
             name: "coordlens",
             dependencies: [
-                "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer",
+                "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage", "CoordinatorLensServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -10,7 +10,9 @@ bin="$(swift build --show-bin-path)"
 rm -rf "$out"
 mkdir -p "$out"
 
-"$bin/coordlens" listen --port "$requested_port" --out "$out" --record "$out/stream.ndjson" --sessions 1 >"$out/listen.log" 2>&1 &
+# The inspector page gets a free port too: the demo's listener exits once the sample ends, so `coordlens view` below is
+# how to look at it in the browser afterwards.
+"$bin/coordlens" listen --port "$requested_port" --http-port 0 --out "$out" --record "$out/stream.ndjson" --sessions 1 >"$out/listen.log" 2>&1 &
 listener=$!
 trap 'kill $listener 2>/dev/null || true' EXIT
 port=""
@@ -38,3 +40,4 @@ cat "$out/report.txt"
 echo
 echo "Demo output in $out/: tree.svg and tree.png (retained coordinators in red), report.txt, stream.ndjson (replay it"
 echo "with: $bin/coordlens check $out/stream.ndjson)."
+echo "To explore it in the browser: $bin/coordlens view $out/stream.ndjson, then open http://127.0.0.1:7421/"

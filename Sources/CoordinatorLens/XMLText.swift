@@ -1,9 +1,9 @@
 /// Text for XML documents (JUnit reports), whatever a recording holds: markup characters become entities and
 /// characters XML 1.0 forbids are dropped, so a parser always reads back exactly the text, never new elements.
-enum XMLText {
+package enum XMLText {
     /// Character data or an attribute value (double or single quoted). In attributes, tab, newline and carriage return
     /// are written as character references, so attribute-value normalisation keeps them.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars where isAllowed(scalar) {

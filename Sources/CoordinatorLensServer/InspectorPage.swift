@@ -1,4 +1,5 @@
 import CoordinatorLens
+import CoordinatorLensPage
 import CoordinatorLensRendering
 import Foundation
 
@@ -45,8 +46,8 @@ final class InspectorPage: @unchecked Sendable {
             return json(summaries)
         case .tree(let view):
             guard let (_, snapshot) = judged(view) else { return unknownRun(view.run) }
-            var options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0)
-            options.showReleased = view.showReleased
+            // Always laid out by CoordinatorLens: fast at any size, and a tree that grows keeps its nodes in place.
+            let options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0)
             do {
                 let svg = try SnapshotRenderer.render(snapshot, format: .svg, options: options)
                 return Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq)
@@ -58,7 +59,7 @@ final class InspectorPage: @unchecked Sendable {
             return json(model(of: snapshot, live: live, view: view), seq: snapshot.lastSeq)
         case .coordinator(let run, let id):
             guard let (log, _) = sessions.history(run: run) else { return unknownRun(run) }
-            return json(Self.events(of: id, in: log))
+            return json(CoordinatorEvent.byCoordinator(in: log)[id] ?? [])
         case .events, .asset, .notFound:
             return .text(404, "not found")
         case .badRequest(let message):
@@ -87,50 +88,10 @@ final class InspectorPage: @unchecked Sendable {
 
     private func model(of snapshot: Snapshot, live: LiveSnapshot, view: ViewQuery) -> TreeModel {
         let history = sessions.history(run: view.run)
-        var firstSeq: Int?
-        for entry in history?.log.entries ?? [] {
-            if case .record(let record) = entry {
-                firstSeq = record.seq
-                break
-            }
-        }
-        let atEnd = view.seq == nil && (snapshot.ended || live.recorded)
         return TreeModel(
-            summary: SessionSummary(live), seq: view.seq, firstSeq: firstSeq,
-            lastSeq: history?.complete == false ? Self.lastKeptSeq(history?.log) : live.snapshot.lastSeq,
-            historyComplete: history?.complete ?? true, evaluatedAt: snapshot.evaluatedAt, grace: snapshot.grace,
-            ended: snapshot.ended, roots: snapshot.roots, nodes: snapshot.nodes,
-            leaks: snapshot.leakGroups.map { group in
-                TreeModel.Leaks(
-                    fingerprint: group.fingerprint.description, type: group.fingerprint.type,
-                    reasonKind: group.fingerprint.reasonKind.rawValue, ids: group.ids
-                )
-            },
-            undecided: atEnd ? SessionCheck(source: "", snapshot: snapshot, atEnd: true).undecided.count : 0,
-            marks: snapshot.marks, warnings: snapshot.warnings
+            snapshot, summary: SessionSummary(live), seq: view.seq, history: history?.log,
+            historyComplete: history?.complete ?? true, atEnd: view.seq == nil && (snapshot.ended || live.recorded)
         )
-    }
-
-    private static func lastKeptSeq(_ log: SessionLog?) -> Int? {
-        for entry in (log?.entries ?? []).reversed() {
-            if case .record(let record) = entry { return record.seq }
-        }
-        return nil
-    }
-
-    /// `id`'s own events: those that name it as the coordinator they happen to.
-    static func events(of id: CoordinatorID, in log: SessionLog) -> [CoordinatorEvent] {
-        log.entries.compactMap { entry in
-            guard case .record(let record) = entry else { return nil }
-            var event = CoordinatorEvent(seq: record.seq, time: record.time, kind: record.event.kindName, site: record.site)
-            switch record.event {
-            case .add(id, _, let parent), .remove(id, let parent): event.parent = parent
-            case .bind(id, let screen): event.screen = screen
-            case .dismiss(id), .deinitialized(id): break
-            default: return nil
-            }
-            return event
-        }
     }
 
     private func unknownRun(_ run: String) -> Response {

@@ -22,6 +22,8 @@ public final class InspectorServer: @unchecked Sendable {
     private var recorder: StreamRecorder?
     private var page: PageServer?
     private var stopped = false
+    /// The page's feed, for tests that watch its clients.
+    var pageFeed: PageFeed? { page?.feed }
     /// The port the inspector page is served on once `start()` returned; nil when `httpPort` is nil.
     public private(set) var pagePort: Int?
 

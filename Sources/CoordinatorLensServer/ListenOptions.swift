@@ -6,8 +6,9 @@ public struct ListenOptions: Sendable {
     public var host = "127.0.0.1"
     /// 0 picks a free port.
     public var port = 7420
-    /// The inspector page's port on the same address (0 picks a free one); nil serves no page.
-    public var httpPort: Int? = 7421
+    /// The inspector page's port on the same address (0 picks a free one); nil, the default here, serves no page
+    /// (`coordlens listen` serves it on 7421 unless `--no-http`).
+    public var httpPort: Int?
     /// Where `<run>-<hash>.svg` files are written; nil renders nothing.
     public var outputDirectory: String?
     /// Where the raw stream is recorded; nil records nothing.

@@ -1,3 +1,4 @@
+import CoordinatorLensPage
 import Dispatch
 import Foundation
 import NIOCore
@@ -31,6 +32,20 @@ final class PageFeed: @unchecked Sendable {
     init(sessions: LiveSessions, grace: Double) {
         self.sessions = sessions
         self.grace = grace
+    }
+
+    /// Pages connected now.
+    var clientCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return clients.count
+    }
+
+    /// Pages skipped at least once because their connection was full, and not yet caught up.
+    var laggingCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return lagging.count
     }
 
     /// Registers a page whose response head has been written; sends it every session. Nil when too many are open.

@@ -1,4 +1,5 @@
 import CoordinatorLens
+import CoordinatorLensPage
 import Dispatch
 import NIOCore
 import NIOHTTP1

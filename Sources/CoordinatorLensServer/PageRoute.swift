@@ -1,4 +1,5 @@
 import CoordinatorLens
+import CoordinatorLensPage
 import Foundation
 
 /// What a request to the inspector page asks for, read from its target (`/api/tree?run=…&seq=…`).

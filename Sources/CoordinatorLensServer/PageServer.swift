@@ -9,7 +9,8 @@ import NIOPosix
 final class PageServer: @unchecked Sendable {
     let feed: PageFeed
     private let page: InspectorPage
-    private let work = DispatchQueue(label: "coordlens-page")
+    // Concurrent: a page asks for a session's model and picture at once, and only the picture waits for libgvc.
+    private let work = DispatchQueue(label: "coordlens-page", attributes: .concurrent)
     private var channel: (any Channel)?
 
     init(sessions: LiveSessions, grace: Double) {

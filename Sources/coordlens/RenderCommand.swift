@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoordinatorLens
+import CoordinatorLensPage
 import CoordinatorLensRendering
 import Foundation
 
@@ -7,7 +8,7 @@ import Foundation
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a session's coordinator tree to svg, png, pdf, dot or json."
+        abstract: "Render a session's coordinator tree to svg, png, pdf, dot, json, or a one-file html report."
     )
 
     @Argument(help: "Recordings in wire format v1 (NDJSON); - reads standard input.")
@@ -16,8 +17,8 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file; - writes to standard output (then --format is needed).")
     var output: String
 
-    @Option(help: "svg, png, pdf, dot or json; taken from the output's extension when not given.")
-    var format: RenderFormat?
+    @Option(help: "svg, png, pdf, dot, json or html (the inspector page as one self-contained file); taken from the output's extension when not given.")
+    var format: RenderOutput?
 
     @Flag(name: .customLong("show-released"), help: "Also draw released and late coordinators, greyed and dashed.")
     var showReleased = false
@@ -27,15 +28,21 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var source: SourceRootOption
 
     func run() throws {
-        guard let format = format ?? RenderFormat(path: output) else {
-            throw UsageFailure(message: "cannot tell the format of \(output): give --format svg|png|pdf|dot|json")
+        guard let format = format ?? RenderOutput(path: output) else {
+            throw UsageFailure(message: "cannot tell the format of \(output): give --format svg|png|pdf|dot|json|html")
         }
         let sessions = try RecordingInput.read(files, limits: point.limits)
         let session = try SessionChoice.pick(from: sessions, name: "the input", run: point.session)
         let snapshot = try point.snapshot(of: session)
         let bytes: [UInt8]
+        let options = RenderOptions(showReleased: showReleased, sourcePaths: source.paths)
         do {
-            bytes = try SnapshotRenderer.render(snapshot, format: format, options: RenderOptions(showReleased: showReleased, sourcePaths: source.paths))
+            switch format {
+            case .format(let format):
+                bytes = try SnapshotRenderer.render(snapshot, format: format, options: options)
+            case .htmlReport:
+                bytes = try InspectorReport.html(snapshot, log: session.log, atEnd: point.cut == .end, options: options)
+            }
         } catch {
             throw OutputFailure(message: "\(error)")
         }
@@ -44,4 +51,3 @@ struct RenderCommand: ParsableCommand {
     }
 }
 
-extension RenderFormat: ExpressibleByArgument {}

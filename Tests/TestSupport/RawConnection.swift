@@ -11,10 +11,14 @@ import Darwin
 public final class RawConnection: @unchecked Sendable {
     private var descriptor: Int32
 
-    /// A connection to 127.0.0.1:`port`; throws when it is refused.
-    public init(port: Int) throws {
+    /// A connection to 127.0.0.1:`port`; throws when it is refused. `receiveBuffer` shrinks the kernel's receive
+    /// buffer, for a reader that lets the peer's writes back up sooner.
+    public init(port: Int, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(message: "socket: \(String(cString: strerror(errno)))") }
+        if var size = receiveBuffer {
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -54,6 +58,23 @@ public final class RawConnection: @unchecked Sendable {
     /// Sends `text` as UTF-8.
     public func send(_ text: String) throws {
         try send(Array(text.utf8))
+    }
+
+    /// Reads until the text received contains `marker`, the peer closes, or `seconds` pass; returns what was read.
+    public func receive(until marker: String, seconds: Double) throws -> String {
+        var received: [UInt8] = []
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while Date() < deadline, !String(decoding: received, as: UTF8.self).contains(marker) {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, 100) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw Failure(message: "recv: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     /// Closes the connection normally: what was sent arrives, then end of stream.

@@ -4,6 +4,11 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+// The one-file report (`coordlens render -o report.html`) carries its session in a JSON element instead of a feed.
+const REPORT = (() => {
+  const data = document.getElementById("lens-report");
+  return data ? JSON.parse(data.textContent) : null;
+})();
 const VERDICTS = ["retained", "pending", "alive", "late", "released"];
 
 const state = {
@@ -124,6 +129,14 @@ async function refresh() {
   const run = state.run;
   const summary = state.sessions.get(run);
   const q = query();
+  if (REPORT) {
+    state.model = REPORT.model;
+    state.shown = { key: q, version: 0, counts: "" };
+    showTree(REPORT.svg, String(REPORT.model.summary.lastSeq ?? ""));
+    drawPanels();
+    state.inflight = false;
+    return;
+  }
   try {
     const [modelResponse, treeResponse] = await Promise.all([fetch("/api/model?" + q), fetch("/api/tree?" + q)]);
     if (!modelResponse.ok || !treeResponse.ok) throw new Error(await (modelResponse.ok ? treeResponse : modelResponse).text());
@@ -317,14 +330,21 @@ async function drawDetails() {
   const events = el("table", { class: "events" }, el("tr", {}, el("th", {}, "seq"), el("th", {}, "t"), el("th", {}, "kind"), el("th", {}, "site")));
   box.replaceChildren(el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-field": k }, v)])), events);
   const run = state.run, id = node.id;
+  if (REPORT) {
+    appendEvents(events, REPORT.events[String(id)] || []);
+    return;
+  }
   try {
     const response = await fetch("/api/coordinator?" + new URLSearchParams({ run, id }));
     if (!response.ok || state.run !== run || state.node !== id) return;
-    for (const e of await response.json()) {
-      events.append(el("tr", {}, el("td", {}, String(e.seq)), el("td", {}, seconds(e.time)),
-        el("td", {}, e.kind + (e.screen ? ` ${e.screen}` : "")), el("td", { class: "mono" }, e.site ? `${e.site.file}:${e.site.line}` : "")));
-    }
+    appendEvents(events, await response.json());
   } catch (_) { /* the panel keeps what it has */ }
+}
+function appendEvents(table, events) {
+  for (const e of events) {
+    table.append(el("tr", {}, el("td", {}, String(e.seq)), el("td", {}, seconds(e.time)),
+      el("td", {}, e.kind + (e.screen ? ` ${e.screen}` : "")), el("td", { class: "mono" }, e.site ? `${e.site.file}:${e.site.line}` : "")));
+  }
 }
 
 // ---- time travel ----
@@ -400,4 +420,11 @@ function wire() {
 }
 
 wire();
-connect();
+if (REPORT) {
+  document.body.classList.add("static");
+  setFeed("report", "report of a recording");
+  state.sessions = new Map([[REPORT.model.summary.run, REPORT.model.summary]]);
+  sessionsChanged();
+} else {
+  connect();
+}

@@ -1,0 +1,110 @@
+"""`make bench`: how long an event takes from the hook port to the inspector page, in a real browser.
+
+A session of N coordinators (a 4-ary tree) is streamed to `coordlens listen` over TCP, the page shows it, then probes
+follow, each after a quiet moment: one `add` line is written to the hook socket, and the page records when the
+picture that includes that event has been put in the document and painted (the next animation frame). Both clocks
+are this machine's wall clock. Prints the median and 90th percentile per size against the targets.
+"""
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from playwright.sync_api import sync_playwright
+
+TARGETS = {1_000: 100, 5_000: 250}
+PROBES = 15
+
+
+def start_listen(binary):
+    log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+    process = subprocess.Popen([binary, "listen", "--port", "0", "--http-port", "0"], stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        text = open(log.name).read()
+        hook = re.search(r"coordlens listening on \S+:(\d+)", text)
+        page = re.search(r"Inspector: (http://\S+)", text)
+        if hook and page:
+            return process, int(hook.group(1)), page.group(1)
+        time.sleep(0.05)
+    raise SystemExit("coordlens listen did not start:\n" + open(log.name).read())
+
+
+def line(seq, body):
+    return (json.dumps({"seq": seq, "t": seq * 0.001, **body}) + "\n").encode()
+
+
+def measure(browser, binary, size):
+    process, hook, url = start_listen(binary)
+    try:
+        connection = socket.create_connection(("127.0.0.1", hook))
+        run = f"latency-{size}"
+        batch = [(json.dumps({"event": "session", "v": 1, "app": "LatencyBench", "run": run}) + "\n").encode()]
+        types = ["FeedCoordinator", "ProfileCoordinator", "SettingsCoordinator", "CheckoutCoordinator"]
+        for ident in range(1, size + 1):
+            body = {"event": "add", "id": ident, "type": types[ident % 4] if ident > 1 else "AppCoordinator",
+                    "file": "App/Coordinators.swift", "line": 10 + ident % 50}
+            if ident > 1:
+                body["parent"] = (ident - 2) // 4 + 1
+            batch.append(line(ident, body))
+        connection.sendall(b"".join(batch))
+        seq = size
+
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(url)
+        page.wait_for_selector(f"#tree[data-seq='{seq}']", timeout=60_000)
+        page.evaluate("""() => {
+            window.__seen = {};
+            const tree = document.getElementById('tree');
+            new MutationObserver(() => {
+                const seq = tree.dataset.seq;
+                if (!(seq in window.__seen)) requestAnimationFrame(() => { window.__seen[seq] = Date.now(); });
+            }).observe(tree, { attributes: true, attributeFilter: ['data-seq'] });
+        }""")
+        latencies = []
+        for probe in range(PROBES):
+            time.sleep(0.3)
+            seq += 1
+            ident = size + 1 + probe
+            sent = time.time() * 1000
+            connection.sendall(line(seq, {"event": "add", "id": ident, "type": "ProbeCoordinator", "parent": 1}))
+            deadline = time.time() + 10
+            seen = None
+            while seen is None and time.time() < deadline:
+                seen = page.evaluate(f"window.__seen['{seq}'] ?? null")
+                if seen is None:
+                    time.sleep(0.002)
+            if seen is None:
+                raise SystemExit(f"the page never showed event {seq} at {size} coordinators")
+            latencies.append(seen - sent)
+        connection.close()
+        page.close()
+        return latencies
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def main():
+    binary = sys.argv[1]
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    with sync_playwright() as playwright:
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        browser = playwright.chromium.launch(executable_path=chromium, args=args)
+        for size, target in TARGETS.items():
+            latencies = measure(browser, binary, size)
+            median = statistics.median(latencies)
+            p90 = sorted(latencies)[int(len(latencies) * 0.9)]
+            verdict = "met" if median < target else f"missed by {median - target:.0f} ms"
+            print(f"inspector page: event on the hook port to the page showing it, {size:,} coordinators: "
+                  f"median {median:.0f} ms (p90 {p90:.0f} ms, {len(latencies)} probes)  [target < {target} ms: {verdict}]")
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+import CoordinatorLens
+import CoordinatorLensRendering
+import Foundation
+
+/// The inspector page's static form, one self-contained HTML file: the tree as inline SVG, the leak list, the
+/// warnings and every coordinator's details and events, with the page's own styles and script inlined; nothing is
+/// fetched. What a CI job attaches as an artifact (`coordlens render FILE -o report.html`).
+public enum InspectorReport {
+    /// The report of `snapshot`, taken from `log` (for each coordinator's events); `atEnd` says the snapshot is the
+    /// end of the recording, where pending means undecided, as `check` judges it.
+    public static func html(
+        _ snapshot: Snapshot, log: SessionLog, atEnd: Bool, options: RenderOptions = RenderOptions()
+    ) throws(RenderError) -> [UInt8] {
+        var drawing = options
+        // The page draws with CoordinatorLens's own layout, as the live page does, so both look the same.
+        drawing.largeTreeThreshold = 0
+        let svg = String(decoding: try SnapshotRenderer.render(snapshot, format: .svg, options: drawing), as: UTF8.self)
+        let summary = SessionSummary(snapshot, state: "recorded", version: 0, events: snapshot.lastSeq ?? 0)
+        let data = Contents(
+            model: TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd),
+            svg: svg, events: CoordinatorEvent.byCoordinator(in: log).mapValues { $0 }
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let json: String
+        do {
+            json = String(decoding: try encoder.encode(data), as: UTF8.self)
+        } catch {
+            throw .encodingFailed(message: "\(error)")
+        }
+        return Array(document(data: json, title: "\(snapshot.app) · \(snapshot.run)").utf8)
+    }
+
+    private struct Contents: Encodable {
+        var model: TreeModel
+        var svg: String
+        var events: [CoordinatorID: [CoordinatorEvent]]
+    }
+
+    /// The page's HTML with its stylesheet and script inlined and the data in a JSON script element. `<` is escaped
+    /// in the JSON (as `\u003c`) so no name can close that element; the script and styles are the project's own.
+    static func document(data json: String, title: String) -> String {
+        let page = String(decoding: PackageResources.index_html, as: UTF8.self)
+        let style = String(decoding: PackageResources.inspector_css, as: UTF8.self)
+        let script = String(decoding: PackageResources.inspector_js, as: UTF8.self)
+        let inertJSON = json.replacingOccurrences(of: "<", with: "\\u003c")
+        // A file opened from disk has no response headers, so its policy travels in a meta element: no network at
+        // all, only the inlined script and styles.
+        let policy = #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">"#
+        return page
+            .replacingOccurrences(of: #"<meta charset="utf-8">"#, with: #"<meta charset="utf-8">"# + "\n" + policy)
+            .replacingOccurrences(of: "<title>CoordinatorLens inspector</title>", with: "<title>CoordinatorLens report: \(XMLText.escaped(title))</title>")
+            .replacingOccurrences(of: #"<link rel="stylesheet" href="/inspector.css">"#, with: "<style>\n\(style)</style>")
+            .replacingOccurrences(of: #"<script src="/inspector.js" defer></script>"#, with: "")
+            .replacingOccurrences(
+                of: "</body>",
+                with: #"<script type="application/json" id="lens-report">"# + inertJSON + "</script>\n<script>\n" + script + "</script>\n</body>"
+            )
+    }
+}
