@@ -173,5 +173,31 @@ class RecordedViewTests(unittest.TestCase):
         connection.close()
 
 
+class OneFileReportTests(unittest.TestCase):
+    """`coordlens render FILE -o report.html`: the page's static form, one file that fetches nothing."""
+
+    def test_the_report_shows_the_tree_leaks_and_details_offline(self):
+        sample = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "deliveroo-traditional", "stream.ndjson")
+        report = tempfile.mktemp(suffix=".html")
+        status, _ = coordlens("render", sample, "-o", report)
+        self.assertEqual(status, 0)
+        _, output = coordlens("check", "--format", "json", sample)
+        import json
+        retained = json.loads(output)["retained"]
+        with Browser() as browser:
+            page = browser.browser.new_page(viewport={"width": 1440, "height": 900})
+            requests = []
+            page.on("request", lambda request: requests.append(request.url))
+            page.goto("file://" + os.path.abspath(report))
+            page.wait_for_selector("#tree g.node.verdict-retained")
+            expect(page.locator("#leak-count")).to_have_text(str(retained))
+            page.locator("#tree g.node.verdict-retained").first.click()
+            self.assertRegex(page.locator("#details dd[data-field=added]").inner_text(), r"\.swift:\d+")
+            page.wait_for_selector("#details table.events td")
+            self.assertEqual(requests, ["file://" + os.path.abspath(report)], "nothing but the file itself is loaded")
+            self.assertFalse(page.locator("#slider").is_visible(), "time travel needs the server; the report hides it")
+        os.unlink(report)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -64,13 +64,18 @@ import Testing
         #expect(everything, "every hook event arrived although a page read nothing")
         #expect(feed.laggingCount == 1, "the stuck page was skipped rather than queued for")
 
+        // Once it reads again it drains, and gets every session anew in a second `hello`.
+        let caughtUp = try stuck.receiveUntilQuiet(1, seconds: 30)
+        #expect(caughtUp.components(separatedBy: "event: hello").count > 2, "a page that drained is sent everything anew")
+        #expect(await eventually { feed.laggingCount == 0 })
+
         stuck.reset()
         #expect(await eventually { feed.clientCount == 0 }, "a page that vanished is dropped")
         writers.forEach { $0.close() }
         await server.stop()
     }
 
-    @Test func aPageThatCatchesUpGetsEverySessionAnew() async throws {
+    @Test func aPageThatConnectsIsSentEverySessionAtOnce() async throws {
         let (server, hook, page) = try await startServer()
         let feed = try #require(server.pageFeed)
         let connection = try RawConnection(port: hook)
@@ -79,7 +84,7 @@ import Testing
         #expect(await eventually { server.sessions.snapshots(grace: 2).first?.events == 1 })
         let reader = try openFeed(port: page)
         #expect(await eventually { feed.clientCount == 1 })
-        let text = try reader.receive(until: "AppCoordinator", seconds: 10)
+        let text = try reader.receive(until: #""run":"small""#, seconds: 10)
         #expect(text.contains("event: hello"))
         #expect(text.contains("\"run\":\"small\""))
         reader.close()
