@@ -64,6 +64,12 @@ class LiveSampleTests(unittest.TestCase):
         self.assertIn("retained", self.page.locator("#details dd[data-field=verdict]").inner_text())
         self.page.wait_for_selector("#details table.events td")
         if SCREENSHOT:
+            # Zoomed in on the leak that is selected, as a person would look at it.
+            box = red.first.bounding_box()
+            self.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            for _ in range(4):
+                self.page.mouse.wheel(0, -240)
+            self.page.wait_for_timeout(200)
             self.page.screenshot(path=SCREENSHOT)
         self.assertEqual(self.page.errors, [])
 

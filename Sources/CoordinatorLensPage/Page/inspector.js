@@ -41,7 +41,8 @@ function el(tag, props, ...children) {
   return node;
 }
 const seconds = (value) => value == null ? "—" : (Math.abs(value) < 0.01 && value !== 0 ? (value * 1000).toFixed(1) + " ms" : value.toFixed(value < 10 ? 2 : 1) + " s");
-const site = (s) => s ? `${s.path || s.file}:${s.line}${s.function ? " — " + s.function : ""}` : "—";
+// Call sites show the producer's short file name (`#fileID`); the full path, when sent, is in the title.
+const site = (s) => s ? `${s.file}:${s.line}${s.function ? " — " + s.function : ""}` : "—";
 const elementId = (id) => id < 0 ? "cn" + (-id) : "c" + id;
 const idOfElement = (name) => name.startsWith("cn") ? -Number(name.slice(2)) : Number(name.slice(1));
 
