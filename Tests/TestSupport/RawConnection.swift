@@ -62,34 +62,25 @@ public final class RawConnection: @unchecked Sendable {
 
     /// Reads until the text received contains `marker`, the peer closes, or `seconds` pass; returns what was read.
     public func receive(until marker: String, seconds: Double) throws -> String {
-        try receive(seconds: seconds) { $0.contains(marker) }
-    }
-
-    /// Reads until `done` holds for the text received, the peer closes, or `seconds` pass; returns what was read.
-    public func receive(seconds: Double, until done: (String) -> Bool) throws -> String {
-        var received: [UInt8] = []
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while Date() < deadline, !done(String(decoding: received, as: UTF8.self)) {
-            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&waiting, 1, 100) > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { throw Failure(message: "recv: \(String(cString: strerror(errno)))") }
-            if count == 0 { break }
-            received += buffer[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
+        try receive(seconds: seconds, quiet: nil) { $0.contains(marker) }
     }
 
     /// Reads until nothing arrives for `quiet` seconds, the peer closes, or `seconds` pass; returns what was read.
     public func receiveUntilQuiet(_ quiet: Double = 0.5, seconds: Double) throws -> String {
+        try receive(seconds: seconds, quiet: quiet) { _ in false }
+    }
+
+    private func receive(seconds: Double, quiet: Double?, until done: (String) -> Bool) throws -> String {
         var received: [UInt8] = []
         let deadline = Date(timeIntervalSinceNow: seconds)
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while Date() < deadline {
+        // Decoding everything read after every chunk is quadratic: reading until quiet never asks.
+        while Date() < deadline, quiet != nil || !done(String(decoding: received, as: UTF8.self)) {
             var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&waiting, 1, Int32(quiet * 1_000)) > 0 else { break }
+            guard poll(&waiting, 1, Int32((quiet ?? 0.1) * 1_000)) > 0 else {
+                if quiet != nil { break }
+                continue
+            }
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0, errno == EINTR { continue }
             if count < 0 { throw Failure(message: "recv: \(String(cString: strerror(errno)))") }

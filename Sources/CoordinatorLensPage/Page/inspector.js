@@ -42,7 +42,7 @@ function el(tag, props, ...children) {
 }
 const seconds = (value) => value == null ? "—" : (Math.abs(value) < 0.01 && value !== 0 ? (value * 1000).toFixed(1) + " ms" : value.toFixed(value < 10 ? 2 : 1) + " s");
 // Call sites show the producer's short file name (`#fileID`); the full path, when sent, is in the title.
-const site = (s) => s ? `${s.file}:${s.line}${s.function ? " — " + s.function : ""}` : "—";
+const site = (s) => s ? el("span", { title: s.path || s.file }, `${s.file}:${s.line}${s.function ? " — " + s.function : ""}`) : "—";
 const elementId = (id) => id < 0 ? "cn" + (-id) : "c" + id;
 const idOfElement = (name) => name.startsWith("cn") ? -Number(name.slice(2)) : Number(name.slice(1));
 
@@ -319,7 +319,7 @@ async function drawDetails() {
     ["type", el("strong", {}, node.type)], ["id", String(node.id)], ["screen", node.screen || "—"],
     ["verdict", el("span", { class: "verdict " + node.verdict }, node.verdict)],
     ["reason", node.reason || "—"],
-    ["added", `${seconds(node.addedAt)} at ${site(node.site)}`],
+    ["added", el("span", {}, `${seconds(node.addedAt)} at `, site(node.site))],
     ["bound", site(node.boundSite)], ["dismissed", site(node.dismissedSite)], ["removed", site(node.removedSite)],
     ["done", seconds(node.doneAt)], ["deinit", seconds(node.deinitAt)],
     ["path", el("span", { class: "path" }, path.map(link))],
