@@ -59,6 +59,7 @@ def measure(browser, binary, size):
         page.goto(url)
         page.wait_for_selector(f"#tree[data-seq='{seq}']", timeout=60_000)
         page.evaluate("""() => {
+            window.lensTiming = [];
             window.__seen = {};
             const tree = document.getElementById('tree');
             new MutationObserver(() => {
@@ -82,6 +83,10 @@ def measure(browser, binary, size):
             if seen is None:
                 raise SystemExit(f"the page never showed event {seq} at {size} coordinators")
             latencies.append(seen - sent)
+            if os.environ.get("LATENCY_PHASES"):
+                phases = page.evaluate("window.lensTiming.splice(0)")
+                start = phases[0][1] if phases else 0
+                print(f"  {seen - sent:.0f} ms:", ", ".join(f"{label} +{at - start:.0f}" for label, at in phases))
         connection.close()
         page.close()
         return latencies
@@ -92,6 +97,10 @@ def measure(browser, binary, size):
 
 def main():
     binary = sys.argv[1]
+    # `latency.py BINARY 300:100 2000:150` measures other sizes against other targets, for experiments.
+    if len(sys.argv) > 2:
+        TARGETS.clear()
+        TARGETS.update({int(size): int(target) for size, target in (pair.split(":") for pair in sys.argv[2:])})
     chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     with sync_playwright() as playwright:
         args = ["--no-sandbox"] if os.geteuid() == 0 else []

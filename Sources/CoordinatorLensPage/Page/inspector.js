@@ -46,6 +46,9 @@ const site = (s) => s ? el("span", { title: s.path || s.file }, `${s.file}:${s.l
 const elementId = (id) => id < 0 ? "cn" + (-id) : "c" + id;
 const idOfElement = (name) => name.startsWith("cn") ? -Number(name.slice(2)) : Number(name.slice(1));
 
+// Benchmarks set `window.lensTiming = []` to see where an update's time goes.
+const timing = (label) => { if (window.lensTiming) window.lensTiming.push([label, performance.now()]); };
+
 // ---- the feed ----
 function connect() {
   const feed = new EventSource("/api/events");
@@ -56,6 +59,7 @@ function connect() {
     sessionsChanged();
   });
   feed.addEventListener("session", (event) => {
+    timing("feed");
     const summary = JSON.parse(event.data);
     state.sessions.set(summary.run, summary);
     sessionsChanged();
@@ -139,15 +143,29 @@ async function refresh() {
     return;
   }
   try {
-    const [modelResponse, treeResponse] = await Promise.all([fetch("/api/model?" + q), fetch("/api/tree?" + q)]);
-    if (!modelResponse.ok || !treeResponse.ok) throw new Error(await (modelResponse.ok ? treeResponse : modelResponse).text());
-    const model = await modelResponse.json();
+    timing("fetch");
+    // Both asked at once; the picture goes up as soon as it arrives, the panels when the model does.
+    const modelRequest = fetch("/api/model?" + q).then(async (response) => {
+      if (!response.ok) throw new Error(await response.text());
+      return response.json();
+    });
+    modelRequest.catch(() => {}); // awaited below; this only keeps an early failure of the tree from leaving it unhandled
+    const treeResponse = await fetch("/api/tree?" + q);
+    if (!treeResponse.ok) throw new Error(await treeResponse.text());
     const svg = await treeResponse.text();
+    timing("read");
+    if (run === state.run) {
+      showTree(svg, treeResponse.headers.get("X-Lens-Seq"));
+      timing("tree");
+    }
+    const model = await modelRequest;
     if (run === state.run) {
       state.model = model;
       state.shown = { key: q, version: summary ? summary.version : -1, counts: summary ? countsKey(summary) : "" };
-      showTree(svg, treeResponse.headers.get("X-Lens-Seq"));
+      markSelection();
+      runSearch(false);
       drawPanels();
+      timing("panels");
     }
   } catch (error) {
     $("details").replaceChildren(el("p", { class: "hint" }, "Could not load the session: " + error.message));
