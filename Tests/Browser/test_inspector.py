@@ -67,8 +67,8 @@ class LiveSampleTests(unittest.TestCase):
             # Zoomed in on the leak that is selected, as a person would look at it.
             box = red.first.bounding_box()
             self.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            for _ in range(4):
-                self.page.mouse.wheel(0, -240)
+            for _ in range(2):
+                self.page.mouse.wheel(0, -200)
             self.page.wait_for_timeout(200)
             self.page.screenshot(path=SCREENSHOT)
         self.assertEqual(self.page.errors, [])

@@ -124,6 +124,7 @@ function query() {
   if (grace !== "" && Number(grace) >= 0) params.set("grace", grace);
   if ($("leaks-only").checked) params.set("leaks", "1");
   if ($("show-released").checked) params.set("released", "1");
+  if ($("show-all").checked) params.set("all", "1");
   return params.toString();
 }
 
@@ -415,7 +416,7 @@ function wire() {
   $("fit").addEventListener("click", fit);
   $("live").addEventListener("click", () => { state.seq = null; refresh(); });
   $("slider").addEventListener("input", () => travel(Number($("slider").value)));
-  for (const id of ["leaks-only", "show-released"]) $(id).addEventListener("change", refresh);
+  for (const id of ["leaks-only", "show-released", "show-all"]) $(id).addEventListener("change", refresh);
   $("grace").addEventListener("change", refresh);
   $("search").addEventListener("input", () => runSearch(0));
   $("search").addEventListener("keydown", (event) => { if (event.key === "Enter") runSearch(event.shiftKey ? -1 : 1); });
