@@ -109,6 +109,7 @@ public struct DOTWriter: Sendable {
     /// is still not deinited: then they stay, greyed, so a coordinator that outlived its parent is drawn under the
     /// parent its retention reason names, rather than as a root whose reason points at a node nowhere on screen.
     private func shownNodes(_ placements: [Placement]) -> Set<CoordinatorID> {
+        if options.leaksOnly { return Self.leaksAndTheirPaths(placements) }
         if options.showReleased { return Set(placements.map(\.node.id)) }
         var shown = Set<CoordinatorID>()
         // Reverse pre-order meets every node after all of its descendants.
@@ -116,6 +117,27 @@ public struct DOTWriter: Sendable {
         where !placement.node.verdict.isGone || shown.contains(placement.node.id) {
             shown.insert(placement.node.id)
             if let parent = placement.parent { shown.insert(parent.id) }
+        }
+        return shown
+    }
+
+    /// Retained coordinators, everything below them and the path from the root to each: what leads to no leak is
+    /// left out. Linear: a walk up stops at the first node already kept.
+    private static func leaksAndTheirPaths(_ placements: [Placement]) -> Set<CoordinatorID> {
+        var parentOf: [CoordinatorID: CoordinatorID] = [:]
+        var inLeak = Set<CoordinatorID>()
+        // Pre-order meets every parent before its children, so a subtree under a leak is known as it is met.
+        for placement in placements {
+            let id = placement.node.id
+            parentOf[id] = placement.parent?.id
+            if placement.node.verdict == .retained || placement.parent.map({ inLeak.contains($0.id) }) == true {
+                inLeak.insert(id)
+            }
+        }
+        var shown = inLeak
+        for id in inLeak {
+            var above = parentOf[id]
+            while let parent = above, shown.insert(parent).inserted { above = parentOf[parent] }
         }
         return shown
     }

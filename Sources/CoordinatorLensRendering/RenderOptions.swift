@@ -9,6 +9,8 @@ public struct RenderOptions: Hashable, Sendable {
     public var largeTreeThreshold: Int
     /// How tooltips print call sites' files (`--source-root`).
     public var sourcePaths: SourcePaths
+    /// Draw only retained coordinators, what hangs below them and the path from the root to each.
+    public var leaksOnly = false
 
     /// By default released and late coordinators show only as ancestors of live ones.
     public init(showReleased: Bool = false, largeTreeThreshold: Int = 2_000, sourcePaths: SourcePaths = SourcePaths()) {

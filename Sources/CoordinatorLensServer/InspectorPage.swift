@@ -47,7 +47,8 @@ final class InspectorPage: @unchecked Sendable {
         case .tree(let view):
             guard let (_, snapshot) = judged(view) else { return unknownRun(view.run) }
             // Always laid out by CoordinatorLens: fast at any size, and a tree that grows keeps its nodes in place.
-            let options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0)
+            var options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0)
+            options.leaksOnly = view.leaksOnly
             do {
                 let svg = try SnapshotRenderer.render(snapshot, format: .svg, options: options)
                 return Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq)

@@ -157,3 +157,30 @@ extension StringProtocol {
         self[index(startIndex, offsetBy: offset)...].firstIndex(of: character)
     }
 }
+
+@Suite struct LeaksOnlyTests {
+    @Test func keepsLeaksTheirSubtreesAndThePathsToThemAndNothingElse() {
+        // shop(): 3 retained under 2 under 1; 7 retained under deinited 6 under 1; 5 pending under 2; 8 late under 1.
+        var options = RenderOptions()
+        options.leaksOnly = true
+        let dot = DOTWriter(options: options).write(Fixtures.shop())
+        let drawn = (1...8).filter { nodeStatement($0, in: dot) != nil }
+        #expect(drawn == [1, 2, 3, 6, 7])
+        #expect(edgeStatement(6, 7, in: dot) != nil, "the path runs through the deinited parent the reason names")
+    }
+
+    @Test func aSubtreeBelowALeakIsKeptWhole() {
+        let snapshot = Fixtures.replay([
+            (0, .add(id: 1, type: "AppCoordinator", parent: nil)),
+            (0.1, .add(id: 2, type: "FeedCoordinator", parent: 1)),
+            (0.2, .add(id: 3, type: "FeedItemCoordinator", parent: 2)),
+            (0.3, .add(id: 4, type: "SettingsCoordinator", parent: 1)),
+            (0.4, .add(id: 5, type: "AccountCoordinator", parent: 4)),
+            (1, .dismiss(id: 4)),
+        ], at: 10)
+        var options = RenderOptions()
+        options.leaksOnly = true
+        let dot = DOTWriter(options: options).write(snapshot)
+        #expect((1...5).filter { nodeStatement($0, in: dot) != nil } == [1, 4, 5])
+    }
+}
