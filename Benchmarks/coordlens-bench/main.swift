@@ -142,7 +142,7 @@ func diffSnapshot(count: Int = 100_000, firstID: Int, leakEvery: Int) -> Snapsho
         guard made < count else { return nil }
         made += 1
         nextID += 1
-        apply(.add(id: nextID, type: type, parent: parent))
+        apply(.add(id: CoordinatorID(nextID), type: type, parent: parent.map { CoordinatorID($0) }))
         return nextID
     }
     let app = add("AppCoordinator", under: nil)!
@@ -151,7 +151,7 @@ func diffSnapshot(count: Int = 100_000, firstID: Int, leakEvery: Int) -> Snapsho
         for _ in 0..<200 {
             feature += 1
             guard let child = add("Feature\(feature % 8)Coordinator", under: tab) else { break }
-            if feature % leakEvery == 0 { apply(.dismiss(id: child)) }
+            if feature % leakEvery == 0 { apply(.dismiss(id: CoordinatorID(child))) }
             if feature % 10 == 0 {
                 var parent = child
                 for _ in 0..<5 { if let step = add("StepCoordinator", under: parent) { parent = step } }

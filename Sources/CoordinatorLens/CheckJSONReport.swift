@@ -23,11 +23,11 @@ public enum CheckJSONReport {
     }
 
     private static func coordinator(_ node: SnapshotNode, in snapshot: Snapshot, paths: SourcePaths) -> String {
-        "{\"id\":\(node.id),\"type\":\(JSONText.quoted(node.type)),\"parent\":\(node.parent.map(String.init) ?? "null"),"
+        "{\"id\":\(node.id.json),\"type\":\(JSONText.quoted(node.type)),\"parent\":\(node.parent?.json ?? "null"),"
             + "\"verdict\":\"\(node.verdict.rawValue)\",\"reason\":\(node.reason.map(JSONText.quoted) ?? "null"),"
             + "\"added\":\(site(node.site, paths)),\"bound\":\(site(node.boundSite, paths)),"
             + "\"dismissed\":\(site(node.dismissedSite, paths)),\"removed\":\(site(node.removedSite, paths)),"
-            + "\"path\":[\(snapshot.path(to: node.id).map { String($0.id) }.joined(separator: ","))]}"
+            + "\"path\":[\(snapshot.path(to: node.id).map(\.id.json).joined(separator: ","))]}"
     }
 
     /// `{"file":…,"line":…,"function":…}` (function null when not sent), or null without a call site.
@@ -38,7 +38,7 @@ public enum CheckJSONReport {
     }
 
     private static func undecided(_ item: UndecidedCoordinator) -> String {
-        "{\"id\":\(item.node.id),\"type\":\(JSONText.quoted(item.node.type)),\"reason\":\(JSONText.quoted(item.reason))}"
+        "{\"id\":\(item.node.id.json),\"type\":\(JSONText.quoted(item.node.type)),\"reason\":\(JSONText.quoted(item.reason))}"
     }
 
     private static func warning(_ diagnostic: Diagnostic) -> String {

@@ -1,5 +1,5 @@
 /// Finds a coordinator's position by id: a plain array while ids stay dense, as the hook's counter makes them, and a
-/// dictionary for ids far outside that range, which other producers may send.
+/// dictionary for ids far outside that range and for string ids, which other producers may send.
 ///
 /// The array only grows to ids below twice the number of coordinators stored (plus a small head start), so its size
 /// stays proportional to the coordinators, never to the largest id: ids that double from line to line land in the
@@ -14,18 +14,26 @@ struct CoordinatorIndex: Sendable {
 
     private static let headStart = 1_024
 
+    /// The array position an integer id would take; -1 for a string id, which always goes to the dictionary.
+    @inline(__always)
+    private static func slot(_ id: CoordinatorID) -> Int {
+        id.text == nil ? id.number : -1
+    }
+
     subscript(id: CoordinatorID) -> Int? {
         get {
-            if id >= 0, id < dense.count {
-                let stored = dense[id]
+            let slot = Self.slot(id)
+            if slot >= 0, slot < dense.count {
+                let stored = dense[slot]
                 if stored != 0 { return stored - 1 }
                 if sparse.isEmpty { return nil }
             }
             return sparse[id]
         }
         set {
-            if id >= 0, id < dense.count, dense[id] != 0 {
-                dense[id] = newValue.map { $0 + 1 } ?? 0
+            let slot = Self.slot(id)
+            if slot >= 0, slot < dense.count, dense[slot] != 0 {
+                dense[slot] = newValue.map { $0 + 1 } ?? 0
                 if newValue == nil { count -= 1 }
                 return
             }
@@ -36,11 +44,11 @@ struct CoordinatorIndex: Sendable {
             }
             guard let newValue else { return }
             count += 1
-            if id >= 0, id < dense.count {
-                dense[id] = newValue + 1
-            } else if id >= 0, id < 2 * count + Self.headStart {
-                dense.append(contentsOf: repeatElement(0, count: id + 1 - dense.count))
-                dense[id] = newValue + 1
+            if slot >= 0, slot < dense.count {
+                dense[slot] = newValue + 1
+            } else if slot >= 0, slot < 2 * count + Self.headStart {
+                dense.append(contentsOf: repeatElement(0, count: slot + 1 - dense.count))
+                dense[slot] = newValue + 1
             } else {
                 sparse[id] = newValue
             }

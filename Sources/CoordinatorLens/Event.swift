@@ -1,6 +1,3 @@
-/// A coordinator's id: unique within its session, never reused.
-public typealias CoordinatorID = Int
-
 /// Where the app called the hook.
 public struct CallSite: Hashable, Sendable, Codable {
     /// The source file as the producer names it; the hook sends `#fileID`, `Module/File.swift`.

@@ -50,7 +50,8 @@ public enum EventDecoder {
         try scanner.begin()
         // Each known key goes straight into a typed local: no dictionary, no intermediate values.
         var kind: Kind?
-        var seq, id, parent, count, callLine, pid, version: Int?
+        var seq, count, callLine, pid, version: Int?
+        var id, parent: CoordinatorID?
         var time: Double?
         var type, screen, label, file, function, path, app, run: String?
         while let key = try scanner.nextKey(Key.init) {
@@ -58,9 +59,9 @@ public enum EventDecoder {
             case .event: kind = try scanner.kind()
             case .seq: seq = try scanner.integer(key)
             case .t: time = try scanner.number(key)
-            case .id: id = try scanner.integer(key)
+            case .id: id = try scanner.token(key)
             case .type: type = try scanner.text(key)
-            case .parent: parent = try scanner.integer(key)
+            case .parent: parent = try scanner.token(key)
             case .screen: screen = try scanner.text(key)
             case .label: label = try scanner.text(key)
             case .count: count = try scanner.integer(key)
@@ -190,6 +191,18 @@ extension JSONScanner {
         return integer
     }
 
+    /// An id: a JSON integer, or a non-empty JSON string of at most `InputLimits.maximumIDBytes` bytes.
+    fileprivate mutating func token(_ key: EventDecoder.Key) throws -> CoordinatorID? {
+        guard try peekValue() == .string else { return try integer(key).map { CoordinatorID($0) } }
+        let text = try readText()
+        guard !text.isEmpty else { throw EventDecoder.FieldError(message: "\"\(key.name)\" must not be an empty string") }
+        let bytes = text.utf8.count
+        guard bytes <= InputLimits.maximumIDBytes else {
+            throw EventDecoder.FieldError(message: "\"\(key.name)\" is a string of \(bytes) bytes, longer than the limit of \(InputLimits.maximumIDBytes)")
+        }
+        return CoordinatorID(text: text)
+    }
+
     fileprivate mutating func number(_ key: EventDecoder.Key) throws -> Double? {
         guard try expect(.number, for: key) else { return nil }
         return try readNumber().value
@@ -213,7 +226,8 @@ extension JSONScanner {
             try skipValue()
             return false
         }
-        let article = wanted == .number && key.wantsInteger ? "an integer" : wanted.name
+        let article = key == .id || key == .parent ? "an integer or a string"
+            : wanted == .number && key.wantsInteger ? "an integer" : wanted.name
         throw EventDecoder.FieldError(message: "\"\(key.name)\" must be \(article), not \(found.name)")
     }
 }

@@ -6,6 +6,10 @@ public struct InputLimits: Hashable, Sendable {
     /// The most warnings a session keeps; the rest are counted, and the count is a last warning of its own.
     public var maximumWarnings: Int
 
+    /// The longest string id (`id`, `parent`) read, in UTF-8 bytes; a line with a longer one is reported and skipped.
+    /// Fixed, as ids are read line by line before any limits apply; ids are names, not payloads.
+    public static let maximumIDBytes = 1_024
+
     /// 1 MiB lines and 1,000 warnings per session.
     public static let `default` = InputLimits()
 

@@ -90,6 +90,8 @@ public struct Recording: Sendable {
     public var linesRead: Int { reader.linesRead }
     /// Lines that were a session line or an event: an input with none of them holds nothing to judge.
     public private(set) var usableLines = 0
+    /// Lines that were an event: an input whose lines all failed but its session lines holds nothing to judge either.
+    public private(set) var eventLines = 0
     /// The first unreadable line, to say why an input with no usable line was rejected.
     public private(set) var firstProblem: Diagnostic?
     /// The limits it reads with: line length here, warnings per session in each session's replay.
@@ -98,6 +100,10 @@ public struct Recording: Sendable {
     private var reader: StreamReader
     /// Unreadable lines so far, by session index.
     private var malformedLines: [Int: Int] = [:]
+    /// Per session index: its first unreadable line, and whether every later one failed with the same message.
+    private var failures: [Int: (first: Diagnostic, allAlike: Bool)] = [:]
+    /// Sessions with at least one event line read.
+    private var sessionsWithEvents = Set<Int>()
 
     /// An empty recording, to be fed with `consume` and closed with `finish`.
     public init(limits: InputLimits = .default) {
@@ -125,6 +131,19 @@ public struct Recording: Sendable {
         var reader = self.reader
         reader.finish { item, _ in take(item) }
         self.reader = reader
+        summariseFailures()
+    }
+
+    /// A session none of whose event lines could be read gets one warning that says so first, rather than only a
+    /// thousand alike ones and "no coordinators": a producer whose every line fails must not look like a quiet run.
+    private mutating func summariseFailures() {
+        for (index, failure) in failures.sorted(by: { $0.key < $1.key }) where !sessionsWithEvents.contains(index) {
+            let count = malformedLines[index] ?? 0
+            let lines = count == 1 ? "its only event line" : "all \(NumberText.grouped(count)) of its event lines"
+            let how = failure.allAlike && count > 1 ? "every one the same way: \(failure.first.message) (first at line \(failure.first.line))"
+                : "first: \(failure.first)"
+            sessions[index].notes.append(Diagnostic(line: 0, message: "no event could be used: \(lines) failed to read, \(how)"))
+        }
     }
 
     /// The session with this run id.
@@ -148,10 +167,21 @@ public struct Recording: Sendable {
             sessionIndex[header.run] = sessions.count - 1
         case .record(let record, let run):
             usableLines += 1
-            sessions[sessionIndex[run]!].entries.append(.record(record))
+            eventLines += 1
+            let index = sessionIndex[run]!
+            if failures[index] != nil { sessionsWithEvents.insert(index) }
+            sessions[index].entries.append(.record(record))
         case .malformed(let diagnostic, let run), .overlong(let diagnostic, let run):
             if firstProblem == nil { firstProblem = diagnostic }
-            keepOrCount(diagnostic, in: sessionIndex[run]!)
+            let index = sessionIndex[run]!
+            if let failure = failures[index] {
+                if failure.allAlike, failure.first.message != diagnostic.message { failures[index]!.allAlike = false }
+            } else if sessions[index].entries.contains(where: { if case .record = $0 { true } else { false } }) {
+                sessionsWithEvents.insert(index)
+            } else {
+                failures[index] = (diagnostic, true)
+            }
+            keepOrCount(diagnostic, in: index)
         }
     }
 

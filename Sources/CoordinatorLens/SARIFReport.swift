@@ -72,7 +72,7 @@ public enum SARIFReport {
                 ?? types.joined(separator: "/") + " (\(finding.rule))"
             out += "\"partialFingerprints\":{\"coordinatorLeak/v1\":\(quoted(fingerprint))},"
             out += "\"properties\":{\"app\":\(quoted(check.snapshot.app)),\"run\":\(quoted(check.snapshot.run)),"
-            out += "\"id\":\(node.id),\"type\":\(quoted(node.type)),\"path\":\(quoted(finding.path))}"
+            out += "\"id\":\(node.id.json),\"type\":\(quoted(node.type)),\"path\":\(quoted(finding.path))}"
         } else {
             out += "\"properties\":{}"
         }

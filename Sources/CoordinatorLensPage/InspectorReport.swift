@@ -18,7 +18,8 @@ public enum InspectorReport {
         let summary = SessionSummary(snapshot, state: "recorded", version: 0, events: snapshot.lastSeq ?? 0)
         let data = Contents(
             model: TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd),
-            svg: svg, events: CoordinatorEvent.byCoordinator(in: log).mapValues { $0 }
+            svg: svg,
+            events: CoordinatorEvent.byCoordinator(in: log).sorted { $0.key < $1.key }.map { Contents.Events(id: $0.key, events: $0.value) }
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
@@ -32,9 +33,15 @@ public enum InspectorReport {
     }
 
     private struct Contents: Encodable {
+        // A list, not a dictionary: ids are integers or strings, and JSONEncoder writes other keys as a flat array.
+        struct Events: Encodable {
+            var id: CoordinatorID
+            var events: [CoordinatorEvent]
+        }
+
         var model: TreeModel
         var svg: String
-        var events: [CoordinatorID: [CoordinatorEvent]]
+        var events: [Events]
     }
 
     /// The page's HTML with its stylesheet and script inlined and the data in a JSON script element. `<` is escaped

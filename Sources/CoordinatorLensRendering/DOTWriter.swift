@@ -16,9 +16,26 @@ public struct DOTWriter: Sendable {
 
     /// A node's DOT name and SVG id: `c<id>`, never user text (a name shows in the SVG's `<title>` and comments, and is
     /// what `\N` expands to). Negative ids, which the hook never sends, become `cn<magnitude>`, as a DOT name cannot
-    /// hold a minus sign.
+    /// hold a minus sign; a string id becomes `cs<its UTF-8 bytes in hex>`, stable and unique for each spelling.
     public static func name(_ id: CoordinatorID) -> String {
-        id < 0 ? "cn\(id.magnitude)" : "c\(id)"
+        guard let number = id.integer else { return "cs" + hex(id.description) }
+        return number < 0 ? "cn\(number.magnitude)" : "c\(number)"
+    }
+
+    /// The id's part of an edge's SVG id: the integer, or `s<hex>` for a string id, so no user text reaches an id.
+    static func edgeToken(_ id: CoordinatorID) -> String {
+        id.integer.map { "\($0)" } ?? "s" + hex(id.description)
+    }
+
+    private static func hex(_ text: String) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 2)
+        for byte in text.utf8 {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The DOT text for `snapshot`.
@@ -175,12 +192,12 @@ public struct DOTWriter: Sendable {
             attributes = "class=\"holds\""
         }
         let (from, to) = (Self.name(parent.id), Self.name(child.id))
-        return "  \(from) -> \(to) [id=\"e\(parent.id)-\(child.id)\", \(attributes)];\n"
+        return "  \(from) -> \(to) [id=\"e\(Self.edgeToken(parent.id))-\(Self.edgeToken(child.id))\", \(attributes)];\n"
     }
 
     private func label(for node: SnapshotNode, in snapshot: Snapshot) -> String {
         var lines = ["<B>\(DOTEscaping.htmlName(node.type))</B>"]
-        var identity = "#\(node.id)"
+        var identity = "#\(DOTEscaping.htmlLabelText(node.id.description))"
         if let screen = node.screen {
             identity += " · \(DOTEscaping.htmlLabelText(screen))"
         }

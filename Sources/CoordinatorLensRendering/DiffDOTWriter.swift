@@ -59,7 +59,7 @@ public struct DiffDOTWriter: Sendable {
         var lines = ["<B>\(entry.marker.symbol) \(name)</B>"]
         let nodeA = diff.nodeA(entry)
         let nodeB = diff.nodeB(entry)
-        var identity = [nodeA.map { "A #\($0.id)" }, nodeB.map { "B #\($0.id)" }].compactMap { $0 }.joined(separator: " · ")
+        var identity = [nodeA.map { "A #\(DOTEscaping.htmlLabelText($0.id.description))" }, nodeB.map { "B #\(DOTEscaping.htmlLabelText($0.id.description))" }].compactMap { $0 }.joined(separator: " · ")
         if let screen = nodeB?.screen ?? nodeA?.screen {
             identity += " · \(DOTEscaping.htmlLabelText(screen))"
         }

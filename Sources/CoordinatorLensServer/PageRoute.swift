@@ -43,11 +43,14 @@ enum PageRoute: Equatable {
                 return
             }
             if components.path == "/api/coordinator" {
-                guard let id = query["id"].flatMap({ CoordinatorID($0) }) else {
-                    self = .badRequest("`id` must be a coordinator id")
-                    return
+                // A producer's ids are integers or strings, and 5 is not "5": `id` names the one, `sid` the other.
+                if let text = query["sid"] {
+                    self = .coordinator(run: run, id: CoordinatorID(text: text))
+                } else if let number = query["id"].flatMap({ Int($0) }) {
+                    self = .coordinator(run: run, id: CoordinatorID(number))
+                } else {
+                    self = .badRequest("`id` must be a whole number, or `sid` a string id")
                 }
-                self = .coordinator(run: run, id: id)
                 return
             }
             switch ViewQuery.read(run: run, query) {

@@ -18,6 +18,11 @@ enum RecordingInput {
             guard recording.usableLines > 0 else {
                 throw UsageFailure(message: "\(source): no session line and no event to read: " + emptiness(of: recording))
             }
+            // Session lines but not one readable event, while some lines failed: a producer speaking another format.
+            if recording.eventLines == 0, let first = recording.firstProblem {
+                let notes = recording.sessions.flatMap(\.notes).map(\.message).filter { $0.hasPrefix("no event could be used") }
+                throw UsageFailure(message: "\(source): " + (notes.first ?? "no event could be used (first: \(first))"))
+            }
             return recording.sessions.map { InputSession(source: source, log: $0) }
         }
     }

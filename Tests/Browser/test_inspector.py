@@ -118,6 +118,8 @@ class RecordedViewTests(unittest.TestCase):
             {"event": "bind", "id": 4, "screen": "\"><svg onload=window.__pwned=1>"},
             {"event": "mark", "label": "<b onmouseover=window.__pwned=1>hover</b>"},
             {"event": "dismiss", "id": 4},
+            {"event": "add", "id": "checkout-1", "type": "CheckoutCoordinator", "parent": 1, "file": "Shop/Checkout.swift", "line": 3},
+            {"event": "dismiss", "id": "checkout-1"},
             {"event": "heartbeat"},
         ]
         lines = session(events, app="<script>window.__pwned=1</script>", run="<img src=y onerror=window.__pwned=1>")
@@ -144,6 +146,15 @@ class RecordedViewTests(unittest.TestCase):
         # evaluate() runs through the DevTools protocol, which the page's policy does not govern.
         self.assertIsNone(page.evaluate("window.__pwned"))
         self.assertEqual(page.locator("#tree script, #tree foreignObject").count(), 0)
+
+    def test_a_string_id_keeps_its_spelling_and_its_events(self):
+        page = self.browser.page(self.url)
+        node = page.locator("#tree g.node#cs" + "checkout-1".encode().hex())
+        node.click()
+        expect(page.locator("#details dd[data-field=id]")).to_have_text("checkout-1")
+        expect(page.locator("#details table.events td").first).to_have_text("8")
+        self.assertIn("CheckoutCoordinator#checkout-1", page.locator("#leaks").inner_text())
+        self.assertEqual(page.errors, [])
 
     def test_leaks_only_hides_what_leads_to_no_leak(self):
         page = self.browser.page(self.url)

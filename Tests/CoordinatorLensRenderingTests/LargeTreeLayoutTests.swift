@@ -50,9 +50,9 @@ import Testing
         apply(.add(id: 1, type: "AppCoordinator", parent: nil))
         for flow in 0..<60 {
             let flowID = 2 + flow * 50
-            apply(.add(id: flowID, type: "FlowCoordinator", parent: 1))
-            for step in 1..<50 { apply(.add(id: flowID + step, type: "StepCoordinator", parent: flowID)) }
-            apply(.dismiss(id: flowID + 49), at: 1)
+            apply(.add(id: CoordinatorID(flowID), type: "FlowCoordinator", parent: 1))
+            for step in 1..<50 { apply(.add(id: CoordinatorID(flowID + step), type: "StepCoordinator", parent: CoordinatorID(flowID))) }
+            apply(.dismiss(id: CoordinatorID(flowID + 49)), at: 1)
         }
         apply(.end, at: 10)
         let snapshot = tree.snapshot()

@@ -6,8 +6,8 @@ import Testing
 /// Every drawn coordinator carries a tooltip (verdict, reason, call sites, times) under its stable id `c<id>`, as
 /// libgvc writes it: `<g id="c3"><g id="a_c3"><a xlink:title="…">`.
 @Suite struct TooltipTests {
-    private static func tooltip(_ svg: SVGElement, id: Int) -> String? {
-        svg.element(id: "c\(id)")?.descendants.first { $0.name == "a" }?.attributes["xlink:title"]
+    private static func tooltip(_ svg: SVGElement, id: CoordinatorID) -> String? {
+        svg.element(id: DOTWriter.name(id))?.descendants.first { $0.name == "a" }?.attributes["xlink:title"]
     }
 
     @Test func everyDrawnNodeHasATooltipUnderItsId() throws {

@@ -38,27 +38,27 @@ import Testing
             let id = Int(random.next() % 60) + 1
             let above = random.next() % 4 == 0 ? nil : Int(random.next() % 60) + 1
             if random.next() % 3 == 0, known.contains(id), model.parent[id] != nil {
-                script.at(Double(step), .remove(id: id, parent: nil))
+                script.at(Double(step), .remove(id: CoordinatorID(id), parent: nil))
                 model.detach(id)
                 model.attach(id, to: nil)
             } else if let above, known.contains(above), !isAncestor(id, of: above, in: model), above != id {
-                script.at(Double(step), .add(id: id, type: "T\(id % 3)", parent: above))
+                script.at(Double(step), .add(id: CoordinatorID(id), type: "T\(id % 3)", parent: CoordinatorID(above)))
                 if known.contains(id) { model.detach(id) }
                 model.attach(id, to: above)
                 known.insert(id)
             } else if above == nil || !known.contains(above!) {
                 guard !known.contains(id) else { continue }
-                script.at(Double(step), .add(id: id, type: "T\(id % 3)", parent: nil))
+                script.at(Double(step), .add(id: CoordinatorID(id), type: "T\(id % 3)", parent: nil))
                 model.attach(id, to: nil)
                 known.insert(id)
             }
             if step % 500 == 0 || step == 5_999 {
                 let tree = script.tree()
-                #expect(tree.roots == model.roots, "step \(step)")
+                #expect(tree.roots.map(\.number) == model.roots, "step \(step)")
                 for id in ids where known.contains(id) {
-                    #expect(tree[id]?.children == model.children[id, default: []], "children of \(id) at step \(step)")
+                    #expect(tree[CoordinatorID(id)]?.children.map(\.number) == model.children[id, default: []], "children of \(id) at step \(step)")
                 }
-                #expect(tree.all.map(\.children) == tree.all.map { model.children[$0.id, default: []] })
+                #expect(tree.all.map { $0.children.map(\.number) } == tree.all.map { model.children[$0.id.number, default: []] })
             }
         }
         #expect(script.tree().diagnostics.isEmpty)
@@ -67,10 +67,10 @@ import Testing
     @Test func removingEveryChildOfAWideParentLeavesItEmptyAndTheRestInOrder() {
         var script = Script()
         script.at(0, .add(id: 1, type: "App", parent: nil))
-        for id in 2...5_001 { script.at(1, .add(id: id, type: "Child", parent: 1)) }
-        for id in 2...5_001 where id % 7 != 0 { script.at(2, .remove(id: id, parent: 1)) }
+        for id in 2...5_001 { script.at(1, .add(id: CoordinatorID(id), type: "Child", parent: 1)) }
+        for id in 2...5_001 where id % 7 != 0 { script.at(2, .remove(id: CoordinatorID(id), parent: 1)) }
         let tree = script.tree()
-        #expect(tree[1]?.children == Array(stride(from: 7, through: 5_001, by: 7)))
+        #expect(tree[1]?.children.map(\.number) == Array(stride(from: 7, through: 5_001, by: 7)))
         #expect(tree.roots.count == 1 + 5_000 - 714)
         #expect(tree.roots.first == 1)
         #expect(tree.diagnostics.isEmpty)

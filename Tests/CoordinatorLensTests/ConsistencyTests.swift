@@ -71,8 +71,8 @@ import Testing
     @Test func largeFanOutStaysConsistent() {
         var script = Script()
         script.at(0, .add(id: 1, type: "App", parent: nil))
-        for id in 2...2_001 { script.at(0, .add(id: id, type: "Child", parent: 1)) }
-        for id in stride(from: 2, through: 2_001, by: 2) { script.at(1, .remove(id: id, parent: 1)) }
+        for id in 2...2_001 { script.at(0, .add(id: CoordinatorID(id), type: "Child", parent: 1)) }
+        for id in stride(from: 2, through: 2_001, by: 2) { script.at(1, .remove(id: CoordinatorID(id), parent: 1)) }
         let tree = script.tree()
         #expect(tree[1]?.children.count == 1_000)
         #expect(tree.roots.count == 1_001)

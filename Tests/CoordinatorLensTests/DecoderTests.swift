@@ -43,7 +43,8 @@ import Testing
 
     @Test(arguments: [
         (#"{"seq":1,"t":0,"event":"add","type":"App"}"#, "missing \"id\""),
-        (#"{"seq":1,"t":0,"event":"add","id":"7","type":"App"}"#, "\"id\" must be an integer, not a string"),
+        (#"{"seq":1,"t":0,"event":"add","id":7.5,"type":"App"}"#, "\"id\" must be an integer, not 7.5"),
+        (#"{"seq":1,"t":0,"event":"add","id":[7],"type":"App"}"#, "\"id\" must be an integer or a string, not an object or array"),
         (#"{"seq":1.5,"t":0,"event":"end"}"#, "\"seq\" must be an integer, not 1.5"),
         (#"{"t":0,"event":"end"}"#, "missing \"seq\""),
         (#"{"seq":1,"t":-1,"event":"end"}"#, "\"t\" must be a non-negative number of seconds"),

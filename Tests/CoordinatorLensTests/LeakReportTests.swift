@@ -12,8 +12,8 @@ import Testing
             seq += 1
             tree.apply(EventRecord(seq: seq, time: time, event: event))
         }
-        for id in 1...depth { apply(.add(id: id, type: "Step", parent: id == 1 ? nil : id - 1), at: 0) }
-        for id in 2...depth { apply(.dismiss(id: id), at: 1) }
+        for id in 1...depth { apply(.add(id: CoordinatorID(id), type: "Step", parent: id == 1 ? nil : CoordinatorID(id - 1)), at: 0) }
+        for id in 2...depth { apply(.dismiss(id: CoordinatorID(id)), at: 1) }
         let snapshot = tree.snapshot(at: 10, grace: 2)
         #expect(snapshot.retained.count == depth - 1)
         let text = LeakReport.text(for: SessionCheck(source: "", snapshot: snapshot, atEnd: true))

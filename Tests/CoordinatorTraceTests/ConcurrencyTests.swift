@@ -32,7 +32,7 @@ import Testing
         #expect(all.enumerated().allSatisfy { $0.element.seq == $0.offset + 1 }, "seq grows by one per event")
         let adds = all.filter { if case .add = $0.event { true } else { false } }
         #expect(adds.count == threads * perThread + 1)
-        #expect(Set(adds.map { if case .add(let id, _, _) = $0.event { id } else { 0 } }).count == adds.count)
+        #expect(Set(adds.map { if case .add(let id, _, _) = $0.event { id } else { CoordinatorID(0) } }).count == adds.count)
         var tree = SessionTree(header: log.header)
         all.forEach { tree.apply($0) }
         #expect(tree.diagnostics.isEmpty, "\(tree.diagnostics.prefix(3))")

@@ -110,7 +110,7 @@ import Testing
         }
         tracer.end()
         let adds = events(try session(from: sink)).compactMap { event -> Int? in
-            if case .add(let id, _, _) = event { return id }
+            if case .add(let id, _, _) = event { return id.integer }
             return nil
         }
         #expect(adds == Array(1...50), "every object gets a fresh id even when the allocator reused its address")

@@ -17,9 +17,9 @@ struct DeepChainTests {
             seq += 1
             tree.apply(EventRecord(seq: seq, time: Double(seq) * 0.001, event: event))
         }
-        apply(.add(id: firstID, type: "AppCoordinator", parent: nil))
-        for id in firstID + 1..<firstID + depth { apply(.add(id: id, type: "StepCoordinator", parent: id - 1)) }
-        if leaking { for id in firstID + 1..<firstID + depth { apply(.dismiss(id: id)) } }
+        apply(.add(id: CoordinatorID(firstID), type: "AppCoordinator", parent: nil))
+        for id in firstID + 1..<firstID + depth { apply(.add(id: CoordinatorID(id), type: "StepCoordinator", parent: CoordinatorID(id - 1))) }
+        if leaking { for id in firstID + 1..<firstID + depth { apply(.dismiss(id: CoordinatorID(id))) } }
         return tree.snapshot(at: Double(seq) * 0.001 + 10)
     }
 

@@ -66,7 +66,7 @@ struct GrowthTests {
         }
         record(.add(id: 1, type: "Root", parent: nil))
         for id in 2...4 {
-            record(.add(id: id, type: "Evil\nforged\u{1B}]0;title\u{7}", parent: 1))
+            record(.add(id: CoordinatorID(id), type: "Evil\nforged\u{1B}]0;title\u{7}", parent: 1))
             record(.mark(label: "loop\r\n"))
         }
         let report = try GrowthReport(log, label: "loop\r\n")

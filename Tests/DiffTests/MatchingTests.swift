@@ -16,7 +16,7 @@ struct MatchingTests {
         for entry in diff.entries {
             let nodeA = try! #require(diff.nodeA(entry))
             let nodeB = try! #require(diff.nodeB(entry))
-            #expect(nodeB.id == nodeA.id + 499)
+            #expect(nodeB.id.number == nodeA.id.number + 499)
         }
     }
 

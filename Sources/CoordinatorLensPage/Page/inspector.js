@@ -43,8 +43,15 @@ function el(tag, props, ...children) {
 const seconds = (value) => value == null ? "—" : (Math.abs(value) < 0.01 && value !== 0 ? (value * 1000).toFixed(1) + " ms" : value.toFixed(value < 10 ? 2 : 1) + " s");
 // Call sites show the producer's short file name (`#fileID`); the full path, when sent, is in the title.
 const site = (s) => s ? el("span", { title: s.path || s.file }, `${s.file}:${s.line}${s.function ? " — " + s.function : ""}`) : "—";
-const elementId = (id) => id < 0 ? "cn" + (-id) : "c" + id;
-const idOfElement = (name) => name.startsWith("cn") ? -Number(name.slice(2)) : Number(name.slice(1));
+// Element ids as the picture names coordinators: `c5`, `cn5` for -5, and `cs` with the UTF-8 bytes in hex for a
+// string id, so no name from the app ever becomes part of an id.
+const hexOf = (text) => [...new TextEncoder().encode(text)].map((b) => b.toString(16).padStart(2, "0")).join("");
+const elementId = (id) => typeof id === "string" ? "cs" + hexOf(id) : id < 0 ? "cn" + (-id) : "c" + id;
+function idOfElement(name) {
+  if (name.startsWith("cs")) return new TextDecoder().decode(new Uint8Array(name.slice(2).match(/../g).map((h) => parseInt(h, 16))));
+  return name.startsWith("cn") ? -Number(name.slice(2)) : Number(name.slice(1));
+}
+const isNodeElement = (name) => /^c(n?\d+|s([0-9a-f]{2})+)$/.test(name);
 
 // Benchmarks set `window.lensTiming = []` to see where an update's time goes.
 const timing = (label) => { if (window.lensTiming) window.lensTiming.push([label, performance.now()]); };
@@ -218,7 +225,7 @@ function anchorNode() {
   const box = $("viewport").getBoundingClientRect();
   const under = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
   const node = under && under.closest && under.closest("#tree g.node");
-  if (node && /^cn?\d+$/.test(node.id)) return node;
+  if (node && isNodeElement(node.id)) return node;
   const root = state.model && state.model.roots.length ? tree.querySelector("#" + CSS.escape(elementId(state.model.roots[0]))) : null;
   return root || tree.querySelector("g.node");
 }
@@ -285,7 +292,7 @@ function panAndZoom() {
 }
 function clickAt(target) {
   const node = target.closest && target.closest("g.node");
-  if (node && /^cn?\d+$/.test(node.id)) selectNode(idOfElement(node.id), false);
+  if (node && isNodeElement(node.id)) selectNode(idOfElement(node.id), false);
 }
 
 // ---- panels ----
@@ -348,11 +355,11 @@ async function drawDetails() {
   box.replaceChildren(el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-field": k }, v)])), events);
   const run = state.run, id = node.id;
   if (REPORT) {
-    appendEvents(events, REPORT.events[String(id)] || []);
+    appendEvents(events, (REPORT.events.find((entry) => entry.id === id) || { events: [] }).events);
     return;
   }
   try {
-    const response = await fetch("/api/coordinator?" + new URLSearchParams({ run, id }));
+    const response = await fetch("/api/coordinator?" + new URLSearchParams(typeof id === "string" ? { run, sid: id } : { run, id }));
     if (!response.ok || state.run !== run || state.node !== id) return;
     appendEvents(events, await response.json());
   } catch (_) { /* the panel keeps what it has */ }

@@ -1,0 +1,69 @@
+/// A coordinator's id: an opaque token, unique within its session and never reused.
+///
+/// The wire sends a JSON integer (what the hook's counter makes) or a JSON string (what scripts, fixtures and other
+/// producers write). The two kinds never equal each other, as JSON's types differ: `5` and `"5"` are two coordinators.
+/// A string keeps its spelling in every output; an integer stays an integer, with no lookup or allocation.
+public struct CoordinatorID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable,
+    ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    /// The integer the producer sent; 0 for a string token.
+    public let number: Int
+    /// The string the producer sent; nil for an integer token.
+    public let text: String?
+
+    /// The token the producer sent as a JSON integer.
+    public init(_ number: Int) {
+        self.number = number
+        text = nil
+    }
+
+    /// The token the producer sent as a JSON string, spelled as sent.
+    public init(text: String) {
+        number = 0
+        self.text = text
+    }
+
+    public init(integerLiteral value: Int) { self.init(value) }
+    public init(stringLiteral value: String) { self.init(text: value) }
+
+    /// The integer, for an integer token; nil for a string token.
+    public var integer: Int? { text == nil ? number : nil }
+
+    /// As the producer spelled it, without quotes: `5` or `checkout-1`.
+    public var description: String { text ?? String(number) }
+
+    /// As a JSON value: a number for an integer token, a quoted string for a string token.
+    public var json: String { text.map(JSONText.quoted) ?? String(number) }
+
+    public static func == (lhs: CoordinatorID, rhs: CoordinatorID) -> Bool {
+        lhs.number == rhs.number && lhs.text == rhs.text
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(number)
+        if let text { hasher.combine(text) }
+    }
+
+    /// Integer tokens first, by value; then string tokens, by spelling: an order that outputs can rely on.
+    public static func < (lhs: CoordinatorID, rhs: CoordinatorID) -> Bool {
+        switch (lhs.text, rhs.text) {
+        case (nil, nil): lhs.number < rhs.number
+        case (nil, _?): true
+        case (_?, nil): false
+        case (let left?, let right?): left < right
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self) {
+            self.init(number)
+        } else {
+            self.init(text: try container.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let text { try container.encode(text) } else { try container.encode(number) }
+    }
+}
