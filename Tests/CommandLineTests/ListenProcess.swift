@@ -13,7 +13,7 @@ final class ListenProcess: @unchecked Sendable {
     /// 20 s) until it says where it listens.
     init(_ arguments: [String], descriptors: Int? = nil) throws {
         let executable = try BuiltProduct.coordlens.locate()
-        let command = [executable.path, "listen", "--port", "0"] + arguments
+        let command = [executable.path, "listen", "--port", "0", "--http-port", "0"] + arguments
         if let descriptors {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -n \(descriptors) && exec \"$0\" \"$@\""] + command

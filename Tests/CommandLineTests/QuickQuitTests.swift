@@ -108,7 +108,7 @@ struct ListeningProcess {
         let folder = URL(fileURLWithPath: try Streams.file("")).deletingLastPathComponent().path
         recording = folder + "/rec.ndjson"
         process.executableURL = try BuiltProduct.coordlens.locate()
-        process.arguments = ["listen", "--port", "0", "--record", recording] + arguments
+        process.arguments = ["listen", "--port", "0", "--http-port", "0", "--record", recording] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
