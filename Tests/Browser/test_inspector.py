@@ -64,10 +64,11 @@ class LiveSampleTests(unittest.TestCase):
         self.assertIn("retained", self.page.locator("#details dd[data-field=verdict]").inner_text())
         self.page.wait_for_selector("#details table.events td")
         if SCREENSHOT:
-            # Zoomed in on the leak that is selected, as a person would look at it.
-            box = red.first.bounding_box()
-            self.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            for _ in range(2):
+            # The first leak picked from the leaks panel (which centres it), then zoomed in on, as a person would.
+            self.page.locator("#leaks li.leak > div").first.click()
+            view = self.page.locator("#viewport").bounding_box()
+            self.page.mouse.move(view["x"] + view["width"] / 2, view["y"] + view["height"] / 2)
+            for _ in range(3):
                 self.page.mouse.wheel(0, -200)
             self.page.wait_for_timeout(200)
             self.page.screenshot(path=SCREENSHOT)
