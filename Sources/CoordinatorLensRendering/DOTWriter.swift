@@ -43,28 +43,93 @@ public struct DOTWriter: Sendable {
         document(for: snapshot).text
     }
 
+    /// A node of the drawing: a coordinator, or a summary named by its first member.
+    private enum DrawnID: Hashable {
+        case coordinator(CoordinatorID)
+        case summary(CoordinatorID)
+    }
+
     /// The DOT text for `snapshot` and the layout Graphviz should give it: `dot` for trees up to
-    /// `options.largeTreeThreshold` drawn nodes, positions computed here (`TreeLayout`) above that.
+    /// `options.largeTreeThreshold` drawn nodes, positions computed here (`TreeLayout`) above that. Above
+    /// `options.collapseThreshold` drawn coordinators, subtrees without a retained or pending one are summarised.
     public func document(for snapshot: Snapshot) -> (text: String, layout: GraphvizRenderer.Layout) {
         let placements = Self.forest(of: snapshot)
         let shown = shownNodes(placements)
-        let positions: TreeLayout? = shown.count > options.largeTreeThreshold
-            ? TreeLayout(placements.filter { shown.contains($0.node.id) }.map { placement in
-                let size = Self.estimatedSize(of: placement.node, in: snapshot)
-                return TreeLayout.Box(id: placement.node.id, parent: placement.parent?.id, width: size.width, height: size.height)
+        let drawn = placements.filter { shown.contains($0.node.id) }
+        let collapsed = drawn.count > options.collapseThreshold
+            ? CollapsedForest(drawn.map { ($0.node, $0.parent, $0.detached) }, grouping: options.groupsSiblings)
+            : nil
+        let items = collapsed?.items ?? drawn.map { .coordinator($0.node, parent: $0.parent, detached: $0.detached) }
+        let positions: TreeLayout<DrawnID>? = items.count > options.largeTreeThreshold
+            ? TreeLayout(items.map { item in
+                switch item {
+                case .coordinator(let node, let parent, _):
+                    let size = Self.estimatedSize(of: node, in: snapshot)
+                    return .init(id: .coordinator(node.id), parent: parent.map { .coordinator($0.id) }, width: size.width, height: size.height)
+                case .summary(let summary):
+                    let size = Self.estimatedSize(of: summary)
+                    return .init(id: .summary(summary.members[0].id), parent: summary.parent.map { .coordinator($0) }, width: size.width, height: size.height)
+                }
             })
             : nil
-        var out = DOTPreamble.open("coordinators", title: title(for: snapshot), extra: positions == nil ? "" : ", splines=line")
-        for placement in placements where shown.contains(placement.node.id) {
-            out += nodeStatement(placement.node, in: snapshot, at: positions?.positions[placement.node.id])
-            if let parent = placement.parent {
-                out += edgeStatement(from: parent, to: placement.node, detached: placement.detached)
+        var out = DOTPreamble.open(
+            "coordinators", title: title(for: snapshot, collapsed: collapsed), extra: positions == nil ? "" : ", splines=line"
+        )
+        for item in items {
+            switch item {
+            case .coordinator(let node, let parent, let detached):
+                out += nodeStatement(node, in: snapshot, at: positions?.positions[.coordinator(node.id)])
+                if let parent { out += edgeStatement(from: parent, to: node, detached: detached) }
+            case .summary(let summary):
+                out += summaryStatement(summary, at: positions?.positions[.summary(summary.members[0].id)])
+                if let parent = summary.parent {
+                    out += "  \(Self.name(parent)) -> \(Self.summaryName(summary)) [id=\"e\(Self.edgeToken(parent))-g\(Self.edgeToken(summary.members[0].id))\", class=\"holds summary\"];\n"
+                }
             }
         }
         // Given positions: the legend goes above the roots' row, at the left.
         out += legendStatement(for: snapshot, shown: shown, at: positions.map { _ in (x: 180, y: 140) })
         out += "}\n"
         return (out, positions == nil ? .dot : .givenPositions)
+    }
+
+    /// A summary's DOT name and SVG id: `g` and its first member's name (`gc12`), stable while that member is.
+    static func summaryName(_ summary: CollapsedForest.Summary) -> String {
+        "g" + name(summary.members[0].id)
+    }
+
+    private func summaryStatement(_ summary: CollapsedForest.Summary, at position: (x: Double, y: Double)?) -> String {
+        let first = summary.members[0]
+        let type = DOTEscaping.htmlName(first.type)
+        let head = summary.members.count == 1
+            ? "<B>\(type)</B> #\(DOTEscaping.htmlLabelText(first.id.description))"
+            : "<B>\(type) ×\(summary.members.count)</B>"
+        let below = summary.total - summary.members.count
+        var lines = [head]
+        if below > 0 { lines.append(small("\(NumberText.grouped(below)) more below")) }
+        lines.append(small(Self.verdictCounts(summary.counts)))
+        let tooltip = DOTEscaping.tooltip([
+            summary.members.count == 1 ? "\(first.type)#\(first.id)" : "\(first.type) ×\(summary.members.count): #\(first.id) … #\(summary.members.last!.id.description)",
+            "\(NumberText.grouped(summary.total)) coordinator\(summary.total == 1 ? "" : "s"), none retained or pending: \(Self.verdictCounts(summary.counts))",
+            "drawn as one node because the tree is big; --all (or Show all) draws every one",
+        ])
+        return "  \(Self.summaryName(summary)) [id=\"\(Self.summaryName(summary))\", class=\"summary\", style=\"rounded,filled\", "
+            + "fillcolor=\"#eaeef2\", color=\"\(NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", penwidth=1\(Self.pos(position)), "
+            + "label=<\(lines.joined(separator: "<BR/>"))>, tooltip=\(tooltip)];\n"
+    }
+
+    /// `all alive`, or `30 alive, 2 released`, in the legend's verdict order.
+    private static func verdictCounts(_ counts: [Verdict: Int]) -> String {
+        let present = Verdict.allCases.filter { counts[$0, default: 0] > 0 }
+        if present.count == 1, let only = present.first { return "all \(only.rawValue)" }
+        return present.map { "\(NumberText.grouped(counts[$0]!)) \($0.rawValue)" }.joined(separator: ", ")
+    }
+
+    private static func estimatedSize(of summary: CollapsedForest.Summary) -> (width: Double, height: Double) {
+        let cap = DOTEscaping.maximumLabelCharacters
+        let head = Double(Swift.min(summary.members[0].type.count, cap) + 8) * 12
+        let width = Swift.max(head, Double(verdictCounts(summary.counts).count + 4) * 10) * 0.62 + 2 * 0.15 * 72
+        return (width, 15 + 2 * 12.5 + 2 * 0.06 * 72)
     }
 
     /// A node's size in points, from its label's longest line: Helvetica averages about 0.6 em a character, and a
@@ -213,7 +278,7 @@ public struct DOTWriter: Sendable {
         return "<" + lines.joined(separator: "<BR/>") + ">"
     }
 
-    private func title(for snapshot: Snapshot) -> String {
+    private func title(for snapshot: Snapshot, collapsed: CollapsedForest? = nil) -> String {
         var first = "<B>\(DOTEscaping.htmlName(snapshot.app))</B> · run \(DOTEscaping.htmlLabelText(snapshot.run))"
         if let pid = snapshot.pid { first += " · pid \(pid)" }
         var second = "evaluated \(Seconds(snapshot.evaluatedAt)) into the run · grace \(Seconds(snapshot.grace))"
@@ -222,7 +287,14 @@ public struct DOTWriter: Sendable {
             let count = snapshot.warnings.count
             second += " · \(count) warning\(count == 1 ? "" : "s"): the tree may be incomplete"
         }
-        return "<\(first)<BR/>\(small(second))>"
+        var banner = ""
+        if let collapsed, collapsed.summaries > 0 {
+            banner = "<BR/>" + small(
+                "big tree: \(NumberText.grouped(collapsed.summarised)) coordinators with nothing retained or pending below drawn as "
+                    + "\(NumberText.grouped(collapsed.summaries)) summar\(collapsed.summaries == 1 ? "y" : "ies") (grey); --all draws every one"
+            )
+        }
+        return "<\(first)<BR/>\(small(second))\(banner)>"
     }
 
     private func legendStatement(for snapshot: Snapshot, shown: Set<CoordinatorID>, at position: (x: Double, y: Double)?) -> String {

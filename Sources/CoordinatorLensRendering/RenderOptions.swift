@@ -11,6 +11,13 @@ public struct RenderOptions: Hashable, Sendable {
     public var sourcePaths: SourcePaths
     /// Draw only retained coordinators, what hangs below them and the path from the root to each.
     public var leaksOnly = false
+    /// Above this many drawn coordinators every subtree with nothing retained or pending in it is drawn as one summary
+    /// node; `Int.max` draws every one (`--all`). 300 keeps a picture readable on one screen.
+    public var collapseThreshold = RenderOptions.defaultCollapseThreshold
+    /// Whether adjacent summarised siblings of one type and verdict share one node (`FeedItemCoordinator ×120`).
+    public var groupsSiblings = true
+    /// The drawn size above which trees collapse by default.
+    public static let defaultCollapseThreshold = 300
 
     /// By default released and late coordinators show only as ancestors of live ones.
     public init(showReleased: Bool = false, largeTreeThreshold: Int = 2_000, sourcePaths: SourcePaths = SourcePaths()) {

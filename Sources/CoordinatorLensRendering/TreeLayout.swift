@@ -4,26 +4,26 @@ import CoordinatorLens
 /// centred over its children, each depth one row. Linear in the node count, where `dot` took about 2 minutes on a
 /// 20,000-node tree on a 2-core machine (4.9 s at 5,000, measured in process), so big trees are laid out here and
 /// Graphviz only draws them (`nop2`).
-struct TreeLayout {
+struct TreeLayout<ID: Hashable> {
     /// A node to place, in pre-order (every parent before its children, siblings in order), with its size in points.
     struct Box {
-        var id: CoordinatorID
-        var parent: CoordinatorID?
+        var id: ID
+        var parent: ID?
         var width: Double
         var height: Double
     }
 
     /// Centre of each node in points, y growing upwards as in Graphviz: the roots' row is y = 0, deeper rows below.
-    private(set) var positions: [CoordinatorID: (x: Double, y: Double)] = [:]
+    private(set) var positions: [ID: (x: Double, y: Double)] = [:]
     /// The width of the whole forest in points.
     private(set) var width: Double = 0
 
-    static let horizontalGap: Double = 18
-    static let rowGap: Double = 36
+    static var horizontalGap: Double { 18 }
+    static var rowGap: Double { 36 }
 
     init(_ boxes: [Box]) {
         guard !boxes.isEmpty else { return }
-        var index: [CoordinatorID: Int] = [:]
+        var index: [ID: Int] = [:]
         index.reserveCapacity(boxes.count)
         for (position, box) in boxes.enumerated() { index[box.id] = position }
         var children = [[Int]](repeating: [], count: boxes.count)

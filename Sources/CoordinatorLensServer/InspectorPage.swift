@@ -49,6 +49,7 @@ final class InspectorPage: @unchecked Sendable {
             // Always laid out by CoordinatorLens: fast at any size, and a tree that grows keeps its nodes in place.
             var options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0)
             options.leaksOnly = view.leaksOnly
+            if view.all { options.collapseThreshold = .max }
             do {
                 let svg = try SnapshotRenderer.render(snapshot, format: .svg, options: options)
                 return Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq)

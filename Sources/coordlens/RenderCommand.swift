@@ -23,6 +23,15 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .customLong("show-released"), help: "Also draw released and late coordinators, greyed and dashed.")
     var showReleased = false
 
+    @Flag(help: "Draw every coordinator; by default a tree of more than 300 summarises what has nothing retained or pending below.")
+    var all = false
+
+    @Flag(name: .customLong("leaks-only"), help: "Draw only retained coordinators, what hangs below them and the path to each.")
+    var leaksOnly = false
+
+    @Flag(name: .customLong("no-group"), help: "In a summarised tree, give every summarised subtree a node of its own rather than grouping same-type siblings.")
+    var noGroup = false
+
     @OptionGroup var point: SnapshotOptions
 
     @OptionGroup var source: SourceRootOption
@@ -35,7 +44,10 @@ struct RenderCommand: ParsableCommand {
         let session = try SessionChoice.pick(from: sessions, name: "the input", run: point.session)
         let snapshot = try point.snapshot(of: session)
         let bytes: [UInt8]
-        let options = RenderOptions(showReleased: showReleased, sourcePaths: source.paths)
+        var options = RenderOptions(showReleased: showReleased, sourcePaths: source.paths)
+        options.leaksOnly = leaksOnly
+        options.groupsSiblings = !noGroup
+        if all { options.collapseThreshold = .max }
         do {
             switch format {
             case .format(let format):

@@ -1,0 +1,113 @@
+import CoordinatorLens
+@testable import CoordinatorLensRendering
+import Testing
+
+/// How a big tree is drawn by default: leaks and the paths to them as themselves, the rest as counted summaries.
+@Suite struct CollapseTests {
+    /// A 4-ary tree of `size` coordinators under AppCoordinator#1, each level's children of one type per parent
+    /// position; the coordinators in `leaks` are dismissed at 1 s and never deinited (retained at 10 s).
+    static func tree(size: Int, leaks: [Int]) -> Snapshot {
+        var events: [(Double, Event)] = [(0, .add(id: 1, type: "AppCoordinator", parent: nil))]
+        let types = ["FeedCoordinator", "ProfileCoordinator", "SettingsCoordinator", "ItemCoordinator"]
+        for id in 2...size {
+            events.append((0.001, .add(id: CoordinatorID(id), type: types[(id - 2) % 4], parent: CoordinatorID((id - 2) / 4 + 1))))
+        }
+        for id in leaks { events.append((1, .dismiss(id: CoordinatorID(id)))) }
+        return Fixtures.replay(events, at: 10)
+    }
+
+    /// The ids of `c<n>` coordinator nodes and the statements of `g…` summary nodes in `dot`.
+    static func drawn(_ dot: String) -> (coordinators: Set<Int>, summaries: [String]) {
+        var coordinators = Set<Int>()
+        var summaries: [String] = []
+        for line in dot.split(separator: "\n") {
+            if line.hasPrefix("  c"), let end = line.firstIndex(of: " ", after: 3), let id = Int(line[line.index(line.startIndex, offsetBy: 3)..<end]) {
+                coordinators.insert(id)
+            } else if line.hasPrefix("  gc") {
+                summaries.append(String(line))
+            }
+        }
+        return (coordinators, summaries)
+    }
+
+    /// The ancestors of `id` in `tree(size:leaks:)`, root first.
+    static func path(to id: Int) -> [Int] {
+        var chain = [id]
+        while chain[0] > 1 { chain.insert((chain[0] - 2) / 4 + 1, at: 0) }
+        return chain
+    }
+
+    @Test func aThousandNodesWithThreeLeaksDrawTheLeaksTheirPathsAndCountsOfTheRest() throws {
+        let leaks = [37, 402, 977]
+        let snapshot = Self.tree(size: 1_000, leaks: leaks)
+        #expect(snapshot.retained.map(\.id) == leaks.map { CoordinatorID($0) })
+        let dot = DOTWriter().write(snapshot)
+        let (coordinators, summaries) = Self.drawn(dot)
+        let kept = Set(leaks.flatMap(Self.path))
+        #expect(kept.isSubset(of: coordinators), "the leaks and every ancestor of one are drawn as themselves")
+        // Besides those, only lone leaves beside them are (a summary of one would say less than the node itself).
+        for extra in coordinators.subtracting(kept) {
+            #expect(extra * 4 - 2 > 1_000, "#\(extra) has children, so it should be summarised")
+            #expect(kept.contains((extra - 2) / 4 + 1), "#\(extra) sits beside the path")
+        }
+        #expect(coordinators.count + summaries.count < 60, "fits on one screen: \(coordinators.count) + \(summaries.count)")
+        // Every coordinator is drawn or counted in exactly one summary.
+        let counted = summaries.reduce(0) { total, summary in
+            let members = summary.firstMatch(of: /×(\d+)<\/B>/).map { Int($0.1)! } ?? 1
+            let below = summary.firstMatch(of: /(\d[\d,]*) more below/).map { Int($0.1.replacing(",", with: ""))! } ?? 0
+            return total + members + below
+        }
+        #expect(counted + coordinators.count == 1_000)
+        #expect(dot.contains("big tree: "))
+        #expect(dot.contains("--all draws every one"))
+    }
+
+    @Test func siblingsOfOneTypeShareASummaryUnlessGroupingIsOff() throws {
+        // A wide tree: 500 feed items side by side under the root, and one leak beside them.
+        var events: [(Double, Event)] = [(0, .add(id: 1, type: "AppCoordinator", parent: nil))]
+        for id in 2...501 { events.append((0.001, .add(id: CoordinatorID(id), type: "FeedItemCoordinator", parent: 1))) }
+        events.append((0.002, .add(id: 502, type: "CheckoutCoordinator", parent: 1)))
+        events.append((1, .dismiss(id: 502)))
+        let snapshot = Fixtures.replay(events, at: 10)
+
+        let grouped = Self.drawn(DOTWriter().write(snapshot))
+        #expect(grouped.coordinators == [1, 502])
+        #expect(grouped.summaries.count == 1)
+        #expect(grouped.summaries.first?.contains("FeedItemCoordinator ×500") == true)
+        #expect(grouped.summaries.first?.contains("all alive") == true)
+
+        var options = RenderOptions()
+        options.groupsSiblings = false
+        let ungrouped = Self.drawn(DOTWriter(options: options).write(snapshot))
+        // Lone leaves are drawn as themselves: a summary of one would say less.
+        #expect(ungrouped.coordinators.count == 502)
+        #expect(ungrouped.summaries.isEmpty)
+    }
+
+    @Test func allDrawsEveryNodeAndSmallTreesNeverCollapse() {
+        let snapshot = Self.tree(size: 1_000, leaks: [37])
+        var options = RenderOptions()
+        options.collapseThreshold = .max
+        let all = Self.drawn(DOTWriter(options: options).write(snapshot))
+        #expect(all.coordinators.count == 1_000)
+        #expect(all.summaries.isEmpty)
+
+        let small = Self.drawn(DOTWriter().write(Self.tree(size: 300, leaks: [37])))
+        #expect(small.coordinators.count == 300)
+        #expect(small.summaries.isEmpty)
+    }
+
+    @Test func summariesRenderThroughGraphvizWithTheirOwnIdsAndClass() throws {
+        let svg = try SnapshotRenderer.render(Self.tree(size: 1_000, leaks: [37, 402, 977]), format: .svg)
+        let text = String(decoding: svg, as: UTF8.self)
+        #expect(text.contains("class=\"node summary\""))
+        #expect(text.contains("id=\"c977\""))
+        #expect(!text.contains("id=\"c978\""))
+    }
+}
+
+private extension Substring {
+    func firstIndex(of character: Character, after offset: Int) -> Index? {
+        self[index(startIndex, offsetBy: offset)...].firstIndex(of: character)
+    }
+}
