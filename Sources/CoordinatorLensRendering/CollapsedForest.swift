@@ -1,97 +1,97 @@
-import CoordinatorLens
-
-/// What a big tree is drawn as: every coordinator on the way to a retained or pending one as itself, and every
-/// subtree with neither in it as one summary node, runs of same-type siblings with the same verdict sharing one
-/// (`FeedItemCoordinator ×120`). Readable at any size, since its size follows the leaks, not the tree.
+/// What a big tree is drawn as: every node on the way to one that matters (a leak, a pending coordinator, a change
+/// in a diff) as itself, every subtree with none of those as one summary node, and runs of adjacent sibling subtrees
+/// of one kind sharing one (`FeedItemCoordinator ×120`). Its size follows what matters, not the tree, so a picture of
+/// 100,000 coordinators with three leaks fits on one screen. Works on positions, so trees and diffs share it.
 struct CollapsedForest {
-    /// Subtrees drawn as one node: the roots of `members` (same parent, same type, same verdict, adjacent siblings)
-    /// and everything below them.
+    /// Subtrees drawn as one node: those of `members` (adjacent siblings of one kind), each with everything below it.
     struct Summary {
-        var members: [SnapshotNode]
-        var parent: CoordinatorID?
-        /// Coordinators in the members' subtrees, the members included.
+        var members: [Int]
+        /// The position of the node they hang under; -1 for roots.
+        var parent: Int
+        /// Nodes in the members' subtrees, the members included.
         var total: Int
-        var counts: [Verdict: Int]
+        /// How many of those fall under each tally (a verdict, "unchanged"), in first-seen order.
+        var tallies: [(name: String, count: Int)]
     }
 
-    /// A node of the drawing, in pre-order: a coordinator, or a summary.
+    /// A node of the drawing, in pre-order: a node drawn as itself, or a summary.
     enum Item {
-        case coordinator(SnapshotNode, parent: SnapshotNode?, detached: Bool)
+        case node(Int)
         case summary(Summary)
     }
 
     private(set) var items: [Item] = []
-    /// Coordinators drawn as part of a summary.
+    /// Nodes drawn as part of a summary.
     private(set) var summarised = 0
     private(set) var summaries = 0
 
-    /// `placements` is the drawn forest in pre-order, each with its parent; `grouping` merges runs of siblings.
-    init(_ placements: [(node: SnapshotNode, parent: SnapshotNode?, detached: Bool)], grouping: Bool) {
-        let count = placements.count
-        var position: [CoordinatorID: Int] = [:]
-        position.reserveCapacity(count)
-        for (index, placement) in placements.enumerated() { position[placement.node.id] = index }
-        let parentIndex = placements.map { $0.parent.flatMap { position[$0.id] } ?? -1 }
-        // Reverse pre-order meets every node after its whole subtree: sizes, verdict counts and whether a leak or a
-        // pending coordinator is inside.
-        var keeps = [Bool](repeating: false, count: count)
+    /// `parent[i]` is node i's parent position (-1 for a root), nodes in pre-order; `matters[i]` keeps node i and
+    /// its path from the root; `kind[i]` decides which siblings may share a summary (nil: `grouping` is off for
+    /// all); `tally[i]` is what node i counts as in a summary's label. Roots always stay themselves.
+    init(parent: [Int], matters: [Bool], kind: (Int) -> String, tally: (Int) -> String, grouping: Bool) {
+        let count = parent.count
+        var keeps = matters
         var size = [Int](repeating: 1, count: count)
-        var counts = [[Int]](repeating: [Int](repeating: 0, count: Verdict.allCases.count), count: count)
-        let verdictIndex = Dictionary(uniqueKeysWithValues: Verdict.allCases.enumerated().map { ($1, $0) })
+        var tallyNames: [String] = []
+        var tallyNumber: [String: Int] = [:]
+        let tallyOf = (0..<count).map { index -> Int in
+            let name = tally(index)
+            if let number = tallyNumber[name] { return number }
+            tallyNumber[name] = tallyNames.count
+            tallyNames.append(name)
+            return tallyNames.count - 1
+        }
+        var tallies = [[Int]](repeating: [], count: count)
+        // Reverse pre-order meets every node after its whole subtree: sizes, tallies, and whether anything inside
+        // matters.
         for index in (0..<count).reversed() {
-            let verdict = placements[index].node.verdict
-            counts[index][verdictIndex[verdict]!] += 1
-            // Roots always stay themselves, so even a tree with no leak shows its top and what hangs below it.
-            if verdict == .retained || verdict == .pending || parentIndex[index] < 0 { keeps[index] = true }
-            let parent = parentIndex[index]
-            guard parent >= 0 else { continue }
-            size[parent] += size[index]
-            for slot in counts[index].indices { counts[parent][slot] += counts[index][slot] }
-            if keeps[index] { keeps[parent] = true }
+            if tallies[index].isEmpty { tallies[index] = [Int](repeating: 0, count: tallyNames.count) }
+            tallies[index][tallyOf[index]] += 1
+            if parent[index] < 0 { keeps[index] = true }
+            let above = parent[index]
+            guard above >= 0 else { continue }
+            size[above] += size[index]
+            if tallies[above].isEmpty { tallies[above] = [Int](repeating: 0, count: tallyNames.count) }
+            for slot in tallies[index].indices { tallies[above][slot] += tallies[index][slot] }
+            if keeps[index] { keeps[above] = true }
         }
 
-        var open: (parent: Int, type: String, verdict: Verdict, summary: Summary)?
+        var open: (kind: String, summary: Summary, counts: [Int])?
         func close() {
             guard let run = open else { return }
             open = nil
-            // A lone coordinator with nothing below it is drawn as itself: a summary of one says less.
+            // A lone node with nothing below it is drawn as itself: a summary of one says less.
             if run.summary.members.count == 1, run.summary.total == 1 {
-                let node = run.summary.members[0]
-                let placement = placements[position[node.id]!]
-                items.append(.coordinator(node, parent: placement.parent, detached: placement.detached))
+                items.append(.node(run.summary.members[0]))
                 return
             }
-            items.append(.summary(run.summary))
+            var summary = run.summary
+            summary.tallies = run.counts.indices.compactMap { run.counts[$0] > 0 ? (tallyNames[$0], run.counts[$0]) : nil }
+            items.append(.summary(summary))
             summaries += 1
-            summarised += run.summary.total
+            summarised += summary.total
         }
         var index = 0
         while index < count {
-            let placement = placements[index]
-            let parent = parentIndex[index]
             if keeps[index] {
                 close()
-                items.append(.coordinator(placement.node, parent: placement.parent, detached: placement.detached))
+                items.append(.node(index))
                 index += 1
                 continue
             }
-            let verdict = placement.node.verdict
-            let subtreeCounts = Dictionary(uniqueKeysWithValues: Verdict.allCases.enumerated().compactMap { slot, verdict in
-                counts[index][slot] > 0 ? (verdict, counts[index][slot]) : nil
-            })
-            if grouping, let run = open, run.parent == parent, run.type == placement.node.type, run.verdict == verdict {
-                open!.summary.members.append(placement.node)
+            let key = kind(index)
+            if grouping, let run = open, run.summary.parent == parent[index], run.kind == key {
+                open!.summary.members.append(index)
                 open!.summary.total += size[index]
-                open!.summary.counts.merge(subtreeCounts, uniquingKeysWith: +)
+                for slot in tallies[index].indices { open!.counts[slot] += tallies[index][slot] }
             } else {
                 close()
-                open = (parent, placement.node.type, verdict, Summary(
-                    members: [placement.node], parent: placement.parent?.id, total: size[index], counts: subtreeCounts
-                ))
+                open = (key, Summary(members: [index], parent: parent[index], total: size[index], tallies: []), tallies[index])
             }
-            // The whole subtree is in the summary: on to the next sibling, or whatever follows it in pre-order.
+            // The whole subtree is in the summary (pre-order keeps it contiguous): on to what follows it.
+            let sibling = parent[index]
             index += size[index]
-            if index < count, keeps[index] || parentIndex[index] != parent { close() }
+            if index < count, keeps[index] || parent[index] != sibling { close() }
         }
         close()
     }

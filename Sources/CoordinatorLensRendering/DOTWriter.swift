@@ -56,19 +56,28 @@ public struct DOTWriter: Sendable {
         let placements = Self.forest(of: snapshot)
         let shown = shownNodes(placements)
         let drawn = placements.filter { shown.contains($0.node.id) }
-        let collapsed = drawn.count > options.collapseThreshold
-            ? CollapsedForest(drawn.map { ($0.node, $0.parent, $0.detached) }, grouping: options.groupsSiblings)
-            : nil
-        let items = collapsed?.items ?? drawn.map { .coordinator($0.node, parent: $0.parent, detached: $0.detached) }
+        var collapsed: CollapsedForest?
+        if drawn.count > options.collapseThreshold {
+            var position: [CoordinatorID: Int] = [:]
+            for (index, placement) in drawn.enumerated() { position[placement.node.id] = index }
+            collapsed = CollapsedForest(
+                parent: drawn.map { $0.parent.flatMap { position[$0.id] } ?? -1 },
+                matters: drawn.map { $0.node.verdict == .retained || $0.node.verdict == .pending },
+                kind: { "\(drawn[$0].node.verdict.rawValue) \(drawn[$0].node.type)" },
+                tally: { drawn[$0].node.verdict.rawValue },
+                grouping: options.groupsSiblings
+            )
+        }
+        let items = collapsed?.items ?? drawn.indices.map { .node($0) }
         let positions: TreeLayout<DrawnID>? = items.count > options.largeTreeThreshold
             ? TreeLayout(items.map { item in
                 switch item {
-                case .coordinator(let node, let parent, _):
-                    let size = Self.estimatedSize(of: node, in: snapshot)
-                    return .init(id: .coordinator(node.id), parent: parent.map { .coordinator($0.id) }, width: size.width, height: size.height)
+                case .node(let index):
+                    let size = Self.estimatedSize(of: drawn[index].node, in: snapshot)
+                    return .init(id: .coordinator(drawn[index].node.id), parent: drawn[index].parent.map { .coordinator($0.id) }, width: size.width, height: size.height)
                 case .summary(let summary):
-                    let size = Self.estimatedSize(of: summary)
-                    return .init(id: .summary(summary.members[0].id), parent: summary.parent.map { .coordinator($0) }, width: size.width, height: size.height)
+                    let size = Self.estimatedSize(of: summary, types: drawn[summary.members[0]].node.type)
+                    return .init(id: .summary(drawn[summary.members[0]].node.id), parent: summary.parent < 0 ? nil : .coordinator(drawn[summary.parent].node.id), width: size.width, height: size.height)
                 }
             })
             : nil
@@ -77,13 +86,17 @@ public struct DOTWriter: Sendable {
         )
         for item in items {
             switch item {
-            case .coordinator(let node, let parent, let detached):
+            case .node(let index):
+                let (node, parent, detached) = (drawn[index].node, drawn[index].parent, drawn[index].detached)
                 out += nodeStatement(node, in: snapshot, at: positions?.positions[.coordinator(node.id)])
                 if let parent { out += edgeStatement(from: parent, to: node, detached: detached) }
             case .summary(let summary):
-                out += summaryStatement(summary, at: positions?.positions[.summary(summary.members[0].id)])
-                if let parent = summary.parent {
-                    out += "  \(Self.name(parent)) -> \(Self.summaryName(summary)) [id=\"e\(Self.edgeToken(parent))-g\(Self.edgeToken(summary.members[0].id))\", class=\"holds summary\"];\n"
+                let members = summary.members.map { drawn[$0].node }
+                let name = "g" + Self.name(members[0].id)
+                out += summaryStatement(summary, members: members, name: name, at: positions?.positions[.summary(members[0].id)])
+                if summary.parent >= 0 {
+                    let parent = drawn[summary.parent].node.id
+                    out += "  \(Self.name(parent)) -> \(name) [id=\"e\(Self.edgeToken(parent))-g\(Self.edgeToken(members[0].id))\", class=\"holds summary\"];\n"
                 }
             }
         }
@@ -93,43 +106,25 @@ public struct DOTWriter: Sendable {
         return (out, positions == nil ? .dot : .givenPositions)
     }
 
-    /// A summary's DOT name and SVG id: `g` and its first member's name (`gc12`), stable while that member is.
-    static func summaryName(_ summary: CollapsedForest.Summary) -> String {
-        "g" + name(summary.members[0].id)
-    }
-
-    private func summaryStatement(_ summary: CollapsedForest.Summary, at position: (x: Double, y: Double)?) -> String {
-        let first = summary.members[0]
-        let type = DOTEscaping.htmlName(first.type)
-        let head = summary.members.count == 1
-            ? "<B>\(type)</B> #\(DOTEscaping.htmlLabelText(first.id.description))"
-            : "<B>\(type) ×\(summary.members.count)</B>"
-        let below = summary.total - summary.members.count
-        var lines = [head]
-        if below > 0 { lines.append(small("\(NumberText.grouped(below)) more below")) }
-        lines.append(small(Self.verdictCounts(summary.counts)))
+    private func summaryStatement(
+        _ summary: CollapsedForest.Summary, members: [SnapshotNode], name: String, at position: (x: Double, y: Double)?
+    ) -> String {
+        let first = members[0]
+        let head = members.count == 1
+            ? "<B>\(DOTEscaping.htmlName(first.type))</B> #\(DOTEscaping.htmlLabelText(first.id.description))"
+            : "<B>\(DOTEscaping.htmlName(first.type)) ×\(NumberText.grouped(members.count))</B>"
         let tooltip = DOTEscaping.tooltip([
-            summary.members.count == 1 ? "\(first.type)#\(first.id)" : "\(first.type) ×\(summary.members.count): #\(first.id) … #\(summary.members.last!.id.description)",
-            "\(NumberText.grouped(summary.total)) coordinator\(summary.total == 1 ? "" : "s"), none retained or pending: \(Self.verdictCounts(summary.counts))",
+            members.count == 1 ? "\(first.type)#\(first.id)" : "\(first.type) ×\(members.count): #\(first.id) … #\(members.last!.id)",
+            "\(NumberText.grouped(summary.total)) coordinator\(summary.total == 1 ? "" : "s"), none retained or pending: \(SummaryLabel.tallies(summary))",
             "drawn as one node because the tree is big; --all (or Show all) draws every one",
         ])
-        return "  \(Self.summaryName(summary)) [id=\"\(Self.summaryName(summary))\", class=\"summary\", style=\"rounded,filled\", "
-            + "fillcolor=\"#eaeef2\", color=\"\(NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", penwidth=1\(Self.pos(position)), "
-            + "label=<\(lines.joined(separator: "<BR/>"))>, tooltip=\(tooltip)];\n"
+        return "  \(name) [id=\"\(name)\", class=\"summary\", style=\"rounded,filled\", "
+            + "fillcolor=\"\(SummaryLabel.fill)\", color=\"\(NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", penwidth=1\(Self.pos(position)), "
+            + "label=\(SummaryLabel.label(head: head, summary)), tooltip=\(tooltip)];\n"
     }
 
-    /// `all alive`, or `30 alive, 2 released`, in the legend's verdict order.
-    private static func verdictCounts(_ counts: [Verdict: Int]) -> String {
-        let present = Verdict.allCases.filter { counts[$0, default: 0] > 0 }
-        if present.count == 1, let only = present.first { return "all \(only.rawValue)" }
-        return present.map { "\(NumberText.grouped(counts[$0]!)) \($0.rawValue)" }.joined(separator: ", ")
-    }
-
-    private static func estimatedSize(of summary: CollapsedForest.Summary) -> (width: Double, height: Double) {
-        let cap = DOTEscaping.maximumLabelCharacters
-        let head = Double(Swift.min(summary.members[0].type.count, cap) + 8) * 12
-        let width = Swift.max(head, Double(verdictCounts(summary.counts).count + 4) * 10) * 0.62 + 2 * 0.15 * 72
-        return (width, 15 + 2 * 12.5 + 2 * 0.06 * 72)
+    private static func estimatedSize(of summary: CollapsedForest.Summary, types type: String) -> (width: Double, height: Double) {
+        SummaryLabel.estimatedSize(type: type, summary)
     }
 
     /// A node's size in points, from its label's longest line: Helvetica averages about 0.6 em a character, and a

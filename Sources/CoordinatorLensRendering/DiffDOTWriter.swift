@@ -10,6 +10,13 @@ public struct DiffDOTWriter: Sendable {
     public var sourceA: String
     /// Names input B in the title, for example its file path.
     public var sourceB: String
+    /// Above this many entries, unchanged subtrees are drawn as one summary node each (`Int.max`: never).
+    public var collapseThreshold = RenderOptions.defaultCollapseThreshold
+    /// Whether adjacent unchanged siblings of one type share one summary node.
+    public var groupsSiblings = true
+    /// Above this many drawn nodes the diff is laid out by CoordinatorLens (`TreeLayout`), not by Graphviz's `dot`,
+    /// which takes minutes at 20,000.
+    public var largeTreeThreshold = 2_000
 
     /// A writer that names the inputs `sourceA` and `sourceB` in the title.
     public init(sourceA: String = "A", sourceB: String = "B") {
@@ -19,26 +26,78 @@ public struct DiffDOTWriter: Sendable {
 
     /// The DOT text for `diff`.
     public func write(_ diff: TreeDiff) -> String {
-        var out = DOTPreamble.open("coordinator_diff", title: title(for: diff))
+        document(for: diff).text
+    }
+
+    /// The DOT text for `diff` and the layout Graphviz should give it. A big diff draws what changed and the paths
+    /// to it, with every unchanged subtree as one summary node, the way a big tree is drawn.
+    public func document(for diff: TreeDiff) -> (text: String, layout: GraphvizRenderer.Layout) {
+        let entries = diff.entries
+        let collapsed = entries.count > collapseThreshold
+            ? CollapsedForest(
+                parent: entries.map { $0.parent ?? -1 }, matters: entries.map { $0.marker != .unchanged || $0.isStillLeaking },
+                kind: { entries[$0].type }, tally: { _ in "unchanged" }, grouping: groupsSiblings
+            )
+            : nil
+        let items = collapsed?.items ?? entries.indices.map { .node($0) }
+        // Entries are in pre-order, so a summary is named by its first member's entry, as nodes are.
+        let positions: TreeLayout<Int>? = items.count > largeTreeThreshold
+            ? TreeLayout(items.map { item in
+                switch item {
+                case .node(let index):
+                    let width = Double(Swift.min(entries[index].type.count, DOTEscaping.maximumLabelCharacters) + 4) * 12 * 0.62 + 22
+                    return .init(id: index, parent: entries[index].parent, width: Swift.max(width, 160), height: 52)
+                case .summary(let summary):
+                    let size = SummaryLabel.estimatedSize(type: entries[summary.members[0]].type, summary)
+                    return .init(id: summary.members[0], parent: summary.parent < 0 ? nil : summary.parent, width: size.width, height: size.height)
+                }
+            })
+            : nil
+        var out = DOTPreamble.open("coordinator_diff", title: title(for: diff, collapsed: collapsed), extra: positions == nil ? "" : ", splines=line")
         let twinned = TreeDiffReport.hasSameTypeSibling(diff)
-        for index in diff.entries.indices {
-            let entry = diff.entries[index]
-            out += nodeStatement(index, entry, twinned: twinned[index], in: diff)
-            if let parent = entry.parent {
-                out += edgeStatement(from: parent, to: index, entry)
+        for item in items {
+            switch item {
+            case .node(let index):
+                let entry = entries[index]
+                out += nodeStatement(index, entry, twinned: twinned[index], in: diff, at: positions?.positions[index])
+                if let parent = entry.parent {
+                    out += edgeStatement(from: parent, to: index, entry)
+                }
+            case .summary(let summary):
+                let first = summary.members[0]
+                let type = DOTEscaping.htmlName(entries[first].type)
+                let head = summary.members.count == 1 ? "<B>= \(type)</B>" : "<B>= \(type) ×\(NumberText.grouped(summary.members.count))</B>"
+                let tooltip = DOTEscaping.tooltip([
+                    "\(entries[first].type)\(summary.members.count == 1 ? "" : " ×\(summary.members.count)")",
+                    "\(NumberText.grouped(summary.total)) coordinators unchanged between A and B",
+                    "drawn as one node because the diff is big; --all draws every one",
+                ])
+                out += "  g\(first) [id=\"g\(first)\", class=\"summary\", style=\"rounded,filled\", fillcolor=\"\(SummaryLabel.fill)\", "
+                    + "color=\"\(NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", penwidth=1\(Self.pos(positions?.positions[first])), "
+                    + "label=\(SummaryLabel.label(head: head, summary)), tooltip=\(tooltip)];\n"
+                if summary.parent >= 0 {
+                    out += "  n\(summary.parent) -> g\(first) [id=\"e\(summary.parent)-g\(first)\", class=\"holds summary\"];\n"
+                }
             }
         }
         out += "}\n"
-        return out
+        return (out, positions == nil ? .dot : .givenPositions)
     }
 
-    private func nodeStatement(_ index: Int, _ entry: TreeDiff.Entry, twinned: Bool, in diff: TreeDiff) -> String {
+    private static func pos(_ position: (x: Double, y: Double)?) -> String {
+        guard let position else { return "" }
+        return ", pos=\"\(String(format: "%.1f,%.1f", position.x, position.y))!\""
+    }
+
+    private func nodeStatement(
+        _ index: Int, _ entry: TreeDiff.Entry, twinned: Bool, in diff: TreeDiff, at position: (x: Double, y: Double)?
+    ) -> String {
         let look = NodeLook(entry.marker, stillLeaking: entry.isStillLeaking)
         var classes = "diff-\(entry.marker.rawValue)"
         if entry.isStillLeaking { classes += " still-leaking" }
         return "  n\(index) [id=\"n\(index)\", class=\"\(classes)\", style=\"\(look.style)\", "
             + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth), label=\(label(for: entry, twinned: twinned, in: diff)), "
+            + "penwidth=\(look.penwidth)\(Self.pos(position)), label=\(label(for: entry, twinned: twinned, in: diff)), "
             + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: entry, in: diff)))];\n"
     }
 
@@ -71,7 +130,7 @@ public struct DiffDOTWriter: Sendable {
 
     /// The title, the two inputs, the summary line and the legend, all in the graph's label: a legend node would sit
     /// on a rank of the tree and stretch its edges.
-    private func title(for diff: TreeDiff) -> String {
+    private func title(for diff: TreeDiff, collapsed: CollapsedForest?) -> String {
         func side(_ name: String, _ source: String, _ snapshot: Snapshot) -> String {
             "<B>\(name)</B> \(DOTEscaping.htmlLabelText(source)) · \(DOTEscaping.htmlName(snapshot.app)) run "
                 + "\(DOTEscaping.htmlLabelText(snapshot.run)) · at \(Seconds(snapshot.evaluatedAt))"
@@ -83,6 +142,12 @@ public struct DiffDOTWriter: Sendable {
             small(DOTEscaping.htmlLabelText(TreeDiffReport.summaryLine(for: diff))),
         ]
         var rows = lines.map { "<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">\($0)</TD></TR>" }
+        if let collapsed, collapsed.summaries > 0 {
+            rows.append("<TR><TD ALIGN=\"LEFT\">" + small(
+                "big diff: \(NumberText.grouped(collapsed.summarised)) unchanged coordinators drawn as "
+                    + "\(NumberText.grouped(collapsed.summaries)) summar\(collapsed.summaries == 1 ? "y" : "ies") (grey); --all draws every one"
+            ) + "</TD></TR>")
+        }
         rows.append("<TR><TD ALIGN=\"LEFT\">\(legend(for: diff))</TD></TR>")
         return "<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">\(rows.joined())</TABLE>>"
     }

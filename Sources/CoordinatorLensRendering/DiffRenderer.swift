@@ -5,13 +5,18 @@ import Foundation
 public enum DiffRenderer {
     /// The diff as `format`: SVG, PNG and PDF laid out by Graphviz; DOT as written; JSON as `TreeDiffJSON` (sorted
     /// keys, pretty printed). `sourceA` and `sourceB` name the two inputs.
+    /// `all` draws every entry of a big diff; `grouping` lets unchanged siblings of one type share a summary.
     public static func render(
-        _ diff: TreeDiff, format: RenderFormat, sourceA: String = "A", sourceB: String = "B"
+        _ diff: TreeDiff, format: RenderFormat, sourceA: String = "A", sourceB: String = "B", all: Bool = false,
+        grouping: Bool = true
     ) throws(RenderError) -> [UInt8] {
-        let writer = DiffDOTWriter(sourceA: sourceA, sourceB: sourceB)
+        var writer = DiffDOTWriter(sourceA: sourceA, sourceB: sourceB)
+        if all { writer.collapseThreshold = .max }
+        writer.groupsSiblings = grouping
         switch format {
         case .svg, .png, .pdf:
-            return try GraphvizRenderer.shared.render(dot: writer.write(diff), format: format)
+            let document = writer.document(for: diff)
+            return try GraphvizRenderer.shared.render(dot: document.text, format: format, layout: document.layout)
         case .dot:
             return Array(writer.write(diff).utf8)
         case .json:

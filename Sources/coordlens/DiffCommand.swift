@@ -55,6 +55,12 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --growth: the label of the mark that ends each iteration.", visibility: .hidden))
     var mark: String?
 
+    @Flag(help: "In a picture, draw every coordinator; by default a diff of more than 300 draws each unchanged subtree as one node.")
+    var all = false
+
+    @Flag(name: .customLong("no-group"), help: "In a picture, give every unchanged subtree a node of its own rather than grouping same-type siblings.")
+    var noGroup = false
+
     @OptionGroup var input: InputLimitOptions
 
     func validate() throws {
@@ -106,7 +112,8 @@ struct DiffCommand: ParsableCommand {
         case .json, .svg, .png, .pdf, .dot:
             do {
                 bytes = try DiffRenderer.render(
-                    diff, format: RenderFormat(rawValue: format.rawValue)!, sourceA: a.source, sourceB: b.source
+                    diff, format: RenderFormat(rawValue: format.rawValue)!, sourceA: a.source, sourceB: b.source,
+                    all: all, grouping: !noGroup
                 )
             } catch {
                 throw OutputFailure(message: "\(error)")

@@ -111,3 +111,35 @@ private extension Substring {
         self[index(startIndex, offsetBy: offset)...].firstIndex(of: character)
     }
 }
+
+/// Diff pictures collapse unchanged subtrees the way trees collapse leak-free ones, and big diffs skip `dot`.
+@Suite struct DiffCollapseTests {
+    @Test func aBigDiffDrawsTheNewLeakAndItsPathAndSummarisesWhatDidNotChange() {
+        let a = CollapseTests.tree(size: 1_000, leaks: [37])
+        let b = CollapseTests.tree(size: 1_000, leaks: [37, 500])
+        let diff = TreeDiff(a, b)
+        let document = DiffDOTWriter().document(for: diff)
+        let entryOf = { (id: Int) in diff.entries.firstIndex { diff.nodeB($0)?.id == CoordinatorID(id) }! }
+        for id in CollapseTests.path(to: 500) + CollapseTests.path(to: 37) {
+            #expect(document.text.contains("  n\(entryOf(id)) ["), "#\(id) is on the way to a change")
+        }
+        #expect(document.text.contains("class=\"summary\""))
+        #expect(document.text.contains("big diff: "))
+        #expect(document.layout == .dot, "a collapsed diff is small enough for dot")
+
+        var all = DiffDOTWriter()
+        all.collapseThreshold = .max
+        let everything = all.document(for: diff)
+        #expect(!everything.text.contains("class=\"summary\""))
+        let nodeStatements = everything.text.split(separator: "\n").filter { $0.hasPrefix("  n") && $0.dropFirst(3).first?.isNumber == true && !$0.contains(" -> ") }
+        #expect(nodeStatements.count == 1_000)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aTwentyThousandNodeDiffDrawnWholeIsLaidOutWithoutDot() throws {
+        let a = CollapseTests.tree(size: 20_000, leaks: [37])
+        let b = CollapseTests.tree(size: 20_000, leaks: [37, 500])
+        let svg = try DiffRenderer.render(TreeDiff(a, b), format: .svg, all: true)
+        #expect(String(decoding: svg, as: UTF8.self).contains("id=\"n19999\""))
+    }
+}

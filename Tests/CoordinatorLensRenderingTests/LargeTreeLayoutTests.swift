@@ -57,11 +57,17 @@ import Testing
         apply(.end, at: 10)
         let snapshot = tree.snapshot()
         #expect(snapshot.nodes.count == 3_001)
-        let document = DOTWriter().document(for: snapshot)
+        var everyNode = RenderOptions()
+        everyNode.collapseThreshold = .max
+        let document = DOTWriter(options: everyNode).document(for: snapshot)
         #expect(document.layout == .givenPositions)
-        let svg = try SVGElement.parse(SnapshotRenderer.render(snapshot, format: .svg))
+        let svg = try SVGElement.parse(SnapshotRenderer.render(snapshot, format: .svg, options: everyNode))
         #expect(svg.elements(withClass: "verdict-retained").count == 60)
         #expect(svg.elements(withClass: "node").count == 3_002, "every coordinator and the legend")
+        // By default the same tree collapses: each flow keeps its leak, its 48 other steps share one summary.
+        let collapsed = try SVGElement.parse(SnapshotRenderer.render(snapshot, format: .svg))
+        #expect(collapsed.elements(withClass: "verdict-retained").count == 60)
+        #expect(collapsed.elements(withClass: "summary").filter { $0.classes.contains("node") }.count == 60)
     }
 }
 
