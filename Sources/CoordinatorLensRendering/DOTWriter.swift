@@ -69,8 +69,7 @@ public struct DOTWriter: Sendable {
             )
         }
         let items = collapsed?.items ?? drawn.indices.map { .node($0) }
-        let positions: TreeLayout<DrawnID>? = items.count > options.largeTreeThreshold
-            ? TreeLayout(items.map { item in
+        let boxes = items.map { item -> TreeLayout<DrawnID>.Box in
                 switch item {
                 case .node(let index):
                     let size = Self.estimatedSize(of: drawn[index].node, in: snapshot)
@@ -79,8 +78,8 @@ public struct DOTWriter: Sendable {
                     let size = Self.estimatedSize(of: summary, types: drawn[summary.members[0]].node.type)
                     return .init(id: .summary(drawn[summary.members[0]].node.id), parent: summary.parent < 0 ? nil : .coordinator(drawn[summary.parent].node.id), width: size.width, height: size.height)
                 }
-            })
-            : nil
+            }
+        let positions = LayoutChoice.positions(for: boxes, largeTreeThreshold: options.largeTreeThreshold)
         var out = DOTPreamble.open(
             "coordinators", title: title(for: snapshot, collapsed: collapsed), extra: positions == nil ? "" : ", splines=line"
         )
@@ -88,12 +87,12 @@ public struct DOTWriter: Sendable {
             switch item {
             case .node(let index):
                 let (node, parent, detached) = (drawn[index].node, drawn[index].parent, drawn[index].detached)
-                out += nodeStatement(node, in: snapshot, at: positions?.positions[.coordinator(node.id)])
+                out += nodeStatement(node, in: snapshot, at: positions?[.coordinator(node.id)])
                 if let parent { out += edgeStatement(from: parent, to: node, detached: detached) }
             case .summary(let summary):
                 let members = summary.members.map { drawn[$0].node }
                 let name = "g" + Self.name(members[0].id)
-                out += summaryStatement(summary, members: members, name: name, at: positions?.positions[.summary(members[0].id)])
+                out += summaryStatement(summary, members: members, name: name, at: positions?[.summary(members[0].id)])
                 if summary.parent >= 0 {
                     let parent = drawn[summary.parent].node.id
                     out += "  \(Self.name(parent)) -> \(name) [id=\"e\(Self.edgeToken(parent))-g\(Self.edgeToken(members[0].id))\", class=\"holds summary\"];\n"

@@ -41,8 +41,7 @@ public struct DiffDOTWriter: Sendable {
             : nil
         let items = collapsed?.items ?? entries.indices.map { .node($0) }
         // Entries are in pre-order, so a summary is named by its first member's entry, as nodes are.
-        let positions: TreeLayout<Int>? = items.count > largeTreeThreshold
-            ? TreeLayout(items.map { item in
+        let positions = LayoutChoice.positions(for: items.map { item -> TreeLayout<Int>.Box in
                 switch item {
                 case .node(let index):
                     let width = Double(Swift.min(entries[index].type.count, DOTEscaping.maximumLabelCharacters) + 4) * 12 * 0.62 + 22
@@ -51,15 +50,14 @@ public struct DiffDOTWriter: Sendable {
                     let size = SummaryLabel.estimatedSize(type: entries[summary.members[0]].type, summary)
                     return .init(id: summary.members[0], parent: summary.parent < 0 ? nil : summary.parent, width: size.width, height: size.height)
                 }
-            })
-            : nil
+            }, largeTreeThreshold: largeTreeThreshold)
         var out = DOTPreamble.open("coordinator_diff", title: title(for: diff, collapsed: collapsed), extra: positions == nil ? "" : ", splines=line")
         let twinned = TreeDiffReport.hasSameTypeSibling(diff)
         for item in items {
             switch item {
             case .node(let index):
                 let entry = entries[index]
-                out += nodeStatement(index, entry, twinned: twinned[index], in: diff, at: positions?.positions[index])
+                out += nodeStatement(index, entry, twinned: twinned[index], in: diff, at: positions?[index])
                 if let parent = entry.parent {
                     out += edgeStatement(from: parent, to: index, entry)
                 }
@@ -73,7 +71,7 @@ public struct DiffDOTWriter: Sendable {
                     "drawn as one node because the diff is big; --all draws every one",
                 ])
                 out += "  g\(first) [id=\"g\(first)\", class=\"summary\", style=\"rounded,filled\", fillcolor=\"\(SummaryLabel.fill)\", "
-                    + "color=\"\(NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", penwidth=1\(Self.pos(positions?.positions[first])), "
+                    + "color=\"\(NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", penwidth=1\(Self.pos(positions?[first])), "
                     + "label=\(SummaryLabel.label(head: head, summary)), tooltip=\(tooltip)];\n"
                 if summary.parent >= 0 {
                     out += "  n\(summary.parent) -> g\(first) [id=\"e\(summary.parent)-g\(first)\", class=\"holds summary\"];\n"
