@@ -59,7 +59,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "coordlens-bench",
-            dependencies: ["CoordinatorTrace", "CoordinatorLens"],
+            dependencies: ["CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering"],
             path: "Benchmarks/coordlens-bench"
         ),
         // The fuzzing engine: hostile input shapes and a mutator over recordings, checked through the core and DOT.

@@ -17,12 +17,11 @@ enum LayoutChoice {
         // closest to a 16:10 screen kept: the smallest larger side when the height is scaled to 1.6.
         let narrowest = boxes.map(\.width).max() ?? 0
         let candidates = [3_000.0, 4_500, 6_000, 8_000, 10_000, widest].map { max($0, narrowest) }
-        var best: WrappedTreeLayout<ID>?
-        for width in candidates {
-            let layout = WrappedTreeLayout(boxes, maximumWidth: width)
-            if let chosen = best, max(chosen.width, chosen.height * 1.6) <= max(layout.width, layout.height * 1.6) { continue }
-            best = layout
-        }
-        return best?.positions
+        let wrapped = WrappedTreeLayout(boxes)
+        let best = candidates.map { width -> (width: Double, larger: Double) in
+            let size = wrapped.size(maximumWidth: width)
+            return (width, max(size.width, size.height * 1.6))
+        }.min { $0.larger < $1.larger }!
+        return wrapped.positions(maximumWidth: best.width)
     }
 }
