@@ -57,12 +57,17 @@ public struct DOTWriter: Sendable {
         let shown = shownNodes(placements)
         let drawn = placements.filter { shown.contains($0.node.id) }
         var collapsed: CollapsedForest?
-        if drawn.count > options.collapseThreshold {
+        if drawn.count > options.collapseThreshold || options.depth != nil {
             var position: [CoordinatorID: Int] = [:]
             for (index, placement) in drawn.enumerated() { position[placement.node.id] = index }
+            let parent = drawn.map { $0.parent.flatMap { position[$0.id] } ?? -1 }
+            // Pre-order: a parent's depth is known before its children's.
+            var depth = [Int](repeating: 0, count: drawn.count)
+            for index in drawn.indices where parent[index] >= 0 { depth[index] = depth[parent[index]] + 1 }
             collapsed = CollapsedForest(
-                parent: drawn.map { $0.parent.flatMap { position[$0.id] } ?? -1 },
-                matters: drawn.map { $0.node.verdict == .retained || $0.node.verdict == .pending },
+                parent: parent,
+                matters: options.depth.map { limit in depth.map { $0 <= limit } }
+                    ?? drawn.map { $0.node.verdict == .retained || $0.node.verdict == .pending },
                 kind: { "\(drawn[$0].node.verdict.rawValue) \(drawn[$0].node.type)" },
                 tally: { drawn[$0].node.verdict.rawValue },
                 grouping: options.groupsSiblings
@@ -114,11 +119,14 @@ public struct DOTWriter: Sendable {
             : "<B>\(DOTEscaping.htmlName(first.type)) ×\(NumberText.grouped(members.count))</B>"
         let tooltip = DOTEscaping.tooltip([
             members.count == 1 ? "\(first.type)#\(first.id)" : "\(first.type) ×\(members.count): #\(first.id) … #\(members.last!.id)",
-            "\(NumberText.grouped(summary.total)) coordinator\(summary.total == 1 ? "" : "s"), none retained or pending: \(SummaryLabel.tallies(summary))",
-            "drawn as one node because the tree is big; --all (or Show all) draws every one",
+            "\(NumberText.grouped(summary.total)) coordinator\(summary.total == 1 ? "" : "s"): \(SummaryLabel.tallies(summary))",
+            options.depth.map { "drawn as one node below --depth \($0)" } ?? "drawn as one node because the tree is big; --all (or Show all) draws every one",
         ])
-        return "  \(name) [id=\"\(name)\", class=\"summary\", style=\"rounded,filled\", "
-            + "fillcolor=\"\(SummaryLabel.fill)\", color=\"\(NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", penwidth=1\(Self.pos(position)), "
+        // Only `--depth` summarises leaks; such a summary keeps the leak colour on its outline.
+        let holdsLeaks = summary.tallies.contains { $0.name == Verdict.retained.rawValue }
+        return "  \(name) [id=\"\(name)\", class=\"summary\(holdsLeaks ? " holds-retained" : "")\", style=\"rounded,filled\", "
+            + "fillcolor=\"\(SummaryLabel.fill)\", color=\"\(holdsLeaks ? NodeLook.leakRed : NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", "
+            + "penwidth=\(holdsLeaks ? 3 : 1)\(Self.pos(position)), "
             + "label=\(SummaryLabel.label(head: head, summary)), tooltip=\(tooltip)];\n"
     }
 
@@ -185,6 +193,7 @@ public struct DOTWriter: Sendable {
     /// is still not deinited: then they stay, greyed, so a coordinator that outlived its parent is drawn under the
     /// parent its retention reason names, rather than as a root whose reason points at a node nowhere on screen.
     private func shownNodes(_ placements: [Placement]) -> Set<CoordinatorID> {
+        if let focus = options.focus { return Self.focused(on: focus, placements) }
         if options.leaksOnly { return Self.leaksAndTheirPaths(placements) }
         if options.showReleased { return Set(placements.map(\.node.id)) }
         var shown = Set<CoordinatorID>()
@@ -197,16 +206,28 @@ public struct DOTWriter: Sendable {
         return shown
     }
 
+    /// The coordinators whose id (as spelled in the recording) or type is `focus`, everything below them and the path
+    /// from the root to each.
+    private static func focused(on focus: String, _ placements: [Placement]) -> Set<CoordinatorID> {
+        kept(placements) { $0.type == focus || $0.id.description == focus }
+    }
+
     /// Retained coordinators, everything below them and the path from the root to each: what leads to no leak is
-    /// left out. Linear: a walk up stops at the first node already kept.
+    /// left out.
     private static func leaksAndTheirPaths(_ placements: [Placement]) -> Set<CoordinatorID> {
+        kept(placements) { $0.verdict == .retained }
+    }
+
+    /// The nodes `wanted` picks, their subtrees and their paths from the root. Linear: a walk up stops at the first
+    /// node already kept.
+    private static func kept(_ placements: [Placement], _ wanted: (SnapshotNode) -> Bool) -> Set<CoordinatorID> {
         var parentOf: [CoordinatorID: CoordinatorID] = [:]
         var inLeak = Set<CoordinatorID>()
         // Pre-order meets every parent before its children, so a subtree under a leak is known as it is met.
         for placement in placements {
             let id = placement.node.id
             parentOf[id] = placement.parent?.id
-            if placement.node.verdict == .retained || placement.parent.map({ inLeak.contains($0.id) }) == true {
+            if wanted(placement.node) || placement.parent.map({ inLeak.contains($0.id) }) == true {
                 inLeak.insert(id)
             }
         }
@@ -283,10 +304,12 @@ public struct DOTWriter: Sendable {
         }
         var banner = ""
         if let collapsed, collapsed.summaries > 0 {
-            banner = "<BR/>" + small(
-                "big tree: \(NumberText.grouped(collapsed.summarised)) coordinators with nothing retained or pending below drawn as "
-                    + "\(NumberText.grouped(collapsed.summaries)) summar\(collapsed.summaries == 1 ? "y" : "ies") (grey); --all draws every one"
-            )
+            let summaries = "\(NumberText.grouped(collapsed.summaries)) summar\(collapsed.summaries == 1 ? "y" : "ies")"
+            banner = "<BR/>" + small(options.depth.map { depth in
+                "below depth \(depth): \(NumberText.grouped(collapsed.summarised)) coordinators drawn as \(summaries) "
+                    + "(grey; a red outline holds leaks)"
+            } ?? "big tree: \(NumberText.grouped(collapsed.summarised)) coordinators with nothing retained or pending below drawn as "
+                + "\(summaries) (grey); --all draws every one")
         }
         return "<\(first)<BR/>\(small(second))\(banner)>"
     }

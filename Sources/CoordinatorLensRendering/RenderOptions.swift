@@ -16,6 +16,11 @@ public struct RenderOptions: Hashable, Sendable {
     public var collapseThreshold = RenderOptions.defaultCollapseThreshold
     /// Whether adjacent summarised siblings of one type and verdict share one node (`FeedItemCoordinator ×120`).
     public var groupsSiblings = true
+    /// Draw only the coordinators with this id (as spelled in the recording) or type, their subtrees and the paths to
+    /// them (`--focus`).
+    public var focus: String?
+    /// Draw coordinators down to this depth (roots are 0) and each deeper subtree as one summary (`--depth`).
+    public var depth: Int?
     /// The drawn size above which trees collapse by default.
     public static let defaultCollapseThreshold = 300
 

@@ -29,12 +29,23 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .customLong("leaks-only"), help: "Draw only retained coordinators, what hangs below them and the path to each.")
     var leaksOnly = false
 
+    @Option(help: ArgumentHelp("Draw only the coordinator with this id, or every one of this type, with its subtree and its path from the root.", valueName: "ID|TYPE"))
+    var focus: String?
+
+    @Option(help: "Draw coordinators down to this depth (roots are 0); each deeper subtree becomes one summary with its counts.")
+    var depth: Int?
+
     @Flag(name: .customLong("no-group"), help: "In a summarised tree, give every summarised subtree a node of its own rather than grouping same-type siblings.")
     var noGroup = false
 
     @OptionGroup var point: SnapshotOptions
 
     @OptionGroup var source: SourceRootOption
+
+    func validate() throws {
+        if let depth, depth < 0 { throw ValidationError("--depth must be 0 or more") }
+        if focus?.isEmpty == true { throw ValidationError("--focus needs a coordinator id or a type name") }
+    }
 
     func run() throws {
         guard let format = format ?? RenderOutput(path: output) else {
@@ -47,6 +58,8 @@ struct RenderCommand: ParsableCommand {
         var options = RenderOptions(showReleased: showReleased, sourcePaths: source.paths)
         options.leaksOnly = leaksOnly
         options.groupsSiblings = !noGroup
+        options.focus = focus
+        options.depth = depth
         if all { options.collapseThreshold = .max }
         do {
             switch format {

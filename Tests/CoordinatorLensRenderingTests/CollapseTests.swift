@@ -143,3 +143,37 @@ private extension Substring {
         #expect(String(decoding: svg, as: UTF8.self).contains("id=\"n19999\""))
     }
 }
+
+/// `--focus` and `--depth`: one part of a big tree, or its top.
+@Suite struct FocusAndDepthTests {
+    @Test func focusOnAnIdDrawsItsSubtreeAndItsPathOnly() {
+        var options = RenderOptions()
+        options.focus = "101"
+        let (coordinators, summaries) = CollapseTests.drawn(DOTWriter(options: options).write(CollapseTests.tree(size: 1_000, leaks: [402])))
+        // #101's children are 402...405; its ancestors 1, 2, 6, 25.
+        #expect(coordinators == [1, 2, 6, 25, 101, 402, 403, 404, 405])
+        #expect(summaries.isEmpty)
+    }
+
+    @Test func focusOnATypeDrawsEveryOneOfIt() {
+        var options = RenderOptions()
+        options.focus = "SettingsCoordinator"
+        options.collapseThreshold = .max
+        let dot = DOTWriter(options: options).write(CollapseTests.tree(size: 21, leaks: []))
+        let (coordinators, _) = CollapseTests.drawn(dot)
+        // Settings are the third child of each parent: #4 (under 1, with #14...#17 below it), #8, #12, #16, #20
+        // (under 2, 3, 4, 5); their ancestors come along.
+        #expect(coordinators == [1, 2, 3, 4, 5, 8, 12, 14, 15, 16, 17, 20])
+    }
+
+    @Test func depthDrawsTheTopAndSummarisesBelowKeepingLeaksCounted() {
+        var options = RenderOptions()
+        options.depth = 1
+        let dot = DOTWriter(options: options).write(CollapseTests.tree(size: 100, leaks: [37]))
+        let (coordinators, summaries) = CollapseTests.drawn(dot)
+        #expect(coordinators == [1, 2, 3, 4, 5])
+        #expect(summaries.count == 4 || summaries.count == 16, "\(summaries.count)")
+        #expect(summaries.contains { $0.contains("1 retained") && $0.contains("holds-retained") }, "#37 is counted, in red")
+        #expect(dot.contains("below depth 1"))
+    }
+}
