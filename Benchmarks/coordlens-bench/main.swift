@@ -110,9 +110,10 @@ func decodeThroughput(applying: Bool = true) throws {
         var tree: SessionTree?
         let noApply = !applying
         var splitter = LineSplitter()
+        var strings = StringInterner()
         bytes.withUnsafeBytes { raw in
             splitter.feed(raw) { line, number in
-                switch EventDecoder.decode(line, lineNumber: number) {
+                switch EventDecoder.decode(line, lineNumber: number, strings: &strings) {
                 case .session(let header, _): tree = SessionTree(header: header)
                 case .record(let record): if !noApply { tree?.apply(record) }
                 case .malformed(let diagnostic): tree?.report(diagnostic)
