@@ -263,13 +263,23 @@ func hostileShapes() {
     print(String(format: "peak resident memory of the bench so far: %.0f MB", peakMegabytes()))
 }
 
-// `coordlens-bench [hook|hook-ratios|decode|decode-only|diff|shapes]...` runs a subset, for profiling one figure.
+// `coordlens-bench [hook|hook-ratios|decode|decode-only|decoder-ratio|check|diff|diff-1m|shapes]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
+// The child processes of the `check` figure.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "check-child" { try checkChild(CommandLine.arguments[2]); exit(0) }
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "write-recording" {
+    try writeRecording(CommandLine.arguments[2], events: Int(CommandLine.arguments[3])!)
+    exit(0)
+}
 print("coordlens-bench (release build; \(ProcessInfo.processInfo.activeProcessorCount) cores; times are the measuring thread's CPU time)")
+// First, while the bench process is small: a child it starts counts the memory it had then.
+if wanted.isEmpty || wanted.contains("check") { try checkAsAProcess() }
 if wanted.isEmpty || wanted.contains("hook") { hookCost() }
 if wanted.isEmpty || wanted.contains("hook") || wanted.contains("hook-ratios") { hookRatios() }
 if wanted.isEmpty || wanted.contains("decode") { try decodeThroughput() }
 // The decoder alone, without the tree, to tell which of the two a change in the figure above comes from.
 if wanted.contains("decode-only") { try decodeThroughput(applying: false) }
+if wanted.isEmpty || wanted.contains("decoder-ratio") { decoderVersusFoundation() }
 if wanted.isEmpty || wanted.contains("diff") { diffTime() }
+if wanted.isEmpty || wanted.contains("diff-1m") { diffOfMillions() }
 if wanted.isEmpty || wanted.contains("shapes") { hostileShapes() }
