@@ -1,25 +1,3 @@
-/// Where the app called the hook.
-public struct CallSite: Hashable, Sendable, Codable {
-    /// The source file as the producer names it; the hook sends `#fileID`, `Module/File.swift`.
-    public var file: String
-    /// 1-based line in `file`, or 0 when the producer sent none.
-    public var line: Int
-    /// The calling function as `#function` spells it; nil when the producer sent none.
-    public var function: String?
-    /// The source file's full path when the producer sent one (the hook sends `#filePath`); nil otherwise.
-    public var path: String?
-
-    /// A call site; `function` and `path` are optional because producers other than the hook may not know them.
-    public init(file: String, line: Int, function: String? = nil, path: String? = nil) {
-        self.file = file
-        self.line = line
-        self.function = function
-        self.path = path
-    }
-
-    /// `file:line`, as a report shows it.
-    public var description: String { "\(file):\(line)" }
-}
 
 /// The header line that opens a session.
 public struct SessionHeader: Hashable, Sendable, Codable {

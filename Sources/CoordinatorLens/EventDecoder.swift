@@ -22,14 +22,22 @@ public enum DecodedLine: Hashable, Sendable {
 public enum EventDecoder {
     /// Decodes one line (without its newline); `lineNumber` goes into records and diagnostics.
     public static func decode(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) -> DecodedLine {
+        var strings = StringInterner.uncached
+        return decode(line, lineNumber: lineNumber, strings: &strings)
+    }
+
+    /// Decodes one line, taking repeated text (type names, call sites) from `strings`: a reader that keeps one
+    /// interner for its whole input allocates each distinct name once.
+    public static func decode(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, strings: inout StringInterner) -> DecodedLine {
         var line = line
         // Editors on Windows start UTF-8 files with a byte order mark; it is no part of the JSON.
         if lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
             line = UnsafeBufferPointer(rebasing: line[3...])
         }
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
+        // A line that starts with its object (every line the hook writes) cannot be blank: no scan for whitespace.
+        if line.first != UInt8(ascii: "{"), line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
         do {
-            return try decodeObject(line, lineNumber: lineNumber)
+            return try decodeObject(line, lineNumber: lineNumber, strings: &strings)
         } catch let failure as JSONSyntaxError {
             return .malformed(Diagnostic(line: lineNumber, message: "malformed JSON at byte \(failure.offset + 1): \(failure.message)"))
         } catch let failure as FieldError {
@@ -45,7 +53,9 @@ public enum EventDecoder {
         return copy.withUTF8 { decode($0, lineNumber: lineNumber) }
     }
 
-    private static func decodeObject(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws -> DecodedLine {
+    private static func decodeObject(
+        _ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, strings: inout StringInterner
+    ) throws -> DecodedLine {
         var scanner = JSONScanner(line)
         try scanner.begin()
         // Each known key goes straight into a typed local: no dictionary, no intermediate values.
@@ -59,18 +69,18 @@ public enum EventDecoder {
             case .event: kind = try scanner.kind()
             case .seq: seq = try scanner.integer(key)
             case .t: time = try scanner.number(key)
-            case .id: id = try scanner.token(key)
-            case .type: type = try scanner.text(key)
-            case .parent: parent = try scanner.token(key)
-            case .screen: screen = try scanner.text(key)
-            case .label: label = try scanner.text(key)
+            case .id: id = try scanner.coordinatorID(key)
+            case .type: type = try scanner.text(key, &strings)
+            case .parent: parent = try scanner.coordinatorID(key)
+            case .screen: screen = try scanner.text(key, &strings)
+            case .label: label = try scanner.text(key, &strings)
             case .count: count = try scanner.integer(key)
-            case .file: file = try scanner.text(key)
+            case .file: file = try scanner.text(key, &strings)
             case .line: callLine = try scanner.integer(key)
-            case .function: function = try scanner.text(key)
-            case .path: path = try scanner.text(key)
-            case .app: app = try scanner.text(key)
-            case .run: run = try scanner.text(key)
+            case .function: function = try scanner.text(key, &strings)
+            case .path: path = try scanner.text(key, &strings)
+            case .app: app = try scanner.text(key, &strings)
+            case .run: run = try scanner.text(key, &strings)
             case .pid: pid = try scanner.integer(key)
             case .v: version = try scanner.integer(key)
             case .other: try scanner.skipValue()
@@ -191,8 +201,9 @@ extension JSONScanner {
         return integer
     }
 
-    /// An id: a JSON integer, or a non-empty JSON string of at most `InputLimits.maximumIDBytes` bytes.
-    fileprivate mutating func token(_ key: EventDecoder.Key) throws -> CoordinatorID? {
+    /// A coordinator id (`id`, `parent`): a JSON integer, or a non-empty JSON string of at most
+    /// `InputLimits.maximumIDBytes` bytes. How the wire writes ids is decided here alone.
+    fileprivate mutating func coordinatorID(_ key: EventDecoder.Key) throws -> CoordinatorID? {
         guard try peekValue() == .string else { return try integer(key).map { CoordinatorID($0) } }
         let text = try readText()
         guard !text.isEmpty else { throw EventDecoder.FieldError(message: "\"\(key.name)\" must not be an empty string") }
@@ -208,9 +219,9 @@ extension JSONScanner {
         return try readNumber().value
     }
 
-    fileprivate mutating func text(_ key: EventDecoder.Key) throws -> String? {
+    fileprivate mutating func text(_ key: EventDecoder.Key, _ strings: inout StringInterner) throws -> String? {
         guard try expect(.string, for: key) else { return nil }
-        return try readText()
+        return try readText(&strings)
     }
 
     fileprivate mutating func kind() throws -> EventDecoder.Kind? {

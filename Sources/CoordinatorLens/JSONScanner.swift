@@ -103,6 +103,12 @@ struct JSONScanner {
         return try readString()
     }
 
+    /// Reads a string value (the caller has peeked `.string`), sharing one String per repeated text through `strings`.
+    mutating func readText(_ strings: inout StringInterner) throws(JSONSyntaxError) -> String {
+        if let raw = rawStringWithoutEscapes() { return strings.string(raw) }
+        return try readString()
+    }
+
     /// Hands a string value's bytes to `body` without building a String when it has no escapes.
     mutating func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) throws(JSONSyntaxError) -> Result {
         if let raw = rawStringWithoutEscapes() { return body(raw) }

@@ -17,6 +17,8 @@ public struct SessionLog: Sendable {
     public var notes: [Diagnostic] = []
     /// The limits a replay keeps to, such as how many warnings its tree keeps.
     public var limits: InputLimits
+    /// The session's tree after its last line, when its recording kept that instead of `entries`.
+    var treeAtEnd: SessionTree?
 
     /// An empty session for `header`; entries and notes are appended as the input is read.
     public init(header: SessionHeader, limits: InputLimits = .default) {
@@ -26,6 +28,12 @@ public struct SessionLog: Sendable {
 
     /// Replays the session up to `cut`; returns the tree and the time to evaluate it at.
     public func replay(until cut: Cut = .end) throws(CutError) -> (tree: SessionTree, evaluatedAt: Double) {
+        if let treeAtEnd {
+            guard cut == .end else {
+                throw CutError(message: "run \(header.run) was read for its end only: a cut needs a recording that keeps every line")
+            }
+            return (treeAtEnd, treeAtEnd.lastTime)
+        }
         var tree = SessionTree(header: header, limits: limits)
         notes.forEach { tree.report($0) }
         for entry in entries {
@@ -84,6 +92,15 @@ public struct CutError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// All sessions in one input, in the order they first appear.
 public struct Recording: Sendable {
+    /// What a recording keeps of each session.
+    public enum Retention: Sendable {
+        /// Every line, so a session can be replayed up to any cut.
+        case everyLine
+        /// Only each session's tree as it stands after its last line, built while reading: memory grows with the
+        /// coordinators, not with the events, and the sessions can be replayed up to `.end` only.
+        case treeAtEnd
+    }
+
     /// One log per run id; a repeated session line continues its run rather than adding one.
     public private(set) var sessions: [SessionLog] = []
     /// Lines read so far, blank and unreadable ones included.
@@ -96,6 +113,8 @@ public struct Recording: Sendable {
     public private(set) var firstProblem: Diagnostic?
     /// The limits it reads with: line length here, warnings per session in each session's replay.
     public let limits: InputLimits
+    /// What it keeps of each session.
+    public let retention: Retention
     private var sessionIndex: [String: Int] = [:]
     private var reader: StreamReader
     /// Unreadable lines so far, by session index.
@@ -104,18 +123,22 @@ public struct Recording: Sendable {
     private var failures: [Int: (first: Diagnostic, allAlike: Bool)] = [:]
     /// Sessions with at least one event line read.
     private var sessionsWithEvents = Set<Int>()
+    /// Sessions with an event read so far, so a malformed line need not search the session's lines for one.
+    private var recordsSeen = Set<Int>()
 
     /// An empty recording, to be fed with `consume` and closed with `finish`.
-    public init(limits: InputLimits = .default) {
+    public init(limits: InputLimits = .default, keeping retention: Retention = .everyLine) {
         self.limits = limits
+        self.retention = retention
         reader = StreamReader(maxLineBytes: limits.maximumLineBytes)
     }
 
     /// Reads a whole input at once.
-    public init(bytes: some Collection<UInt8>, limits: InputLimits = .default) {
-        self.init(limits: limits)
-        let contiguous = Array(bytes)
-        contiguous.withUnsafeBytes { consume($0) }
+    public init(bytes: some Collection<UInt8>, limits: InputLimits = .default, keeping retention: Retention = .everyLine) {
+        self.init(limits: limits, keeping: retention)
+        // Read in place when the bytes are contiguous (an array, Data): a copy would double a large file's memory.
+        let readInPlace = bytes.withContiguousStorageIfAvailable { consume(UnsafeRawBufferPointer($0)) } != nil
+        if !readInPlace { Array(bytes).withUnsafeBytes { consume($0) } }
         finish()
     }
 
@@ -157,12 +180,13 @@ public struct Recording: Sendable {
             usableLines += 1
             // A run seen before continues: a recorder interleaving several apps repeats the header when it switches.
             if sessionIndex[header.run] == nil {
-                sessions.append(SessionLog(header: header, limits: limits))
+                sessions.append(newLog(header))
                 sessionIndex[header.run] = sessions.count - 1
             }
         case .inventedSession(let header, let note):
-            var log = SessionLog(header: header, limits: limits)
+            var log = newLog(header)
             log.notes.append(note)
+            log.treeAtEnd?.report(note)
             sessions.append(log)
             sessionIndex[header.run] = sessions.count - 1
         case .record(let record, let run):
@@ -170,13 +194,18 @@ public struct Recording: Sendable {
             eventLines += 1
             let index = sessionIndex[run]!
             if failures[index] != nil { sessionsWithEvents.insert(index) }
-            sessions[index].entries.append(.record(record))
+            recordsSeen.insert(index)
+            if retention == .treeAtEnd {
+                sessions[index].treeAtEnd!.apply(record)
+            } else {
+                sessions[index].entries.append(.record(record))
+            }
         case .malformed(let diagnostic, let run), .overlong(let diagnostic, let run):
             if firstProblem == nil { firstProblem = diagnostic }
             let index = sessionIndex[run]!
             if let failure = failures[index] {
                 if failure.allAlike, failure.first.message != diagnostic.message { failures[index]!.allAlike = false }
-            } else if sessions[index].entries.contains(where: { if case .record = $0 { true } else { false } }) {
+            } else if recordsSeen.contains(index) {
                 sessionsWithEvents.insert(index)
             } else {
                 failures[index] = (diagnostic, true)
@@ -185,10 +214,25 @@ public struct Recording: Sendable {
         }
     }
 
+    private func newLog(_ header: SessionHeader) -> SessionLog {
+        var log = SessionLog(header: header, limits: limits)
+        if retention == .treeAtEnd { log.treeAtEnd = SessionTree(header: header, limits: limits) }
+        return log
+    }
+
     /// The first `maximumWarnings` unreadable lines are all a replay can keep, whatever other warnings it meets first;
     /// the rest are counted, one entry per run of them.
     private mutating func keepOrCount(_ diagnostic: Diagnostic, in index: Int) {
         malformedLines[index, default: 0] += 1
+        // What a replay would do with the entry, done now.
+        if retention == .treeAtEnd {
+            if malformedLines[index]! > limits.maximumWarnings {
+                sessions[index].treeAtEnd!.countUnkept(1)
+            } else {
+                sessions[index].treeAtEnd!.report(diagnostic)
+            }
+            return
+        }
         guard malformedLines[index]! > limits.maximumWarnings else {
             sessions[index].entries.append(.malformed(diagnostic))
             return

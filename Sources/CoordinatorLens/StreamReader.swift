@@ -17,6 +17,8 @@ public struct StreamReader: Sendable {
     }
 
     private var splitter: LineSplitter
+    /// One interner for the whole stream: each distinct type name or call site is allocated once.
+    private var strings = StringInterner()
     private let inventedRunPrefix: String
     /// The run the next line belongs to; nil before any line of the stream.
     public private(set) var run: String?
@@ -49,7 +51,7 @@ public struct StreamReader: Sendable {
     private mutating func take(
         _ line: UnsafeBufferPointer<UInt8>, _ number: Int, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        switch EventDecoder.decode(line, lineNumber: number) {
+        switch EventDecoder.decode(line, lineNumber: number, strings: &strings) {
         case .blank:
             return
         case .session(let header, let at):

@@ -5,14 +5,14 @@
 /// anchor keeps the memory until a sweep has seen the death and removed it. So a hit is this object, also when it
 /// calls the hook from its own `deinit`.
 struct ObjectRegistry {
-    private(set) var coordinators: [ObjectIdentifier: TrackedCoordinator] = [:]
+    private(set) var coordinators: [ObjectKey: TrackedCoordinator] = [:]
     /// Each coordinator's current screen by coordinator id; a new bind replaces the old one.
     private(set) var screens: [Int: BoundScreen] = [:]
     private var lastID = 0
 
     /// The coordinator's entry, and whether this call created it.
     mutating func track(_ object: AnyObject) -> (coordinator: TrackedCoordinator, isNew: Bool) {
-        let key = ObjectIdentifier(object)
+        let key = ObjectKey(ObjectIdentifier(object))
         if let known = coordinators[key] { return (known, false) }
         lastID += 1
         let tracked = TrackedCoordinator(object, id: lastID)
@@ -22,7 +22,8 @@ struct ObjectRegistry {
 
     /// Forgets a deallocated coordinator, so its address can take a new id.
     mutating func forget(_ coordinator: TrackedCoordinator) {
-        if coordinators[coordinator.key] === coordinator { coordinators[coordinator.key] = nil }
+        let key = ObjectKey(coordinator.key)
+        if coordinators[key] === coordinator { coordinators[key] = nil }
         screens[coordinator.id] = nil
     }
 
@@ -59,5 +60,26 @@ struct ObjectRegistry {
             latest = max(latest ?? decided, decided)
         }
         return latest
+    }
+}
+
+/// An object's address as a dictionary key, hashed with one multiplication instead of SipHash: every hook call looks
+/// one up under the lock, and addresses come from the allocator, not from an adversary, so flooding is no concern.
+struct ObjectKey: Hashable {
+    let id: ObjectIdentifier
+
+    init(_ id: ObjectIdentifier) {
+        self.id = id
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+    }
+
+    // Fibonacci hashing: the high bits of the product depend on every bit of the address, and Dictionary keeps the
+    // low bits of what this returns, so the product is folded down. The seed keeps each dictionary's order its own.
+    func _rawHashValue(seed: Int) -> Int {
+        let product = UInt(bitPattern: Int(bitPattern: id) ^ seed).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+        return Int(bitPattern: product.high ^ product.low)
     }
 }

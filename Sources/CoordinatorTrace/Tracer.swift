@@ -3,12 +3,14 @@ import Foundation
 /// Records coordinator lifecycles for one session at a time; `CoordinatorTrace` forwards to a shared one.
 ///
 /// Every call is safe from any thread and costs the caller a lock, a clock reading, an id lookup and an append to a
-/// bounded queue. Encoding and I/O happen on the session's writer thread.
+/// bounded queue; with no session running, one atomic load. Encoding and I/O happen on the session's writer thread.
 public final class Tracer: @unchecked Sendable {
     /// The tracer behind `CoordinatorTrace`.
     public static let shared = Tracer()
 
     let state = LockedBox(TracerState())
+    /// Open while `state` holds a session: calls with none behind them return before the lock.
+    let gate = SessionGate()
 
     /// A tracer of its own, independent of `shared`, with no session until `start`.
     public init() {}
@@ -26,6 +28,7 @@ public final class Tracer: @unchecked Sendable {
             )
             writer.startNanos = session.startNanos
             tracer.session = session
+            gate.set(open: true)
             return previous
         }
         writer.start()
@@ -43,6 +46,7 @@ public final class Tracer: @unchecked Sendable {
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
         filePath: StaticString = #filePath
     ) {
+        guard gate.mayBeOpen else { return }
         state.withLock { $0.session?.added(child, to: parent, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
@@ -52,6 +56,7 @@ public final class Tracer: @unchecked Sendable {
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
         filePath: StaticString = #filePath
     ) {
+        guard gate.mayBeOpen else { return }
         state.withLock { $0.session?.removed(child, from: parent, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
@@ -61,6 +66,7 @@ public final class Tracer: @unchecked Sendable {
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
         filePath: StaticString = #filePath
     ) {
+        guard gate.mayBeOpen else { return }
         state.withLock { $0.session?.bound(coordinator, to: screen, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
@@ -70,6 +76,7 @@ public final class Tracer: @unchecked Sendable {
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
         filePath: StaticString = #filePath
     ) {
+        guard gate.mayBeOpen else { return }
         state.withLock { $0.session?.dismissed(coordinator, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
@@ -79,6 +86,7 @@ public final class Tracer: @unchecked Sendable {
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
         filePath: StaticString = #filePath
     ) {
+        guard gate.mayBeOpen else { return }
         state.withLock { $0.session?.marked(label, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
@@ -87,7 +95,10 @@ public final class Tracer: @unchecked Sendable {
     /// `TraceOptions.endTimeout`, and not at all for a sink that cannot deliver), and later calls ignored.
     public func end() {
         settle()
-        state.withLock { FinalBatch.take(from: &$0) }?.hand()
+        state.withLock { tracer -> FinalBatch? in
+            defer { gate.set(open: false) }
+            return FinalBatch.take(from: &tracer)
+        }?.hand()
     }
 
     /// Waits until everything recorded so far has reached the sink, including deallocations that already happened.

@@ -26,7 +26,9 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var source: SourceRootOption
 
     func run() throws {
-        let sessions = try point.select(try RecordingInput.read(files, limits: point.limits))
+        // Judged at the end, a session needs only its tree: read that way, memory follows coordinators, not events.
+        let retention: Recording.Retention = point.cut == .end ? .treeAtEnd : .everyLine
+        let sessions = try point.select(try RecordingInput.read(files, limits: point.limits, keeping: retention))
         let checks = try sessions.map { SessionCheck(source: $0.source, snapshot: try point.snapshot(of: $0), atEnd: point.cut == .end) }
         let result = CheckResult(grace: point.grace, sessions: checks)
         let paths = source.paths

@@ -11,10 +11,12 @@ struct InputSession {
 enum RecordingInput {
     /// Every input must hold at least one session line or event: an app that never wrote its stream, or a file that
     /// is not a recording, is bad input (exit 2), never an empty pass.
-    static func read(_ paths: [String], limits: InputLimits = .default) throws -> [InputSession] {
+    /// `keeping` `.treeAtEnd` (for judging at the end) keeps each session's tree instead of its lines.
+    static func read(
+        _ paths: [String], limits: InputLimits = .default, keeping retention: Recording.Retention = .everyLine
+    ) throws -> [InputSession] {
         try paths.flatMap { path in
-            let (data, source) = try contents(of: path)
-            let recording = Recording(bytes: data, limits: limits)
+            let (recording, source) = try streamed(path, limits: limits, keeping: retention)
             guard recording.usableLines > 0 else {
                 throw UsageFailure(message: "\(source): no session line and no event to read: " + emptiness(of: recording))
             }
@@ -32,6 +34,32 @@ enum RecordingInput {
         let lines = recording.linesRead == 1 ? "its only line" : "all \(recording.linesRead) lines"
         let first = recording.firstProblem.map { " (first: \($0))" } ?? " (all blank)"
         return "\(lines) failed to read as wire format v1\(first)"
+    }
+
+    /// Reads one argument chunk by chunk, so a large recording never sits in memory whole next to what is read
+    /// from it.
+    private static func streamed(
+        _ path: String, limits: InputLimits, keeping retention: Recording.Retention
+    ) throws -> (Recording, source: String) {
+        let handle: FileHandle
+        let source: String
+        if path == "-" {
+            (handle, source) = (FileHandle.standardInput, "<stdin>")
+        } else {
+            guard let file = FileHandle(forReadingAtPath: path) else { throw UsageFailure(message: "cannot read \(path)") }
+            (handle, source) = (file, path)
+        }
+        defer { if path != "-" { try? handle.close() } }
+        var recording = Recording(limits: limits, keeping: retention)
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                chunk.withUnsafeBytes { recording.consume($0) }
+            }
+        } catch {
+            throw UsageFailure(message: "cannot read \(path): \(error.localizedDescription)")
+        }
+        recording.finish()
+        return (recording, source)
     }
 
     /// The bytes behind one argument and the name reports give it.

@@ -1,0 +1,102 @@
+import CoordinatorLens
+import Foundation
+import Testing
+
+/// The shortcuts reading takes for speed and memory give what the plain way gives: shared strings, boxed call
+/// sites, and sessions kept as their final tree instead of their lines.
+@Suite struct ReadingShortcutTests {
+    /// Lines that exercise the scanner's slow paths: escapes, unicode, exponents, whitespace, any key order, nulls.
+    static let trickyLines = [
+        #"{"event":"session","v":1,"app":"Shop","run":"r1"}"#,
+        #"{"seq":1,"t":0.5,"event":"add","id":1,"type":"AppCoordinatorWithALongName","file":"App/AppCoordinator.swift","line":3,"function":"start()"}"#,
+        #"  { "type" : "FeatureCoordinator\u00e9\ud83d\ude00" , "parent" : 1 , "id" : 2 , "event" : "add" , "t" : 5e-1 , "seq" : 2 }  "#,
+        #"{"seq":3,"t":1.0E0,"event":"add","id":3,"type":"FeatureCoordinator\u00e9\ud83d\ude00","parent":null,"file":"App\/Flows.swift","line":9,"path":"/src/App/Flows.swift"}"#,
+        #"{"seq":4,"t":1.25,"event":"bind","id":3,"screen":"Screen \"quoted\" \\ backslash and a tab\t"}"#,
+        #"{"seq":5,"t":1.5,"event":"mark","label":"checkpoint with a long label over sixteen bytes"}"#,
+        "{\"seq\":6,\"t\":1.75,\"event\":\"bind\",\"id\":2,\"screen\":\"Bad \u{FFFD} UTF8 \(String(decoding: [0xC3, 0x28], as: UTF8.self))\"}",
+        #"{"seq":7,"t":2,"event":"dismiss","id":3,"file":"App/AppCoordinator.swift","line":4}"#,
+        "\t \r",
+        #"{"seq":8,"t":2.5,"event":"remove","id":2,"parent":1,"extra":{"nested":[1,"}",2.5e3]}}"#,
+        #"{"seq":9,"t":3,"event":"add","id":4,"type":"AppCoordinatorWithALongName","parent":1}"#,
+        #"{"seq":10,"t":3,"event":"add","id":5,"type":"AppCoordinatorWithALongNamf","parent":1}"#,
+        #"{"seq":11,"t":3.5,"event":"end"}"#,
+    ]
+
+    @Test func anInternerGivesTheSameLinesAsDecodingEachOnItsOwn() {
+        var strings = StringInterner()
+        for _ in 0..<3 {
+            for (index, line) in Self.trickyLines.enumerated() {
+                var copy = line
+                let shared = copy.withUTF8 { EventDecoder.decode($0, lineNumber: index + 1, strings: &strings) }
+                #expect(shared == EventDecoder.decode(line, lineNumber: index + 1), "line \(index + 1)")
+            }
+        }
+        guard case .record(let record) = EventDecoder.decode(Self.trickyLines[2], lineNumber: 3) else {
+            Issue.record("the whitespace-laden line did not decode")
+            return
+        }
+        #expect(record.event == .add(id: 2, type: "FeatureCoordinatoré😀", parent: 1))
+        #expect(record.time == 0.5 && record.seq == 2)
+    }
+
+    @Test func namesThatCollideInTheCacheStayApart() {
+        var strings = StringInterner()
+        let names = (0..<5_000).map { "Feature\($0)FlowCoordinator" } + (0..<500).map { "SameLengthNameNumber\($0 % 10)xx" }
+        for round in 0..<2 {
+            for name in names {
+                var bytes = Array(name.utf8)
+                let got = bytes.withUnsafeMutableBufferPointer { strings.string(UnsafeBufferPointer($0)) }
+                #expect(got == name, "round \(round)")
+            }
+        }
+        let invalid: [UInt8] = Array("RepairedText-Over-16-Bytes".utf8) + [0xFF, 0xC3]
+        let repaired = invalid.withUnsafeBufferPointer { strings.string($0) }
+        #expect(repaired == String(decoding: invalid, as: UTF8.self))
+        #expect(invalid.withUnsafeBufferPointer { strings.string($0) } == repaired)
+    }
+
+    @Test func callSitesCompareEncodeAndChangeByValue() throws {
+        var site = CallSite(file: "App/A.swift", line: 7, function: "start()")
+        let same = CallSite(file: "App/A.swift", line: 7, function: "start()")
+        #expect(site == same && site.hashValue == same.hashValue)
+        let copy = site
+        site.path = "/src/App/A.swift"
+        site.line = 8
+        #expect(copy == same, "a copy keeps its own fields")
+        #expect(site == CallSite(file: "App/A.swift", line: 8, function: "start()", path: "/src/App/A.swift"))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(copy), as: UTF8.self) == #"{"file":"App\/A.swift","function":"start()","line":7}"#)
+        #expect(try JSONDecoder().decode(CallSite.self, from: encoder.encode(site)) == site)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CallSite.self, from: Data(#"{"line":1}"#.utf8)) }
+    }
+
+    @Test(arguments: [0, 1, 2, 50])
+    func keepingOnlyTheTreeJudgesAsReplayingEveryLine(maximumWarnings: Int) throws {
+        var lines = Self.trickyLines
+        // Lines before any session line, a second run interleaved, a repeated header, and a flood of garbage.
+        lines.insert(#"{"seq":1,"t":0,"event":"add","id":9,"type":"Early"}"#, at: 0)
+        lines += [
+            #"{"event":"session","v":1,"app":"Other","run":"r2"}"#,
+            #"{"seq":1,"t":0,"event":"add","id":1,"type":"Other"}"#,
+            #"{"seq":3,"t":0,"event":"dismiss","id":7}"#,
+            #"{"event":"session","v":1,"app":"Shop","run":"r1"}"#,
+            #"{"seq":12,"t":9,"event":"add","id":6,"type":"AfterTheEnd"}"#,
+        ]
+        lines += (0..<5).map { "not json \($0)" }
+        lines += [#"{"seq":13,"t":9,"event":"deinit","id":1}"#, "{broken", #"{"seq":14,"t":10,"event":"heartbeat"}"#]
+        let bytes = Array(lines.joined(separator: "\n").utf8)
+        let limits = InputLimits(maximumWarnings: maximumWarnings)
+        let everyLine = Recording(bytes: bytes, limits: limits)
+        let treeOnly = Recording(bytes: bytes, limits: limits, keeping: .treeAtEnd)
+        #expect(everyLine.sessions.count == 3 && treeOnly.sessions.count == 3)
+        #expect(treeOnly.usableLines == everyLine.usableLines && treeOnly.firstProblem == everyLine.firstProblem)
+        for (full, kept) in zip(everyLine.sessions, treeOnly.sessions) {
+            #expect(kept.header == full.header && kept.entries.isEmpty)
+            for grace in [0.0, 2.0] {
+                #expect(try kept.snapshot(grace: grace) == full.snapshot(grace: grace))
+            }
+            #expect(throws: CutError.self) { try kept.replay(until: .seq(1)) }
+        }
+    }
+}
