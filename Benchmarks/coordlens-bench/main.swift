@@ -262,7 +262,7 @@ func hostileShapes() {
     print(String(format: "peak resident memory of the bench so far: %.0f MB", peakMegabytes()))
 }
 
-// `coordlens-bench [hook|decode|decode-only|diff|shapes]...` runs a subset, for profiling one figure.
+// `coordlens-bench [hook|decode|decode-only|diff|shapes|summary]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 print("coordlens-bench (release build; \(ProcessInfo.processInfo.activeProcessorCount) cores; times are the measuring thread's CPU time)")
 if wanted.isEmpty || wanted.contains("hook") { hookCost() }
@@ -271,3 +271,4 @@ if wanted.isEmpty || wanted.contains("decode") { try decodeThroughput() }
 if wanted.contains("decode-only") { try decodeThroughput(applying: false) }
 if wanted.isEmpty || wanted.contains("diff") { diffTime() }
 if wanted.isEmpty || wanted.contains("shapes") { hostileShapes() }
+if wanted.isEmpty || wanted.contains("summary") { summaryTime() }
