@@ -108,7 +108,7 @@ public enum LeakSummaryReport {
 
     private static func headline(_ group: LeakSummary.Group, of summary: LeakSummary) -> String {
         "\(group.fingerprint.type) retained in \(share(group.runs, of: summary.recordings)) recordings "
-            + "(\(NumberText.grouped(group.count)) coordinators, \(NumberText.grouped(group.sessions)) sessions, "
+            + "(\(plural(group.count, "coordinator")), \(plural(group.sessions, "session")), "
             + "first \(reference(group.first)), last \(reference(group.last))): \(group.fingerprint)"
     }
 
@@ -121,6 +121,10 @@ public enum LeakSummaryReport {
         if summary.warnings > 0 { text += ", \(NumberText.grouped(summary.warnings)) warnings" }
         if !unusable.isEmpty { text += "; \(NumberText.grouped(unusable.count)) unusable recording\(unusable.count == 1 ? "" : "s")" }
         return text
+    }
+
+    private static func plural(_ count: Int, _ noun: String) -> String {
+        "\(NumberText.grouped(count)) \(noun)\(count == 1 ? "" : "s")"
     }
 
     private static func share(_ part: Int, of whole: Int) -> String {

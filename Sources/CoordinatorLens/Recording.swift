@@ -140,9 +140,9 @@ public struct Recording: Sendable {
         for (index, failure) in failures.sorted(by: { $0.key < $1.key }) where !sessionsWithEvents.contains(index) {
             let count = malformedLines[index] ?? 0
             let lines = count == 1 ? "its only event line" : "all \(NumberText.grouped(count)) of its event lines"
-            let how = failure.allAlike && count > 1 ? "every one the same way: \(failure.first.message) (first at line \(failure.first.line))"
-                : "first: \(failure.first)"
-            sessions[index].notes.append(Diagnostic(line: 0, message: "no event could be used: \(lines) failed to read, \(how)"))
+            let how = failure.allAlike && count > 1 ? "every one the same way: \(failure.first.message)" : "first: \(failure.first.message)"
+            // At the first failed line, so editors and CI logs link to it like to any other warning.
+            sessions[index].notes.append(Diagnostic(line: failure.first.line, message: "no event could be used: \(lines) failed to read, \(how)"))
         }
     }
 

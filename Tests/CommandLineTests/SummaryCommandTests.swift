@@ -129,4 +129,19 @@ struct SummaryCommandTests {
         let empty = try BuiltProduct.coordlens.run(["check", "--summary", root + "/nothing-here"])
         #expect(empty.status == 2)
     }
+
+    /// The README's summary excerpt is what the built `coordlens` prints over the samples, line for line.
+    @Test func readmeExcerptIsRealOutput() throws {
+        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "\n## Leak summaries across many runs\n").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```console\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        let lines = block.split(separator: "\n").map(String.init)
+        #expect(lines.first == "$ coordlens check --summary samples")
+        let result = try BuiltProduct.coordlens.run(["check", "--summary", "samples"], in: PackageRoot.url)
+        #expect(result.status == 1)
+        let real = Set(result.standardOutput.split(separator: "\n").map(String.init))
+        for line in lines.dropFirst() where line != "…" {
+            #expect(real.contains(line), "\(line)")
+        }
+    }
 }
