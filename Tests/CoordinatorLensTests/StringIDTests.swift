@@ -151,4 +151,13 @@ struct StringIDTests {
         #expect(readable.eventLines == 1)
         #expect(try readable.sessions[0].snapshot().warnings.allSatisfy { !$0.message.hasPrefix("no event could be used") })
     }
+
+    @Test func diffMatchesAnIntegerRunWithAStringRunAndKeepsBothSpellings() throws {
+        let a = try Self.snapshot(Self.scenario(run: "a", Self.integers))
+        let b = try Self.snapshot(Self.scenario(run: "b", Self.strings))
+        let diff = TreeDiff(a, b)
+        #expect(TreeDiffReport.summaryLine(for: diff).hasPrefix("+0 -0, new leaks 0, fixed 0, still leaking 2"), "\(TreeDiffReport.summaryLine(for: diff))")
+        let json = String(decoding: try JSONEncoder().encode(TreeDiffJSON(diff)), as: UTF8.self)
+        #expect(json.contains(#""id":"home-1""#) && json.contains(#""id":2"#))
+    }
 }
