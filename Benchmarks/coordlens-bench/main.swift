@@ -263,7 +263,7 @@ func hostileShapes() {
     print(String(format: "peak resident memory of the bench so far: %.0f MB", peakMegabytes()))
 }
 
-// `coordlens-bench [hook|hook-ratios|decode|decode-only|decoder-ratio|check|diff|diff-1m|shapes|render]...` runs a subset, for profiling one figure.
+// `coordlens-bench [hook|hook-ratios|decode|decode-only|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 // The child processes of the `check` figure.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "check-child" { try checkChild(CommandLine.arguments[2]); exit(0) }
@@ -283,4 +283,5 @@ if wanted.isEmpty || wanted.contains("decoder-ratio") { decoderVersusFoundation(
 if wanted.isEmpty || wanted.contains("diff") { diffTime() }
 if wanted.isEmpty || wanted.contains("diff-1m") { diffOfMillions() }
 if wanted.isEmpty || wanted.contains("shapes") { hostileShapes() }
+if wanted.isEmpty || wanted.contains("summary") { summaryTime() }
 if wanted.isEmpty || wanted.contains("render") { renderFigures() }

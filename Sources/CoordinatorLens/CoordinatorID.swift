@@ -2,46 +2,42 @@
 ///
 /// The wire sends a JSON integer (what the hook's counter makes) or a JSON string (what scripts, fixtures and other
 /// producers write). The two kinds never equal each other, as JSON's types differ: `5` and `"5"` are two coordinators.
-/// A string keeps its spelling in every output; an integer stays an integer, with no lookup or allocation.
+/// A string keeps its spelling in every output. Either way the id is two plain words, copied and compared without
+/// reference counting, so the integer path costs what an `Int` did: a string is interned once (`IDSpellings`) and the
+/// id holds its number there.
 public struct CoordinatorID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable,
     ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
-    /// The integer the producer sent; 0 for a string token.
+    /// The integer the producer sent; for a string token, its number among the interned spellings.
     public let number: Int
-    /// The string the producer sent; nil for an integer token.
-    public let text: String?
+    /// Whether the producer sent a string.
+    public let isText: Bool
 
     /// The token the producer sent as a JSON integer.
     public init(_ number: Int) {
         self.number = number
-        text = nil
+        isText = false
     }
 
     /// The token the producer sent as a JSON string, spelled as sent.
     public init(text: String) {
-        number = 0
-        self.text = text
+        number = IDSpellings.shared.number(of: text)
+        isText = true
     }
 
     public init(integerLiteral value: Int) { self.init(value) }
     public init(stringLiteral value: String) { self.init(text: value) }
 
+    /// The string, for a string token; nil for an integer token.
+    public var text: String? { isText ? IDSpellings.shared.spelling(number) : nil }
+
     /// The integer, for an integer token; nil for a string token.
-    public var integer: Int? { text == nil ? number : nil }
+    public var integer: Int? { isText ? nil : number }
 
     /// As the producer spelled it, without quotes: `5` or `checkout-1`.
     public var description: String { text ?? String(number) }
 
     /// As a JSON value: a number for an integer token, a quoted string for a string token.
     public var json: String { text.map(JSONText.quoted) ?? String(number) }
-
-    public static func == (lhs: CoordinatorID, rhs: CoordinatorID) -> Bool {
-        lhs.number == rhs.number && lhs.text == rhs.text
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(number)
-        if let text { hasher.combine(text) }
-    }
 
     /// Integer tokens first, by value; then string tokens, by spelling: an order that outputs can rely on.
     public static func < (lhs: CoordinatorID, rhs: CoordinatorID) -> Bool {

@@ -17,7 +17,7 @@ struct CoordinatorIndex: Sendable {
     /// The array position an integer id would take; -1 for a string id, which always goes to the dictionary.
     @inline(__always)
     private static func slot(_ id: CoordinatorID) -> Int {
-        id.text == nil ? id.number : -1
+        id.isText ? -1 : id.number
     }
 
     subscript(id: CoordinatorID) -> Int? {

@@ -163,10 +163,24 @@ public struct Recording: Sendable {
         for (index, failure) in failures.sorted(by: { $0.key < $1.key }) where !sessionsWithEvents.contains(index) {
             let count = malformedLines[index] ?? 0
             let lines = count == 1 ? "its only event line" : "all \(NumberText.grouped(count)) of its event lines"
-            let how = failure.allAlike && count > 1 ? "every one the same way: \(failure.first.message) (first at line \(failure.first.line))"
-                : "first: \(failure.first)"
-            sessions[index].notes.append(Diagnostic(line: 0, message: "no event could be used: \(lines) failed to read, \(how)"))
+            let how = failure.allAlike && count > 1 ? "every one the same way: \(failure.first.message)" : "first: \(failure.first.message)"
+            // At the first failed line, so editors and CI logs link to it like to any other warning.
+            sessions[index].notes.append(Diagnostic(line: failure.first.line, message: "no event could be used: \(lines) failed to read, \(how)"))
         }
+    }
+
+    /// Why the input holds nothing to judge, at its first bad line (0 when none); nil when it can be judged. An input
+    /// with no session line and no event, or whose lines failed but for session lines, cannot.
+    public var unusable: Diagnostic? {
+        if usableLines == 0 {
+            guard linesRead > 0 else { return Diagnostic(line: 0, message: "no session line and no event to read: the input is empty") }
+            let lines = linesRead == 1 ? "its only line" : "all \(NumberText.grouped(linesRead)) lines"
+            let how = firstProblem.map { "failed to read as wire format v1: \($0.message)" } ?? "are blank"
+            return Diagnostic(line: firstProblem?.line ?? 0, message: "no session line and no event to read: \(lines) \(how)")
+        }
+        guard eventLines == 0, let firstProblem else { return nil }
+        let summary = sessions.lazy.flatMap(\.notes).first { $0.message.hasPrefix("no event could be used") }
+        return Diagnostic(line: firstProblem.line, message: summary?.message ?? "no event could be used: \(firstProblem.message)")
     }
 
     /// The session with this run id.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoordinatorLens
+import Foundation
 
 /// `coordlens check`: the verdicts, for people and for CI (exit 1 when anything is retained or undecided).
 struct CheckCommand: ParsableCommand {
@@ -12,7 +13,7 @@ struct CheckCommand: ParsableCommand {
         case text, json, gcc, github, sarif, junit
     }
 
-    @Argument(help: "Recordings in wire format v1 (NDJSON); - reads standard input.")
+    @Argument(help: "Recordings in wire format v1 (NDJSON); - reads standard input. With --summary, files or directories.")
     var files: [String]
 
     @Option(help: "text, json, gcc (file:line: error: …), github (Actions annotations), sarif (SARIF 2.1.0) or junit (JUnit XML).")
@@ -21,11 +22,15 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Exit 0 although the run ended while some finished coordinators were still within their grace period.")
     var allowUndecided = false
 
+    @Flag(help: "Summarise many recordings (directories are searched for *.ndjson): leaks grouped by fingerprint, ranked by the number of recordings they appear in; text, json, gcc or github.")
+    var summary = false
+
     @OptionGroup var point: SnapshotOptions
 
     @OptionGroup var source: SourceRootOption
 
     func run() throws {
+        if summary { return try runSummary() }
         // Judged at the end, a session needs only its tree: read that way, memory follows coordinators, not events.
         let retention: Recording.Retention = point.cut == .end ? .treeAtEnd : .everyLine
         let sessions = try point.select(try RecordingInput.read(files, limits: point.limits, keeping: retention))
@@ -41,5 +46,27 @@ struct CheckCommand: ParsableCommand {
         case .junit: print(JUnitReport.xml(for: result, allowingUndecided: allowUndecided, paths: paths), terminator: "")
         }
         if result.fails(allowingUndecided: allowUndecided) { throw ExitCode(1) }
+    }
+
+    /// `--summary`: every recording judged on its own core, leaks grouped across them; exit 2 when a recording could
+    /// not be used (the rest are still counted), else as without it.
+    private func runSummary() throws {
+        guard point.session == nil else { throw UsageFailure(message: "--summary reads every session; it takes no --session") }
+        guard !files.contains("-") else { throw UsageFailure(message: "--summary reads files and directories, not standard input") }
+        guard format != .sarif, format != .junit else {
+            throw UsageFailure(message: "--summary prints text, json, gcc or github; \(format.rawValue) describes single runs: run check --format \(format.rawValue) on the recordings")
+        }
+        let (summary, unusable) = SummaryInput.summarise(try SummaryInput.files(files), grace: point.grace, limits: point.limits, cut: point.cut)
+        let paths = source.paths
+        switch format {
+        case .text: print(LeakSummaryReport.text(for: summary, unusable: unusable, paths: paths))
+        case .json: print(LeakSummaryReport.json(for: summary, unusable: unusable, paths: paths))
+        case .gcc: print(LeakSummaryReport.gcc(for: summary, unusable: unusable, paths: paths), terminator: "")
+        case .github: print(LeakSummaryReport.github(for: summary, unusable: unusable, paths: paths))
+        case .sarif, .junit: preconditionFailure("refused above")
+        }
+        for problem in unusable { FileHandle.standardError.write(Data("\(problem.description)\n".utf8)) }
+        if !unusable.isEmpty { throw ExitCode(2) }
+        if summary.fails(allowingUndecided: allowUndecided) { throw ExitCode(1) }
     }
 }

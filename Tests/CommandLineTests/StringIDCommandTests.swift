@@ -36,6 +36,6 @@ struct StringIDCommandTests {
         """
         let check = try BuiltProduct.coordlens.run(["check", try Streams.file(text)])
         #expect(check.status == 2)
-        #expect(check.standardError.contains("no event could be used: all 3 of its event lines failed to read, every one the same way: missing \"t\" (first at line 2)"), "\(check.standardError)")
+        #expect(check.standardError.contains("no event could be used: all 3 of its event lines failed to read, every one the same way: missing \"t\""), "\(check.standardError)")
     }
 }

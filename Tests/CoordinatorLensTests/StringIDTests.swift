@@ -142,12 +142,22 @@ struct StringIDTests {
         let recording = Recording(bytes: Array(text.utf8))
         #expect(recording.eventLines == 0)
         let warnings = try recording.sessions[0].snapshot().warnings
-        #expect(warnings.first?.message == "no event could be used: all 50 of its event lines failed to read, every one the same way: missing \"t\" (first at line 2)")
+        #expect(warnings.first?.message == "no event could be used: all 50 of its event lines failed to read, every one the same way: missing \"t\"")
+        #expect(warnings.first?.line == 2)
         #expect(warnings.count == 51)
 
         let partly = text + "{\"seq\":51,\"t\":1,\"event\":\"add\",\"id\":51,\"type\":\"T\"}\n"
         let readable = Recording(bytes: Array(partly.utf8))
         #expect(readable.eventLines == 1)
         #expect(try readable.sessions[0].snapshot().warnings.allSatisfy { !$0.message.hasPrefix("no event could be used") })
+    }
+
+    @Test func diffMatchesAnIntegerRunWithAStringRunAndKeepsBothSpellings() throws {
+        let a = try Self.snapshot(Self.scenario(run: "a", Self.integers))
+        let b = try Self.snapshot(Self.scenario(run: "b", Self.strings))
+        let diff = TreeDiff(a, b)
+        #expect(TreeDiffReport.summaryLine(for: diff).hasPrefix("+0 -0, new leaks 0, fixed 0, still leaking 2"), "\(TreeDiffReport.summaryLine(for: diff))")
+        let json = String(decoding: try JSONEncoder().encode(TreeDiffJSON(diff)), as: UTF8.self)
+        #expect(json.contains(#""id":"home-1""#) && json.contains(#""id":2"#))
     }
 }

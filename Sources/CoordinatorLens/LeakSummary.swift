@@ -1,0 +1,157 @@
+/// The retained coordinators of many recordings grouped by leak fingerprint (type path and reason kind, as `diff`
+/// matches leaks): what a nightly job reads instead of hundreds of reports.
+///
+/// Each recording is summarised on its own (`init(recording:…)`, any thread), then summaries are merged in input order
+/// (`merge`), so "first" and "last" follow the order the recordings were given in.
+public struct LeakSummary: Sendable {
+    /// Where a leak was seen: the recording (file) and the session's run id in it.
+    public struct RunReference: Hashable, Sendable {
+        /// The recording it came from, as the input named it.
+        public var source: String
+        /// The session's run id.
+        public var run: String
+    }
+
+    /// One retained coordinator that stands for its group.
+    public struct Example: Hashable, Sendable {
+        /// The recording and session it was retained in.
+        public var seenIn: RunReference
+        /// Its id in that session.
+        public var id: CoordinatorID
+        /// Where it was added; nil when the producer sent no call site.
+        public var site: CallSite?
+        /// Why it was retained, as `check` says it.
+        public var reason: String?
+    }
+
+    /// The retained coordinators that share one fingerprint, across every recording summarised.
+    public struct Group: Sendable {
+        /// The leak they share.
+        public var fingerprint: LeakFingerprint
+        /// How many retained coordinators have it, in all.
+        public var count: Int
+        /// In how many recordings it appears.
+        public var runs: Int
+        /// In how many sessions it appears.
+        public var sessions: Int
+        /// The first recording and session it appears in, in input order.
+        public var first: RunReference
+        /// The last recording and session it appears in, in input order.
+        public var last: RunReference
+        /// Its first retained coordinator.
+        public var example: Example
+    }
+
+    /// Recordings summarised.
+    public private(set) var recordings = 0
+    /// Sessions summarised, in all recordings.
+    public private(set) var sessions = 0
+    /// Retained coordinators, in all.
+    public private(set) var retained = 0
+    /// Coordinators no session could decide, because it ended within their grace period.
+    public private(set) var undecided = 0
+    /// Warnings the sessions had (malformed lines, broken rules), in all.
+    public private(set) var warnings = 0
+    private var groupByFingerprint: [LeakFingerprint: Int] = [:]
+    private var unranked: [Group] = []
+
+    /// An empty summary, to merge recordings' summaries into.
+    public init() {}
+
+    /// One recording's summary: every session's retained coordinators by fingerprint; `atEnd` as for `SessionCheck`.
+    public init(recording source: String, checks: [SessionCheck]) {
+        recordings = 1
+        for check in checks {
+            let snapshot = check.snapshot
+            sessions += 1
+            undecided += check.undecided.count
+            warnings += snapshot.warnings.count
+            let here = RunReference(source: source, run: snapshot.run)
+            var seenInSession = Set<Int>()
+            for (position, fingerprint) in Self.fingerprints(of: snapshot) {
+                let node = snapshot.nodes[position]
+                retained += 1
+                if let number = groupByFingerprint[fingerprint] {
+                    unranked[number].count += 1
+                    if seenInSession.insert(number).inserted { unranked[number].sessions += 1 }
+                    unranked[number].last = here
+                } else {
+                    groupByFingerprint[fingerprint] = unranked.count
+                    seenInSession.insert(unranked.count)
+                    let example = Example(seenIn: here, id: node.id, site: node.site, reason: node.reason)
+                    unranked.append(Group(fingerprint: fingerprint, count: 1, runs: 1, sessions: 1, first: here, last: here, example: example))
+                }
+            }
+        }
+    }
+
+    /// One recording's bytes, read, replayed to `cut` and judged with `grace`; a recording with nothing to judge (empty,
+    /// not a recording, no event that reads, or no such mark) is thrown back with its first bad line.
+    public init(reading bytes: some Collection<UInt8>, source: String, grace: Double = VerdictRules.defaultGrace,
+                limits: InputLimits = .default, cut: Cut = .end) throws(LeakSummaryReport.Unusable) {
+        let recording = Recording(bytes: bytes, limits: limits)
+        if let problem = recording.unusable {
+            throw LeakSummaryReport.Unusable(source: source, line: problem.line, message: problem.message)
+        }
+        var checks: [SessionCheck] = []
+        for log in recording.sessions {
+            do {
+                checks.append(SessionCheck(source: source, snapshot: try log.snapshot(until: cut, grace: grace), atEnd: cut == .end))
+            } catch {
+                throw LeakSummaryReport.Unusable(source: source, line: 0, message: error.message)
+            }
+        }
+        self.init(recording: source, checks: checks)
+    }
+
+    /// Adds `later`, a summary of recordings that come after this one's in the input.
+    public mutating func merge(_ later: LeakSummary) {
+        recordings += later.recordings
+        sessions += later.sessions
+        retained += later.retained
+        undecided += later.undecided
+        warnings += later.warnings
+        for group in later.unranked {
+            guard let number = groupByFingerprint[group.fingerprint] else {
+                groupByFingerprint[group.fingerprint] = unranked.count
+                unranked.append(group)
+                continue
+            }
+            unranked[number].count += group.count
+            unranked[number].runs += group.runs
+            unranked[number].sessions += group.sessions
+            unranked[number].last = group.last
+        }
+    }
+
+    /// The groups, most widespread first: by the number of runs, then of coordinators, then by fingerprint.
+    public var groups: [Group] {
+        unranked.sorted {
+            if $0.runs != $1.runs { return $0.runs > $1.runs }
+            if $0.count != $1.count { return $0.count > $1.count }
+            return $0.fingerprint < $1.fingerprint
+        }
+    }
+
+    /// Whether CI should fail, as for `check`: a leak, or (unless allowed) a coordinator a run ended too early to judge.
+    public func fails(allowingUndecided: Bool) -> Bool {
+        retained > 0 || (!allowingUndecided && undecided > 0)
+    }
+
+    /// Each retained node's position in `snapshot.nodes` with its fingerprint, as `diff` computes them.
+    static func fingerprints(of snapshot: Snapshot) -> [(position: Int, fingerprint: LeakFingerprint)] {
+        let retained = snapshot.nodes.indices.filter { snapshot.nodes[$0].verdict == .retained }
+        guard !retained.isEmpty else { return [] }
+        let index = TypePathIndex(snapshot)
+        var typePaths = TypePathInterner()
+        var memo = [Int](repeating: -1, count: snapshot.nodes.count)
+        var byPath: [Int: (types: [String], omitted: Int)] = [:]
+        return retained.map { position in
+            let number = typePaths.id(of: position, in: index, memo: &memo)
+            let path = byPath[number] ?? typePaths.types(of: number)
+            byPath[number] = path
+            let fingerprint = LeakFingerprint(types: path.types, omittedSteps: path.omitted, reasonKind: snapshot.nodes[position].leakReasonKind)
+            return (position, fingerprint)
+        }
+    }
+}
