@@ -114,6 +114,7 @@ public struct Recording: Sendable {
     /// What it keeps of each session.
     public let retention: Retention
     private var sessionIndex: [String: Int] = [:]
+    private var lastRun: (run: String, index: Int)?
     private var reader: StreamReader
     /// Unreadable lines so far, by session index.
     private var malformedLines: [Int: Int] = [:]
@@ -170,7 +171,7 @@ public struct Recording: Sendable {
             sessionIndex[header.run] = sessions.count - 1
         case .record(let record, let run):
             usableLines += 1
-            let index = sessionIndex[run]!
+            let index = index(of: run)
             if retention == .treeAtEnd {
                 sessions[index].treeAtEnd!.apply(record)
             } else {
@@ -178,8 +179,17 @@ public struct Recording: Sendable {
             }
         case .malformed(let diagnostic, let run), .overlong(let diagnostic, let run):
             if firstProblem == nil { firstProblem = diagnostic }
-            keepOrCount(diagnostic, in: sessionIndex[run]!)
+            keepOrCount(diagnostic, in: index(of: run))
         }
+    }
+
+    /// The position of `run`'s session; runs come in long stretches, so the last one found is tried first, before
+    /// hashing the run id.
+    private mutating func index(of run: String) -> Int {
+        if let last = lastRun, last.run == run { return last.index }
+        let index = sessionIndex[run]!
+        lastRun = (run, index)
+        return index
     }
 
     private func newLog(_ header: SessionHeader) -> SessionLog {
