@@ -71,8 +71,8 @@ func hookRatios() {
         ratios.append(hookCost / floorCost)
     }
     tracer.end()
-    print(String(format: "hook vs its floor (an uncontended lock and an append of the same value), added with references the caller holds, in turn: hook %.0f ns, floor %.0f ns, ratio %.2f× (median of %d pairs of 1000 calls)  [target ≤ 100 ns]",
-                 median(hook), median(floorCosts), median(ratios), ratios.count))
+    print(String(format: "hook vs its floor (an uncontended lock and an append of the same value), added with references the caller holds, in turn: hook %.0f ns, floor %.0f ns, ratio %.2f× (median of %d pairs of 1000 calls)  %@",
+                 median(hook), median(floorCosts), median(ratios), ratios.count, targetNote(median(hook), 100, "≤ 100 ns")))
 
     // No session: a tracer never started, and the shared one behind `CoordinatorTrace`, which this process never starts.
     let idle = Tracer()

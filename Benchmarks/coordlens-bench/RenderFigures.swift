@@ -28,7 +28,8 @@ func renderFigures() {
         let snapshot = benchTree(size: size)
         let text = timed { DOTWriter(options: all).document(for: snapshot) }
         let whole = timed { try! SnapshotRenderer.render(snapshot, format: .svg, options: all) }
-        let collapsed = timed { try! SnapshotRenderer.render(snapshot, format: .svg) }
+        // The collapsed picture of 100,000 with 2,000 scattered leaks adds seconds and says little more than 20,000's.
+        let collapsed = size > 20_000 ? (seconds: Double.nan, value: [UInt8]()) : timed { try! SnapshotRenderer.render(snapshot, format: .svg) }
         let verdict = whole.seconds < target ? "met" : String(format: "missed by %.1f s: libgvc's own drawing (Pango text layout, printf of coordinates) is most of it", whole.seconds - target)
         print(String(format: "render %@ coordinators to SVG: whole (--all) %.2f s (%.2f s of it writing DOT), %.1f MB  [target < %.1f s, was %.2f s: %@]; by default (collapsed) %.3f s, %.0f KB; peak memory so far %.0f MB",
                      NumberText.grouped(size), whole.seconds, text.seconds, Double(whole.value.count) / 1e6, target, was, verdict,

@@ -4,7 +4,7 @@
 /// The array only grows to ids below twice the number of coordinators stored (plus a small head start), so its size
 /// stays proportional to the coordinators, never to the largest id: ids that double from line to line land in the
 /// dictionary instead of making the array follow them.
-struct CoordinatorIndex: Sendable {
+struct CoordinatorIndex: Hashable, Sendable {
     /// Position + 1 by id; 0 means absent, so the array needs no optionals.
     private var dense: [Int] = []
     /// Ids stored while outside the array's reach; an id stays here even once the array has grown past it.

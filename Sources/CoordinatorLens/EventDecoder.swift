@@ -64,6 +64,18 @@ public enum EventDecoder {
         var id, parent: CoordinatorID?
         var time: Double?
         var type, screen, label, file, function, path, app, run: String?
+        // The hook writes seq, t, event and id first, in that order and without spaces: matched whole, these keys
+        // skip the general key lookup. Any other order or spacing reads them in the loop below like every other key.
+        if scanner.skipKey("seq") {
+            seq = try scanner.integer(.seq)
+            if scanner.skipKey("t") {
+                time = try scanner.number(.t)
+                if scanner.skipKey("event") {
+                    kind = try scanner.kind()
+                    if scanner.skipKey("id") { id = try scanner.coordinatorID(.id) }
+                }
+            }
+        }
         while let key = try scanner.nextKey(Key.init) {
             switch key {
             case .event: kind = try scanner.kind()

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The kind of JSON value that comes next, so a type error can say what it found.
 enum JSONValueKind: Equatable {
     case string, number, boolean, null, nested
@@ -71,6 +79,25 @@ struct JSONScanner {
         index += 1
         skipWhitespace()
         return key
+    }
+
+    /// Consumes `"name":` (after a comma unless it is the first key) when it comes next exactly so, with no
+    /// whitespace; otherwise consumes nothing and returns false, and `nextKey` reads the key the general way.
+    mutating func skipKey(_ name: StaticString) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let length = name.utf8CodeUnitCount
+        var at = index
+        if !expectingFirstKey {
+            guard at < bytes.count, base[at] == UInt8(ascii: ",") else { return false }
+            at += 1
+        }
+        guard at + length + 3 <= bytes.count, base[at] == UInt8(ascii: "\""),
+              base[at + length + 1] == UInt8(ascii: "\""), base[at + length + 2] == UInt8(ascii: ":"),
+              memcmp(base + at + 1, name.utf8Start, length) == 0
+        else { return false }
+        index = at + length + 3
+        expectingFirstKey = false
+        return true
     }
 
     /// The kind of the value after a key, without consuming it.

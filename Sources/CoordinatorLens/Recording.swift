@@ -116,6 +116,7 @@ public struct Recording: Sendable {
     /// What it keeps of each session.
     public let retention: Retention
     private var sessionIndex: [String: Int] = [:]
+    private var lastRun: (run: String, index: Int)?
     private var reader: StreamReader
     /// Unreadable lines so far, by session index.
     private var malformedLines: [Int: Int] = [:]
@@ -206,7 +207,7 @@ public struct Recording: Sendable {
         case .record(let record, let run):
             usableLines += 1
             eventLines += 1
-            let index = sessionIndex[run]!
+            let index = index(of: run)
             if failures[index] != nil { sessionsWithEvents.insert(index) }
             recordsSeen.insert(index)
             if retention == .treeAtEnd {
@@ -216,7 +217,7 @@ public struct Recording: Sendable {
             }
         case .malformed(let diagnostic, let run), .overlong(let diagnostic, let run):
             if firstProblem == nil { firstProblem = diagnostic }
-            let index = sessionIndex[run]!
+            let index = index(of: run)
             if let failure = failures[index] {
                 if failure.allAlike, failure.first.message != diagnostic.message { failures[index]!.allAlike = false }
             } else if recordsSeen.contains(index) {
@@ -226,6 +227,15 @@ public struct Recording: Sendable {
             }
             keepOrCount(diagnostic, in: index)
         }
+    }
+
+    /// The position of `run`'s session; runs come in long stretches, so the last one found is tried first, before
+    /// hashing the run id.
+    private mutating func index(of run: String) -> Int {
+        if let last = lastRun, last.run == run { return last.index }
+        let index = sessionIndex[run]!
+        lastRun = (run, index)
+        return index
     }
 
     private func newLog(_ header: SessionHeader) -> SessionLog {

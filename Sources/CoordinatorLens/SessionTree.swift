@@ -64,6 +64,23 @@ public struct SessionTree: Sendable {
         return live
     }
 
+    /// Calls `body` with each coordinator as `all` lists it, one at a time, so a snapshot of a large tree holds no
+    /// second copy of it.
+    func forEachCoordinator(_ body: (Coordinator) -> Void) {
+        for index in coordinators.indices {
+            guard staleChildren[index] > 0 else {
+                body(coordinators[index])
+                continue
+            }
+            var coordinator = coordinators[index]
+            coordinator.children = liveChildren(of: index)
+            body(coordinator)
+        }
+    }
+
+    /// How many coordinators the session has added.
+    var coordinatorCount: Int { coordinators.count }
+
     /// The coordinators attached to no parent, in the order they became roots.
     public var roots: [CoordinatorID] {
         guard staleRoots > 0 else { return rootIDs }

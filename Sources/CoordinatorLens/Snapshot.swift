@@ -58,7 +58,7 @@ public struct Snapshot: Hashable, Sendable, Codable {
     public let marks: [Mark]
     /// The session's diagnostics up to the snapshot's point, in the order found.
     public let warnings: [Diagnostic]
-    private var position: [CoordinatorID: Int]
+    private var position: CoordinatorIndex
 
     /// Makes a snapshot from already judged nodes.
     public init(
@@ -96,11 +96,11 @@ public struct Snapshot: Hashable, Sendable, Codable {
         )
     }
 
-    private static func index(_ nodes: [SnapshotNode]) -> [CoordinatorID: Int] {
-        var index: [CoordinatorID: Int] = [:]
-        index.reserveCapacity(nodes.count)
-        for (position, node) in nodes.enumerated() where index[node.id] == nil {
-            index[node.id] = position
+    private static func index(_ nodes: [SnapshotNode]) -> CoordinatorIndex {
+        var index = CoordinatorIndex()
+        for position in nodes.indices {
+            let id = nodes[position].id
+            if index[id] == nil { index[id] = position }
         }
         return index
     }
@@ -141,7 +141,9 @@ extension SessionTree {
     /// Freezes the tree at `evaluatedAt` (by default the last event's time) and judges every coordinator.
     public func snapshot(at evaluatedAt: Double? = nil, grace: Double = VerdictRules.defaultGrace) -> Snapshot {
         let time = evaluatedAt ?? lastTime
-        let nodes = all.map { coordinator -> SnapshotNode in
+        var nodes: [SnapshotNode] = []
+        nodes.reserveCapacity(coordinatorCount)
+        forEachCoordinator { coordinator in
             let (verdict, retention) = VerdictRules.verdict(for: coordinator, at: time, grace: grace) {
             storedIgnoringChildren($0)
         }
@@ -151,13 +153,13 @@ extension SessionTree {
             } else if verdict == .late, let done = coordinator.doneAt, let deinitAt = coordinator.deinitAt {
                 reason = "deinited \(Seconds(deinitAt - done)) after it was done (grace \(Seconds(grace)))"
             }
-            return SnapshotNode(
+            nodes.append(SnapshotNode(
                 id: coordinator.id, type: coordinator.type, parent: coordinator.parent, children: coordinator.children,
                 screen: coordinator.screen, addedAt: coordinator.addedAt, site: coordinator.addedSite,
                 doneAt: coordinator.doneAt, deinitAt: coordinator.deinitAt, verdict: verdict, reason: reason,
                 reasonKind: retention?.kind, removedFrom: coordinator.removedFrom,
                 boundSite: coordinator.boundSite, dismissedSite: coordinator.dismissedSite, removedSite: coordinator.removedSite
-            )
+            ))
         }
         return Snapshot(
             app: header.app, run: header.run, pid: header.pid, evaluatedAt: time, grace: grace, lastSeq: lastSeq,

@@ -39,6 +39,32 @@ import Testing
         #expect(record.time == 0.5 && record.seq == 2)
     }
 
+    /// The hook's leading keys are matched whole; the same line in another order, or with spaces, must decode the same,
+    /// errors and duplicate keys included.
+    @Test(arguments: [
+        (#"{"seq":4,"t":2.5,"event":"add","id":7,"type":"A","parent":1}"#, #"{"type":"A","parent":1,"id":7,"event":"add","t":2.5,"seq":4}"#),
+        (#"{"seq":4,"t":2.5,"event":"dismiss","id":7,"id":8}"#, #"{ "id":7, "event":"dismiss", "t":2.5, "seq":4, "id":8 }"#),
+        (#"{"seq":4,"t":2.5,"event":"dismiss","id":7.5}"#, #"{"id":7.5,"seq":4,"t":2.5,"event":"dismiss"}"#),
+        (#"{"seq":4,"t":"soon","event":"end"}"#, #"{"t":"soon","seq":4,"event":"end"}"#),
+        (#"{"seq":4,"t":2.5,"event":"mark","label":"x","seq":5}"#, #"{"label":"x","seq":4,"event":"mark","t":2.5,"seq":5}"#),
+        (#"{"seq":4,"t":25e-1,"event":"deinit","id":7}"#, #"{"seq" :4,"t":2.5,"event":"deinit","id":7}"#),
+        (#"{"seq":4,"t":2.5,"event":null,"id":7}"#, #"{"event":null,"seq":4,"t":2.5,"id":7}"#),
+        (#"{"seq":4,"t":2.5,"event":"add","id":null,"type":"A"}"#, #"{"id":null,"seq":4,"t":2.5,"event":"add","type":"A"}"#),
+        (#"{"seq":4,"t":2.5,"event":"heartbeat""#, #"{"t":2.5,"seq":4,"event":"heartbeat""#),
+        (#"{"seq":4,"t":2.5,"ev":"end"}"#, #"{"ev":"end","t":2.5,"seq":4}"#),
+    ])
+    func theHooksKeyOrderDecodesAsAnyOther(hookOrder: String, otherOrder: String) {
+        let fast = EventDecoder.decode(hookOrder, lineNumber: 3)
+        let general = EventDecoder.decode(otherOrder, lineNumber: 3)
+        switch (fast, general) {
+        case (.record, .record): #expect(fast == general)
+        case (.malformed(let a), .malformed(let b)):
+            // Syntax errors name a byte offset, which differs with the order; the rest of the message must not.
+            #expect(a.message.split(separator: ":").last == b.message.split(separator: ":").last)
+        default: Issue.record("\(fast) vs \(general)")
+        }
+    }
+
     @Test func namesThatCollideInTheCacheStayApart() {
         var strings = StringInterner()
         let names = (0..<5_000).map { "Feature\($0)FlowCoordinator" } + (0..<500).map { "SameLengthNameNumber\($0 % 10)xx" }
