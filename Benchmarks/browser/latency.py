@@ -19,9 +19,9 @@ import time
 from playwright.sync_api import sync_playwright
 
 TARGETS = {1_000: 100, 5_000: 250}
-PROBES = 15
+PROBES = 11
 # Also measured with every node drawn (the page's Show all), fewer probes: a figure to watch, not a target.
-ALL_VIEW = {1_000: 5}
+ALL_VIEW = {1_000: 3}
 
 
 def start_listen(binary):

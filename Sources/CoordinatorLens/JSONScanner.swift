@@ -81,8 +81,9 @@ struct JSONScanner {
         return key
     }
 
-    /// Consumes `"name":` (after a comma unless it is the first key) when it comes next exactly so, with no
-    /// whitespace; otherwise consumes nothing and returns false, and `nextKey` reads the key the general way.
+    /// Consumes `"name":` (after a comma unless it is the first key) and any whitespace after it when the key comes
+    /// next exactly so, with no whitespace before it; otherwise consumes nothing and returns false, and `nextKey` reads
+    /// the key the general way.
     mutating func skipKey(_ name: StaticString) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         let length = name.utf8CodeUnitCount
@@ -97,6 +98,8 @@ struct JSONScanner {
         else { return false }
         index = at + length + 3
         expectingFirstKey = false
+        // As after any key: `"seq": 1` (Python's json.dumps writes a space there) reads like `"seq":1`.
+        skipWhitespace()
         return true
     }
 

@@ -52,6 +52,9 @@ import Testing
         (#"{"seq":4,"t":2.5,"event":"add","id":null,"type":"A"}"#, #"{"id":null,"seq":4,"t":2.5,"event":"add","type":"A"}"#),
         (#"{"seq":4,"t":2.5,"event":"heartbeat""#, #"{"t":2.5,"seq":4,"event":"heartbeat""#),
         (#"{"seq":4,"t":2.5,"ev":"end"}"#, #"{"ev":"end","t":2.5,"seq":4}"#),
+        // Python's json.dumps: a space after every colon and comma, which the whole-key match must take too.
+        (#"{"seq": 4, "t": 2.5, "event": "add", "id": 7, "type": "A", "parent": 1}"#, #"{"type":"A","parent":1,"id":7,"event":"add","t":2.5,"seq":4}"#),
+        ("{\"seq\":4,\"t\": 2.5,\"event\":\t\"add\",\"id\":  7,\"type\":\"A\"}", #"{"type":"A","id":7,"event":"add","t":2.5,"seq":4}"#),
     ])
     func theHooksKeyOrderDecodesAsAnyOther(hookOrder: String, otherOrder: String) {
         let fast = EventDecoder.decode(hookOrder, lineNumber: 3)
