@@ -31,9 +31,10 @@ func renderFigures() {
         // The collapsed picture of 100,000 with 2,000 scattered leaks adds seconds and says little more than 20,000's.
         let collapsed = size > 20_000 ? (seconds: Double.nan, value: [UInt8]()) : timed { try! SnapshotRenderer.render(snapshot, format: .svg) }
         let verdict = whole.seconds < target ? "met" : String(format: "missed by %.1f s: libgvc's own drawing (Pango text layout, printf of coordinates) is most of it", whole.seconds - target)
-        print(String(format: "render %@ coordinators to SVG: whole (--all) %.2f s (%.2f s of it writing DOT), %.1f MB  [target < %.1f s, was %.2f s: %@]; by default (collapsed) %.3f s, %.0f KB; peak memory so far %.0f MB",
+        let byDefault = collapsed.seconds.isNaN ? "" : String(format: "; by default (collapsed) %.3f s, %.0f KB", collapsed.seconds, Double(collapsed.value.count) / 1e3)
+        print(String(format: "render %@ coordinators to SVG: whole (--all) %.2f s (%.2f s of it writing DOT), %.1f MB  [target < %.1f s, was %.2f s: %@]%@; peak memory so far %.0f MB",
                      NumberText.grouped(size), whole.seconds, text.seconds, Double(whole.value.count) / 1e6, target, was, verdict,
-                     collapsed.seconds, Double(collapsed.value.count) / 1e3, peakMegabytes()))
+                     byDefault, peakMegabytes()))
     }
 
     // The same tree laid out by Graphviz's dot and by CoordinatorLens (then drawn by libgvc either way). 2,000 nodes,
