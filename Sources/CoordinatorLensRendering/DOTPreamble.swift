@@ -1,6 +1,18 @@
 /// The opening of every picture's DOT text, so tree and diff pictures share one look: top-down, children in order,
-/// Helvetica, a title at the top left.
+/// Helvetica, a title at the top left; and the small pieces both writers put in it.
 enum DOTPreamble {
+    /// HTML-like label text in the small type that every second line of a label uses.
+    static func small(_ html: String) -> String {
+        "<FONT POINT-SIZE=\"10\">\(html)</FONT>"
+    }
+
+    /// `, pos="x,y!"` for a given position (points, one decimal), nothing when Graphviz places the node.
+    static func pos(_ position: (x: Double, y: Double)?) -> String {
+        guard let position else { return "" }
+        func format(_ value: Double) -> String { String((value * 10).rounded() / 10) }
+        return ", pos=\"\(format(position.x)),\(format(position.y))!\""
+    }
+
     /// `digraph NAME {` and the graph, node and edge defaults; `title` is an HTML-like label (`<…>`), `extra` more
     /// graph attributes (each with its leading comma).
     static func open(_ name: String, title: String, extra: String = "") -> String {

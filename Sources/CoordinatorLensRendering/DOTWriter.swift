@@ -117,17 +117,11 @@ public struct DOTWriter: Sendable {
         let head = members.count == 1
             ? "<B>\(DOTEscaping.htmlName(first.type))</B> #\(DOTEscaping.htmlLabelText(first.id.description))"
             : "<B>\(DOTEscaping.htmlName(first.type)) ×\(NumberText.grouped(members.count))</B>"
-        let tooltip = DOTEscaping.tooltip([
+        return SummaryLabel.statement(name: name, head: head, summary, tooltip: [
             members.count == 1 ? "\(first.type)#\(first.id)" : "\(first.type) ×\(members.count): #\(first.id) … #\(members.last!.id)",
             "\(NumberText.grouped(summary.total)) coordinator\(summary.total == 1 ? "" : "s"): \(SummaryLabel.tallies(summary))",
             options.depth.map { "drawn as one node below --depth \($0)" } ?? "drawn as one node because the tree is big; --all (or Show all) draws every one",
-        ])
-        // Only `--depth` summarises leaks; such a summary keeps the leak colour on its outline.
-        let holdsLeaks = summary.tallies.contains { $0.name == Verdict.retained.rawValue }
-        return "  \(name) [id=\"\(name)\", class=\"summary\(holdsLeaks ? " holds-retained" : "")\", style=\"rounded,filled\", "
-            + "fillcolor=\"\(SummaryLabel.fill)\", color=\"\(holdsLeaks ? NodeLook.leakRed : NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", "
-            + "penwidth=\(holdsLeaks ? 3 : 1)\(Self.pos(position)), "
-            + "label=\(SummaryLabel.label(head: head, summary)), tooltip=\(tooltip)];\n"
+        ], at: position)
     }
 
     private static func estimatedSize(of summary: CollapsedForest.Summary, types type: String) -> (width: Double, height: Double) {
@@ -245,16 +239,10 @@ public struct DOTWriter: Sendable {
         if node.verdict.isGone && !options.showReleased { classes += " shown-as-ancestor" }
         return "  \(Self.name(node.id)) [id=\"\(Self.name(node.id))\", class=\"\(classes)\", style=\"\(look.style)\", "
             + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth)\(Self.pos(position)), label=\(label(for: node, in: snapshot)), "
+            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position)), label=\(label(for: node, in: snapshot)), "
             + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: node, in: snapshot, paths: options.sourcePaths)))];\n"
     }
 
-    /// `, pos="x,y!"` for a given position (points, one decimal), nothing when Graphviz places the node.
-    private static func pos(_ position: (x: Double, y: Double)?) -> String {
-        guard let position else { return "" }
-        func format(_ value: Double) -> String { String((value * 10).rounded() / 10) }
-        return ", pos=\"\(format(position.x)),\(format(position.y))!\""
-    }
 
     /// A retained child's edge from a parent still alive is the bold red "who holds it"; an edge to or from a
     /// deinited node is grey and dashed, as that link no longer holds anything; so is the edge to a coordinator
@@ -281,14 +269,14 @@ public struct DOTWriter: Sendable {
         if let screen = node.screen {
             identity += " · \(DOTEscaping.htmlLabelText(screen))"
         }
-        lines.append(small(identity))
-        lines.append(small("added \(Seconds(snapshot.evaluatedAt - node.addedAt)) ago"))
+        lines.append(DOTPreamble.small(identity))
+        lines.append(DOTPreamble.small("added \(Seconds(snapshot.evaluatedAt - node.addedAt)) ago"))
         if node.verdict != .alive {
             var verdict = "<B>\(node.verdict.rawValue)</B>"
             if let reason = node.reason {
                 verdict += " — \(DOTEscaping.htmlLabelText(reason))"
             }
-            lines.append(small(verdict))
+            lines.append(DOTPreamble.small(verdict))
         }
         return "<" + lines.joined(separator: "<BR/>") + ">"
     }
@@ -305,13 +293,13 @@ public struct DOTWriter: Sendable {
         var banner = ""
         if let collapsed, collapsed.summaries > 0 {
             let summaries = "\(NumberText.grouped(collapsed.summaries)) summar\(collapsed.summaries == 1 ? "y" : "ies")"
-            banner = "<BR/>" + small(options.depth.map { depth in
+            banner = "<BR/>" + DOTPreamble.small(options.depth.map { depth in
                 "below depth \(depth): \(NumberText.grouped(collapsed.summarised)) coordinators drawn as \(summaries) "
                     + "(grey; a red outline holds leaks)"
             } ?? "big tree: \(NumberText.grouped(collapsed.summarised)) coordinators with nothing retained or pending below drawn as "
                 + "\(summaries) (grey); --all draws every one")
         }
-        return "<\(first)<BR/>\(small(second))\(banner)>"
+        return "<\(first)<BR/>\(DOTPreamble.small(second))\(banner)>"
     }
 
     private func legendStatement(for snapshot: Snapshot, shown: Set<CoordinatorID>, at position: (x: Double, y: Double)?) -> String {
@@ -356,10 +344,7 @@ public struct DOTWriter: Sendable {
         }
         let table = "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
             + rows.joined() + "</TABLE>"
-        return "  legend [id=\"legend\", class=\"legend\", shape=none, margin=0, fontsize=10\(Self.pos(position)), label=<\(table)>];\n"
+        return "  legend [id=\"legend\", class=\"legend\", shape=none, margin=0, fontsize=10\(DOTPreamble.pos(position)), label=<\(table)>];\n"
     }
 
-    private func small(_ html: String) -> String {
-        "<FONT POINT-SIZE=\"10\">\(html)</FONT>"
-    }
 }

@@ -65,14 +65,11 @@ public struct DiffDOTWriter: Sendable {
                 let first = summary.members[0]
                 let type = DOTEscaping.htmlName(entries[first].type)
                 let head = summary.members.count == 1 ? "<B>= \(type)</B>" : "<B>= \(type) ×\(NumberText.grouped(summary.members.count))</B>"
-                let tooltip = DOTEscaping.tooltip([
+                out += SummaryLabel.statement(name: "g\(first)", head: head, summary, tooltip: [
                     "\(entries[first].type)\(summary.members.count == 1 ? "" : " ×\(summary.members.count)")",
                     "\(NumberText.grouped(summary.total)) coordinators unchanged between A and B",
                     "drawn as one node because the diff is big; --all draws every one",
-                ])
-                out += "  g\(first) [id=\"g\(first)\", class=\"summary\", style=\"rounded,filled\", fillcolor=\"\(SummaryLabel.fill)\", "
-                    + "color=\"\(NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", penwidth=1\(Self.pos(positions?[first])), "
-                    + "label=\(SummaryLabel.label(head: head, summary)), tooltip=\(tooltip)];\n"
+                ], at: positions?[first])
                 if summary.parent >= 0 {
                     out += "  n\(summary.parent) -> g\(first) [id=\"e\(summary.parent)-g\(first)\", class=\"holds summary\"];\n"
                 }
@@ -82,10 +79,6 @@ public struct DiffDOTWriter: Sendable {
         return (out, positions == nil ? .dot : .givenPositions)
     }
 
-    private static func pos(_ position: (x: Double, y: Double)?) -> String {
-        guard let position else { return "" }
-        return ", pos=\"\(String(format: "%.1f,%.1f", position.x, position.y))!\""
-    }
 
     private func nodeStatement(
         _ index: Int, _ entry: TreeDiff.Entry, twinned: Bool, in diff: TreeDiff, at position: (x: Double, y: Double)?
@@ -95,7 +88,7 @@ public struct DiffDOTWriter: Sendable {
         if entry.isStillLeaking { classes += " still-leaking" }
         return "  n\(index) [id=\"n\(index)\", class=\"\(classes)\", style=\"\(look.style)\", "
             + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth)\(Self.pos(position)), label=\(label(for: entry, twinned: twinned, in: diff)), "
+            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position)), label=\(label(for: entry, twinned: twinned, in: diff)), "
             + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: entry, in: diff)))];\n"
     }
 
@@ -120,8 +113,8 @@ public struct DiffDOTWriter: Sendable {
         if let screen = nodeB?.screen ?? nodeA?.screen {
             identity += " · \(DOTEscaping.htmlLabelText(screen))"
         }
-        lines.append(small(identity))
-        let detail = small(DOTEscaping.htmlLabelText(TreeDiffReport.detail(entry, in: diff)))
+        lines.append(DOTPreamble.small(identity))
+        let detail = DOTPreamble.small(DOTEscaping.htmlLabelText(TreeDiffReport.detail(entry, in: diff)))
         lines.append(entry.marker == .newLeak ? "<B>\(detail)</B>" : detail)
         return "<" + lines.joined(separator: "<BR/>") + ">"
     }
@@ -135,13 +128,13 @@ public struct DiffDOTWriter: Sendable {
         }
         let lines = [
             "<B>Coordinator diff</B>",
-            small(side("A", sourceA, diff.a)),
-            small(side("B", sourceB, diff.b)),
-            small(DOTEscaping.htmlLabelText(TreeDiffReport.summaryLine(for: diff))),
+            DOTPreamble.small(side("A", sourceA, diff.a)),
+            DOTPreamble.small(side("B", sourceB, diff.b)),
+            DOTPreamble.small(DOTEscaping.htmlLabelText(TreeDiffReport.summaryLine(for: diff))),
         ]
         var rows = lines.map { "<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">\($0)</TD></TR>" }
         if let collapsed, collapsed.summaries > 0 {
-            rows.append("<TR><TD ALIGN=\"LEFT\">" + small(
+            rows.append("<TR><TD ALIGN=\"LEFT\">" + DOTPreamble.small(
                 "big diff: \(NumberText.grouped(collapsed.summarised)) unchanged coordinators drawn as "
                     + "\(NumberText.grouped(collapsed.summaries)) summar\(collapsed.summaries == 1 ? "y" : "ies") (grey); --all draws every one"
             ) + "</TD></TR>")
@@ -178,10 +171,7 @@ public struct DiffDOTWriter: Sendable {
         let mark = symbol.isEmpty ? "" : "<FONT COLOR=\"\(look.text)\" POINT-SIZE=\"9\"><B>\(symbol)</B></FONT>"
         let dashed = look.style.contains("dashed") ? " STYLE=\"dashed\"" : ""
         return "<TD BORDER=\"\(border)\"\(dashed) COLOR=\"\(look.outline)\" BGCOLOR=\"\(look.fill)\" WIDTH=\"20\" HEIGHT=\"14\" "
-            + "FIXEDSIZE=\"TRUE\">\(mark)</TD><TD ALIGN=\"LEFT\">\(small("\(meaning): \(count)"))</TD>"
+            + "FIXEDSIZE=\"TRUE\">\(mark)</TD><TD ALIGN=\"LEFT\">\(DOTPreamble.small("\(meaning): \(count)"))</TD>"
     }
 
-    private func small(_ html: String) -> String {
-        "<FONT POINT-SIZE=\"10\">\(html)</FONT>"
-    }
 }

@@ -8,8 +8,8 @@ enum SummaryLabel {
     static func label(head: String, _ summary: CollapsedForest.Summary) -> String {
         var lines = [head]
         let below = summary.total - summary.members.count
-        if below > 0 { lines.append(small("\(NumberText.grouped(below)) more below")) }
-        lines.append(small(tallies(summary)))
+        if below > 0 { lines.append(DOTPreamble.small("\(NumberText.grouped(below)) more below")) }
+        lines.append(DOTPreamble.small(tallies(summary)))
         return "<" + lines.joined(separator: "<BR/>") + ">"
     }
 
@@ -25,7 +25,15 @@ enum SummaryLabel {
         return (width, 15 + 2 * 12.5 + 2 * 0.06 * 72)
     }
 
-    private static func small(_ html: String) -> String {
-        "<FONT POINT-SIZE=\"10\">\(html)</FONT>"
+    /// The summary's node statement, named `name` (an id made of fixed tokens); the outline turns the leak colour
+    /// when the summary holds retained coordinators, which only `--depth` summarises.
+    static func statement(
+        name: String, head: String, _ summary: CollapsedForest.Summary, tooltip: [String], at position: (x: Double, y: Double)?
+    ) -> String {
+        let holdsLeaks = summary.tallies.contains { $0.name == Verdict.retained.rawValue }
+        return "  \(name) [id=\"\(name)\", class=\"summary\(holdsLeaks ? " holds-retained" : "")\", style=\"rounded,filled\", "
+            + "fillcolor=\"\(fill)\", color=\"\(holdsLeaks ? NodeLook.leakRed : NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", "
+            + "penwidth=\(holdsLeaks ? 3 : 1)\(DOTPreamble.pos(position)), "
+            + "label=\(label(head: head, summary)), tooltip=\(DOTEscaping.tooltip(tooltip))];\n"
     }
 }
