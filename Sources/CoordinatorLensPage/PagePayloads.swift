@@ -73,15 +73,13 @@ public struct TreeModel: Encodable, Sendable {
     ) {
         self.summary = summary
         self.seq = seq
-        var first: Int?
-        var last: Int?
-        for entry in history?.entries ?? [] {
-            guard case .record(let record) = entry else { continue }
-            if first == nil { first = record.seq }
-            last = record.seq
+        // Scanned from either end, as a session's history can hold a million lines and this runs on every update.
+        func recordSeq(_ entry: SessionLog.Entry) -> Int? {
+            if case .record(let record) = entry { record.seq } else { nil }
         }
-        firstSeq = first
-        lastSeq = historyComplete ? summary.lastSeq ?? last : last
+        let entries = history?.entries ?? []
+        firstSeq = entries.lazy.compactMap(recordSeq).first
+        lastSeq = historyComplete ? summary.lastSeq : entries.reversed().lazy.compactMap(recordSeq).first
         self.historyComplete = historyComplete
         evaluatedAt = snapshot.evaluatedAt
         grace = snapshot.grace
