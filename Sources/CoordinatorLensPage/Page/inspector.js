@@ -320,6 +320,8 @@ function drawPanels() {
   const model = state.model;
   const summary = model.summary;
   $("session-title").textContent = `${summary.app} · ${summary.run}` + (model.seq != null ? ` · after event ${model.seq}` : "");
+  // An empty grace field means the inspector's own (`--grace`): show which.
+  $("grace").placeholder = String(model.grace);
   // Leaks, grouped by fingerprint as `coordlens diff` groups them.
   const total = model.leaks.reduce((sum, group) => sum + group.ids.length, 0);
   $("leak-count").textContent = total;
