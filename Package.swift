@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "CoordinatorTraceTesting", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
         // Samples (samples/README.md): a UIKit stand-in for Linux and one executable per coordinator pattern.
         .target(name: "UIKitStandIn", path: "samples/UIKitStandIn"),
-        .target(name: "SampleRun", dependencies: ["CoordinatorTrace"], path: "samples/SampleRun"),
+        .target(name: "SampleRun", dependencies: ["CoordinatorTrace", "UIKitStandIn"], path: "samples/SampleRun"),
         .executableTarget(
             name: "DeliverooTraditionalSample",
             dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],

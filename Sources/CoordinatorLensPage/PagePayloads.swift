@@ -106,6 +106,8 @@ public struct CoordinatorEvent: Encodable, Sendable {
     /// The other coordinator the event names: the parent of an add or remove.
     public var parent: CoordinatorID?
     public var screen: String?
+    /// How a dismissal came about (`screen-left`, `screen-freed`); nil for one the app reported, and for other kinds.
+    public var via: DismissalCause?
     public var site: CallSite?
 
     /// Each coordinator's own events in `log` (those that name it as the coordinator they happen to), in order.
@@ -122,7 +124,10 @@ public struct CoordinatorEvent: Encodable, Sendable {
             case .bind(let subject, let screen):
                 id = subject
                 event.screen = screen
-            case .dismiss(let subject), .deinitialized(let subject):
+            case .dismiss(let subject, let via):
+                id = subject
+                event.via = via == .reported ? nil : via
+            case .deinitialized(let subject):
                 id = subject
             default:
                 continue

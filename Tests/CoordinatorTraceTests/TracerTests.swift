@@ -85,13 +85,13 @@ import Testing
         tracer.flush()
         oldScreen = nil
         tracer.flush()
-        #expect(!events(try session(from: sink)).contains(.dismiss(id: 1)), "the old screen's death is not a dismiss")
+        #expect(!events(try session(from: sink)).contains(.dismiss(id: 1, via: .screenFreed)), "the old screen's death is not a dismiss")
         otherScreen = nil
         newScreen = nil
         tracer.end()
         let kinds = events(try session(from: sink))
-        #expect(kinds.filter { $0 == .dismiss(id: 1) }.count == 1)
-        #expect(kinds.filter { $0 == .dismiss(id: 2) }.count == 1)
+        #expect(kinds.filter { $0 == .dismiss(id: 1, via: .screenFreed) }.count == 1)
+        #expect(kinds.filter { $0 == .dismiss(id: 2, via: .screenFreed) }.count == 1)
         withExtendedLifetime((first, second)) {}
     }
 
