@@ -34,6 +34,7 @@ struct CheckCommand: ParsableCommand {
         // Judged at the end, a session needs only its tree: read that way, memory follows coordinators, not events.
         let retention: Recording.Retention = point.cut == .end ? .treeAtEnd : .everyLine
         let sessions = try point.select(try RecordingInput.read(files, limits: point.limits, keeping: retention))
+        for warning in RepeatedRuns.warnings(for: sessions) { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
         let checks = try sessions.map { SessionCheck(source: $0.source, snapshot: try point.snapshot(of: $0), atEnd: point.cut == .end) }
         let result = CheckResult(grace: point.grace, sessions: checks)
         let paths = source.paths
