@@ -116,6 +116,18 @@ let package = Package(
             exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
         ),
         .executableTarget(
+            name: "XCoordinatorRouterSample",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/xcoordinator-router",
+            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        ),
+        .executableTarget(
+            name: "RxFlowSample",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/rxflow-flow",
+            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        ),
+        .executableTarget(
             name: "CheckoutFixSample",
             dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
             path: "samples/checkout-fix",

@@ -1,9 +1,14 @@
 /// A screen, as UIKit's `UIViewController` is one: it holds what it presents and, like an associated object,
 /// anything attached to it; both go when the screen deallocates.
 open class ViewController {
-    /// Called with every screen that disappears, as a method swap of `viewDidDisappear(_:)` would be on UIKit: the
-    /// hook's own watch does that there; here a sample installs it (SampleRun).
-    nonisolated(unsafe) public static var didDisappear: ((ViewController) -> Void)?
+    /// Called with every screen that disappears, as method swaps of `viewDidDisappear(_:)` are on UIKit (the hook's
+    /// own watch, RxFlow's `rx.dismissed`); here samples and libraries add them with `observeDisappearance`.
+    nonisolated(unsafe) private static var disappearanceObservers: [(ViewController) -> Void] = []
+
+    /// Adds `observer` to every screen's `viewDidDisappear`, for the rest of the process.
+    public static func observeDisappearance(_ observer: @escaping (ViewController) -> Void) {
+        disappearanceObservers.append(observer)
+    }
 
     /// What the screen shows, for logs and pictures.
     public let title: String
@@ -34,7 +39,7 @@ open class ViewController {
     /// UIKit calls this once the screen has gone from view, for whatever reason: covered, another tab selected,
     /// dismissed, popped. Containers pass it on to the screen they show.
     open func viewDidDisappear() {
-        ViewController.didDisappear?(self)
+        for observer in ViewController.disappearanceObservers { observer(self) }
     }
 
     /// Presents `screen` modally over this one; this screen (full-screen presentation) disappears under it.
