@@ -40,19 +40,3 @@ enum OverLimitRule {
         }
     }
 }
-
-extension SnapshotNode {
-    /// The same node, judged retained for `reason`.
-    fileprivate func retained(because reason: RetentionReason) -> SnapshotNode {
-        var node = SnapshotNode(
-            id: id, type: type, parent: parent, children: children, screen: screen, addedAt: addedAt, site: site,
-            doneAt: doneAt, deinitAt: deinitAt, verdict: .retained, reason: reason.text, reasonKind: reason.kind,
-            removedFrom: removedFrom
-        )
-        node.boundSite = boundSite
-        node.dismissedSite = dismissedSite
-        node.dismissedVia = dismissedVia
-        node.removedSite = removedSite
-        return node
-    }
-}

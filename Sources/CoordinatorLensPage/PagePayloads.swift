@@ -110,12 +110,13 @@ public struct CoordinatorEvent: Encodable, Sendable {
     public var via: DismissalCause?
     public var site: CallSite?
 
-    /// Each coordinator's own events in `log` (those that name it as the coordinator they happen to), in order.
-    public static func byCoordinator(in log: SessionLog) -> [CoordinatorID: [CoordinatorEvent]] {
+    /// Each coordinator's own events in `log` (those that name it as the coordinator they happen to), in order, with
+    /// call sites as `paths` shares them.
+    public static func byCoordinator(in log: SessionLog, paths: SourcePaths = SourcePaths()) -> [CoordinatorID: [CoordinatorEvent]] {
         var events: [CoordinatorID: [CoordinatorEvent]] = [:]
         for entry in log.entries {
             guard case .record(let record) = entry else { continue }
-            var event = CoordinatorEvent(seq: record.seq, time: record.time, kind: record.event.kindName, site: record.site)
+            var event = CoordinatorEvent(seq: record.seq, time: record.time, kind: record.event.kindName, site: record.site.map(paths.shared))
             let id: CoordinatorID
             switch record.event {
             case .add(let subject, _, let parent), .remove(let subject, let parent):

@@ -35,9 +35,12 @@ struct CheckCommand: ParsableCommand {
         let retention: Recording.Retention = point.cut == .end ? .treeAtEnd : .everyLine
         let sessions = try point.select(try RecordingInput.read(files, limits: point.limits, keeping: retention))
         for warning in RepeatedRuns.warnings(for: sessions) { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
-        let checks = try sessions.map { SessionCheck(source: $0.source, snapshot: try point.snapshot(of: $0), atEnd: point.cut == .end) }
-        let result = CheckResult(grace: point.grace, sessions: checks)
         let paths = source.paths
+        // Reasons and sites in every format as --source-root prints them.
+        let checks = try sessions.map {
+            SessionCheck(source: $0.source, snapshot: paths.applied(to: try point.snapshot(of: $0)), atEnd: point.cut == .end)
+        }
+        let result = CheckResult(grace: point.grace, sessions: checks)
         switch format {
         case .text: print(LeakReport.text(for: result, allowingUndecided: allowUndecided, paths: paths))
         case .json: print(CheckJSONReport.json(for: result, paths: paths))
