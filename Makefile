@@ -87,6 +87,7 @@ SCREENSHOT ?= .build/inspector.png
 test-browser: browser-tools
 	$(SWIFT) build --product coordlens
 	$(SWIFT) build --product DeliverooTraditionalSample
+	$(SWIFT) build --product XCoordinatorRouterSample
 	cd Tests/Browser && COORDLENS_BIN="$$($(SWIFT) build --show-bin-path)" CHROMIUM=$(CHROMIUM) \
 		INSPECTOR_SCREENSHOT="$(abspath $(SCREENSHOT))" $(CURDIR)/$(VENV)/bin/python -m unittest -v
 
