@@ -6,7 +6,9 @@ DEMO_DIR ?= demo-output
 DEMO_PORT ?= 0
 GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz
 
-.PHONY: deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows demo bench samples clean
+PREFIX ?= /usr/local
+
+.PHONY: install deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows demo bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
 deps:
@@ -72,6 +74,12 @@ lint-workflows: python-tools
 
 build: deps
 	$(SWIFT) build
+
+## install: coordlens alone, built for release, into $(PREFIX)/bin.
+install: deps
+	$(SWIFT) build -c release --product coordlens
+	install -d "$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/coordlens" "$(PREFIX)/bin/coordlens"
 
 ## test: actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test,
 ## then the inspector page in headless Chromium.
