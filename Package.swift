@@ -79,54 +79,14 @@ let package = Package(
         // Samples (samples/README.md): a UIKit stand-in for Linux and one executable per coordinator pattern.
         .target(name: "UIKitStandIn", path: "samples/UIKitStandIn"),
         .target(name: "SampleRun", dependencies: ["CoordinatorTrace", "UIKitStandIn"], path: "samples/SampleRun"),
-        .executableTarget(
-            name: "DeliverooTraditionalSample",
-            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
-            path: "samples/deliveroo-traditional",
-            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
-        ),
-        .executableTarget(
-            name: "ADCoordinatorSample",
-            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
-            path: "samples/ad-coordinator",
-            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
-        ),
-        .executableTarget(
-            name: "DeliverooInvertedSample",
-            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
-            path: "samples/deliveroo-inverted",
-            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
-        ),
-        .executableTarget(
-            name: "YuiSample",
-            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
-            path: "samples/yui",
-            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
-        ),
-        .executableTarget(
-            name: "CoordinatorSampleStyle",
-            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
-            path: "samples/coordinator-sample",
-            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
-        ),
-        .executableTarget(
-            name: "SegueSlotSample",
-            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
-            path: "samples/segue-slot",
-            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
-        ),
-        .executableTarget(
-            name: "XCoordinatorRouterSample",
-            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
-            path: "samples/xcoordinator-router",
-            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
-        ),
-        .executableTarget(
-            name: "RxFlowSample",
-            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
-            path: "samples/rxflow-flow",
-            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
-        ),
+        sample("DeliverooTraditionalSample", in: "deliveroo-traditional"),
+        sample("ADCoordinatorSample", in: "ad-coordinator"),
+        sample("DeliverooInvertedSample", in: "deliveroo-inverted"),
+        sample("YuiSample", in: "yui"),
+        sample("CoordinatorSampleStyle", in: "coordinator-sample"),
+        sample("SegueSlotSample", in: "segue-slot"),
+        sample("XCoordinatorRouterSample", in: "xcoordinator-router"),
+        sample("RxFlowSample", in: "rxflow-flow"),
         .executableTarget(
             name: "CheckoutFixSample",
             dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
@@ -154,3 +114,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// A sample app: an executable over the UIKit stand-in that records itself through the hook; `make samples` writes its
+/// stream, pictures and report beside its sources.
+func sample(_ name: String, in folder: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+        path: "samples/\(folder)",
+        exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+    )
+}

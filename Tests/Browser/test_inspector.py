@@ -1,6 +1,7 @@
 """The inspector page in a real browser (Debian's Chromium through Playwright), against real coordlens processes."""
 import http.client
 import os
+import subprocess
 import tempfile
 import unittest
 import xml.etree.ElementTree as ElementTree
@@ -105,11 +106,33 @@ class LiveSampleTests(unittest.TestCase):
         self.page.wait_for_selector(f"#tree[data-seq='{int(seq) - 1}']")
 
 
-class RecordedViewTests(unittest.TestCase):
-    """`coordlens view FILE` serves the same page over a recording."""
+class ViewedRecording(unittest.TestCase):
+    """`coordlens view` over the recording a subclass makes, with one browser for the class."""
+
+    view_arguments = ()
+
+    @classmethod
+    def make_recording(cls):
+        raise NotImplementedError
 
     @classmethod
     def setUpClass(cls):
+        cls.file = cls.make_recording()
+        cls.viewer, cls.url = view(cls.file, *cls.view_arguments)
+        cls.browser = Browser().__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.__exit__(None, None, None)
+        cls.viewer.stop()
+        os.unlink(cls.file)
+
+
+class RecordedViewTests(ViewedRecording):
+    """`coordlens view FILE` serves the same page over a recording."""
+
+    @classmethod
+    def make_recording(cls):
         events = [
             {"event": "add", "id": 1, "type": "AppCoordinator"},
             {"event": "add", "id": 2, "type": "FeedCoordinator", "parent": 1},
@@ -125,15 +148,7 @@ class RecordedViewTests(unittest.TestCase):
         ]
         lines = session(events, app="<script>window.__pwned=1</script>", run="<img src=y onerror=window.__pwned=1>")
         lines[-1]["t"] = 10
-        cls.file = write_recording(lines)
-        cls.viewer, cls.url = view(cls.file)
-        cls.browser = Browser().__enter__()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.__exit__(None, None, None)
-        cls.viewer.stop()
-        os.unlink(cls.file)
+        return write_recording(lines)
 
     def test_hostile_names_show_as_text_and_run_nothing(self):
         page = self.browser.page(self.url)
@@ -191,23 +206,17 @@ class RecordedViewTests(unittest.TestCase):
         connection.close()
 
 
-class RouterViewTests(unittest.TestCase):
+class RouterViewTests(ViewedRecording):
     """A router whose coordinators own their screens, recorded by the real sample and viewed with a source root
     elsewhere: the details say how each product was dismissed, and no full path of this machine reaches the page."""
 
-    @classmethod
-    def setUpClass(cls):
-        cls.file = tempfile.mktemp(suffix=".ndjson")
-        import subprocess
-        subprocess.run([os.path.join(BIN, "XCoordinatorRouterSample"), "--file", cls.file], check=True, capture_output=True, timeout=60)
-        cls.viewer, cls.url = view(cls.file, "--source-root", "/nowhere")
-        cls.browser = Browser().__enter__()
+    view_arguments = ("--source-root", "/nowhere")
 
     @classmethod
-    def tearDownClass(cls):
-        cls.browser.__exit__(None, None, None)
-        cls.viewer.stop()
-        os.unlink(cls.file)
+    def make_recording(cls):
+        file = tempfile.mktemp(suffix=".ndjson")
+        subprocess.run([os.path.join(BIN, "XCoordinatorRouterSample"), "--file", file], check=True, capture_output=True, timeout=60)
+        return file
 
     def test_the_details_say_the_screen_left_and_no_full_path_shows(self):
         page = self.browser.page(self.url)
