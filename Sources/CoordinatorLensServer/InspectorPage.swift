@@ -13,6 +13,8 @@ final class InspectorPage: @unchecked Sendable {
         var contentType: String
         var body: [UInt8]
         var seq: Int?
+        /// Headers beyond the usual ones (a redirect's `Location`, a `Set-Cookie`).
+        var headers: [(String, String)] = []
 
         static func text(_ status: Int, _ message: String) -> Response {
             Response(status: status, contentType: "text/plain; charset=utf-8", body: Array((message + "\n").utf8))

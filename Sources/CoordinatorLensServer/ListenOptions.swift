@@ -39,6 +39,8 @@ public struct ListenOptions: Sendable {
     public var largeTreeThreshold = 500
     /// How the page and pictures print call sites (`--source-root`).
     public var sourcePaths = SourcePaths()
+    /// What the page asks of every request; nil lets anyone who reaches the port in (loopback).
+    public var token: AccessToken?
 
     /// 127.0.0.1:7420, nothing rendered or recorded, the default grace and limits, a refresh every 0.25 s.
     public init() {}

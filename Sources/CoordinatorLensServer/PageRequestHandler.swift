@@ -25,14 +25,16 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let page: InspectorPage
     private let feed: PageFeed
     private let hosts: HostCheck
+    private let access: PageAccess
     private let work: DispatchQueue
     private var request: HTTPRequestHead?
     private var feedClient: Int?
 
-    init(page: InspectorPage, feed: PageFeed, hosts: HostCheck, work: DispatchQueue) {
+    init(page: InspectorPage, feed: PageFeed, hosts: HostCheck, access: PageAccess, work: DispatchQueue) {
         self.page = page
         self.feed = feed
         self.hosts = hosts
+        self.access = access
         self.work = work
     }
 
@@ -77,6 +79,19 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 version: head.version, keepAlive: false, headOnly: headOnly, on: channel
             )
         }
+        switch access.decide(target: head.uri, cookieHeader: head.headers[canonicalForm: "cookie"].joined(separator: "; ")) {
+        case .allow:
+            break
+        case .admit(let location, let cookie):
+            var response = InspectorPage.Response.text(303, "signed in: continue at \(location)")
+            response.headers = [("Location", location), ("Set-Cookie", cookie)]
+            return Self.write(response, version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
+        case .refuse:
+            return Self.write(
+                .text(401, "this inspector needs its token: open the address `coordlens listen` printed, with ?token=…"),
+                version: head.version, keepAlive: false, headOnly: headOnly, on: channel
+            )
+        }
         let route = PageRoute(target: head.uri)
         switch route {
         case .asset(let path):
@@ -113,6 +128,7 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         headers.add(name: "Content-Type", value: response.contentType)
         headers.add(name: "Content-Length", value: "\(response.body.count)")
         if let seq = response.seq { headers.add(name: "X-Lens-Seq", value: "\(seq)") }
+        for (name, value) in response.headers { headers.add(name: name, value: value) }
         if !keepAlive { headers.add(name: "Connection", value: "close") }
         let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
         channel.write(HTTPServerResponsePart.head(head), promise: nil)

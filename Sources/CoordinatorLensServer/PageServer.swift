@@ -13,14 +13,18 @@ final class PageServer: @unchecked Sendable {
     private let work = DispatchQueue(label: "coordlens-page", attributes: .concurrent)
     private var channel: (any Channel)?
 
-    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths()) {
+    /// Without `token`, anyone who can reach the port may use the page (loopback); with it, only who brings it.
+    private let token: AccessToken?
+
+    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), token: AccessToken? = nil) {
+        self.token = token
         page = InspectorPage(sessions: sessions, grace: grace, paths: paths)
         feed = PageFeed(sessions: sessions, grace: grace)
     }
 
     /// Binds `host:port` (0: a free port); returns the port bound.
     func start(host: String, port: Int, group: any EventLoopGroup) async throws -> Int {
-        let (page, feed, work) = (self.page, self.feed, self.work)
+        let (page, feed, work, token) = (self.page, self.feed, self.work, self.token)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -34,8 +38,9 @@ final class PageServer: @unchecked Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     // An accepted connection's local port is the one the listener bound, 0 given or not.
+                    let port = channel.localAddress?.port ?? -1
                     try channel.pipeline.syncOperations.addHandler(PageRequestHandler(
-                        page: page, feed: feed, hosts: HostCheck(port: channel.localAddress?.port ?? -1), work: work
+                        page: page, feed: feed, hosts: HostCheck(port: port), access: PageAccess(token: token, port: port), work: work
                     ))
                 }
             }

@@ -11,10 +11,10 @@ public final class RecordingViewer: @unchecked Sendable {
 
     /// Holds `logs` (a run id seen twice keeps its first session) for a page with grace period `grace`, printing
     /// call sites as `paths` does.
-    public init(logs: [SessionLog], grace: Double, paths: SourcePaths = SourcePaths()) {
+    public init(logs: [SessionLog], grace: Double, paths: SourcePaths = SourcePaths(), token: AccessToken? = nil) {
         sessions = LiveSessions(maxSessions: Int.max)
         for log in logs { _ = sessions.load(log) }
-        page = PageServer(sessions: sessions, grace: grace, paths: paths)
+        page = PageServer(sessions: sessions, grace: grace, paths: paths, token: token)
     }
 
     /// Binds the page's port (0: a free one); returns the port bound.

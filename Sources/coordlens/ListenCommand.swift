@@ -70,7 +70,10 @@ struct ListenCommand: AsyncParsableCommand {
 
     @OptionGroup var source: SourceRootOption
 
+    @OptionGroup var access: TokenOptions
+
     func run() async throws {
+        let token = try access.resolve(host: host)
         var options = ListenOptions()
         options.host = host
         options.port = port
@@ -87,6 +90,7 @@ struct ListenCommand: AsyncParsableCommand {
         options.recordBufferBytes = recordBufferBytes
         options.largeTreeThreshold = largeTree
         options.sourcePaths = source.paths
+        options.token = token
         let server = InspectorServer(options: options) { line in say(line) }
         let bound: Int
         do {
@@ -95,7 +99,10 @@ struct ListenCommand: AsyncParsableCommand {
             throw UsageFailure(message: "\(error)")
         }
         say("coordlens listening on \(host):\(bound)")
-        if let pagePort = server.pagePort { say("Inspector: \(InspectorAddress.url(host: host, port: pagePort))") }
+        if let pagePort = server.pagePort { say("Inspector: \(InspectorAddress.url(host: host, port: pagePort, token: token))") }
+        for address in ReachableAddresses.forBinding(host) {
+            if let pagePort = server.pagePort { say("  from the network: \(InspectorAddress.url(host: address, port: pagePort, token: token))") }
+        }
         let wanted = sessions
         let serving = Task { await server.run(untilEnded: wanted) }
         let interrupts = Interrupts { serving.cancel() }
@@ -123,9 +130,10 @@ struct Interrupts {
 
 /// The inspector page's address as a browser takes it: IPv6 literals in brackets.
 enum InspectorAddress {
-    static func url(host: String, port: Int) -> String {
+    /// The address, with `?token=` when the page wants one: the first visit trades it for a cookie.
+    static func url(host: String, port: Int, token: AccessToken? = nil) -> String {
         let shown = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "[::1]" : host.contains(":") ? "[\(host)]" : host
-        return "http://\(shown):\(port)/"
+        return "http://\(shown):\(port)/" + (token.map { "?token=\($0.text)" } ?? "")
     }
 }
 

@@ -26,6 +26,8 @@ struct ViewCommand: AsyncParsableCommand {
 
     @OptionGroup var source: SourceRootOption
 
+    @OptionGroup var access: TokenOptions
+
     func validate() throws {
         if !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be from 0 to 65535") }
         if !(grace >= 0) { throw ValidationError("--grace must be a number of seconds, 0 or more") }
@@ -34,7 +36,8 @@ struct ViewCommand: AsyncParsableCommand {
     func run() async throws {
         let inputs = try RecordingInput.read(files, limits: limits.limits)
         for input in inputs { WarningPrinter.print(input.log.notes, source: input.source) }
-        let viewer = RecordingViewer(logs: inputs.map(\.log), grace: grace, paths: source.paths)
+        let token = try access.resolve(host: host)
+        let viewer = RecordingViewer(logs: inputs.map(\.log), grace: grace, paths: source.paths, token: token)
         let port: Int
         do {
             port = try await viewer.start(host: host, port: httpPort)
@@ -44,7 +47,10 @@ struct ViewCommand: AsyncParsableCommand {
         let count = viewer.sessions.runs.count
         say("\(count) session\(count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s")")
         if count < inputs.count { say("\(inputs.count - count) sessions repeat a run id already shown and were left out") }
-        say("Inspector: \(InspectorAddress.url(host: host, port: port))  (Ctrl-C stops)")
+        say("Inspector: \(InspectorAddress.url(host: host, port: port, token: token))  (Ctrl-C stops)")
+        for address in ReachableAddresses.forBinding(host) {
+            say("  from the network: \(InspectorAddress.url(host: address, port: port, token: token))")
+        }
         let serving = Task { while !Task.isCancelled { try? await Task.sleep(nanoseconds: 200_000_000) } }
         let interrupts = Interrupts { serving.cancel() }
         await serving.value
