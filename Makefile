@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: install deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows demo bench samples clean
+.PHONY: install network-tools deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows demo bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
 deps:
@@ -33,6 +33,15 @@ python-tools:
 	@if [ ! -x $(VENV)/bin/python ]; then echo "Creating $(VENV)"; python3 -m venv $(VENV); fi
 	@$(VENV)/bin/python -c "import jsonschema, junitparser" 2>/dev/null || \
 		$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PYTHON_TOOLS)
+
+## network-tools: iproute2's ip, for the tests that reach listen from a network namespace of their own (as root).
+network-tools:
+	@if ! command -v ip >/dev/null 2>&1 && [ ! -x /usr/sbin/ip ] && [ ! -x /sbin/ip ]; then \
+		if command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing iproute2..."; \
+			$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends iproute2; \
+		else echo "No ip command: the network-namespace tests will say so and skip." >&2; fi; \
+	fi
 
 ## browser-tools: Debian's Chromium and Playwright for Python (in the same virtual environment), for the inspector
 ## page's tests and its latency bench; Playwright drives the system browser, it downloads none of its own.
@@ -83,7 +92,7 @@ install: deps
 
 ## test: actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test,
 ## then the inspector page in headless Chromium.
-test: deps python-tools browser-tools lint-workflows test-thread-sanitizer
+test: deps python-tools browser-tools network-tools lint-workflows test-thread-sanitizer
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory test-browser

@@ -6,14 +6,14 @@ import Glibc
 import Darwin
 #endif
 
-/// A plain TCP connection to 127.0.0.1 for tests that must send what no well-behaved hook sends: partial lines,
+/// A plain TCP connection (to 127.0.0.1 unless told) for tests that must send what no well-behaved hook sends: partial lines,
 /// garbage, one byte at a time, an abrupt reset.
 public final class RawConnection: @unchecked Sendable {
     private var descriptor: Int32
 
-    /// A connection to 127.0.0.1:`port`; throws when it is refused. `receiveBuffer` shrinks the kernel's receive
-    /// buffer, for a reader that lets the peer's writes back up sooner.
-    public init(port: Int, receiveBuffer: Int32? = nil) throws {
+    /// A connection to `host`:`port` (an IPv4 literal); throws when it is refused. `receiveBuffer` shrinks the kernel's
+    /// receive buffer, for a reader that lets the peer's writes back up sooner.
+    public init(host: String = "127.0.0.1", port: Int, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(message: "socket: \(String(cString: strerror(errno)))") }
         if var size = receiveBuffer {
@@ -22,14 +22,14 @@ public final class RawConnection: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
             let message = String(cString: strerror(errno))
             closeSocket(descriptor)
-            throw Failure(message: "connect to 127.0.0.1:\(port): \(message)")
+            throw Failure(message: "connect to \(host):\(port): \(message)")
         }
     }
 
