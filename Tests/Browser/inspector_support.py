@@ -16,9 +16,9 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 class Process:
     """A coordlens command in the background whose output lines are read from a file as they come."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, prefix=()):
         self.log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
-        self.process = subprocess.Popen([os.path.join(BIN, "coordlens"), *args], stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen([*prefix, os.path.join(BIN, "coordlens"), *args], stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_for(self, pattern, timeout=20):
         deadline = time.time() + timeout
@@ -95,3 +95,33 @@ def write_recording(lines):
         handle.write(json.dumps(line) + "\n")
     handle.close()
     return handle.name
+
+
+IP = next((path for path in ("/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip") if os.access(path, os.X_OK)), None)
+
+
+class NetworkNamespace:
+    """A test host of its own: a namespace joined to this one by a veth pair in 10.231.0.0/16 (root and iproute2)."""
+
+    unavailable = "network namespaces need root" if os.geteuid() != 0 else None if IP else "no ip command (iproute2)"
+
+    def __init__(self):
+        tag = f"{os.getpid() % 100000}p"
+        self.name, outside, inside = f"clens{tag}", f"cla{tag}", f"clb{tag}"
+        subnet = f"10.231.{(os.getpid() + 7) % 250}"
+        self.outside_address, self.inside_address = f"{subnet}.1", f"{subnet}.2"
+        self.outside_link = outside
+        for step in (["netns", "add", self.name], ["link", "add", outside, "type", "veth", "peer", "name", inside],
+                     ["link", "set", inside, "netns", self.name], ["addr", "add", f"{self.outside_address}/30", "dev", outside],
+                     ["link", "set", outside, "up"],
+                     ["netns", "exec", self.name, "ip", "addr", "add", f"{self.inside_address}/30", "dev", inside],
+                     ["netns", "exec", self.name, "ip", "link", "set", inside, "up"],
+                     ["netns", "exec", self.name, "ip", "link", "set", "lo", "up"]):
+            subprocess.run([IP, *step], check=True, capture_output=True, timeout=20)
+
+    def prefix(self):
+        return (IP, "netns", "exec", self.name)
+
+    def remove(self):
+        subprocess.run([IP, "link", "delete", self.outside_link], capture_output=True, timeout=20)
+        subprocess.run([IP, "netns", "delete", self.name], capture_output=True, timeout=20)

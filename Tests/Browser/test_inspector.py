@@ -1,6 +1,7 @@
 """The inspector page in a real browser (Debian's Chromium through Playwright), against real coordlens processes."""
 import http.client
 import os
+import re
 import subprocess
 import tempfile
 import unittest
@@ -9,7 +10,7 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import expect
 
-from inspector_support import BIN, Browser, coordlens, listen, run_sample, view, write_recording
+from inspector_support import BIN, Browser, NetworkNamespace, Process, coordlens, listen, run_sample, view, write_recording
 
 SCREENSHOT = os.environ.get("INSPECTOR_SCREENSHOT")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -259,3 +260,29 @@ class OneFileReportTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipIf(NetworkNamespace.unavailable, NetworkNamespace.unavailable or "")
+class NetworkTokenTests(unittest.TestCase):
+    """`coordlens view` bound beyond loopback inside a namespace of its own, opened from this one in Chromium."""
+
+    def test_the_token_in_the_address_opens_the_page_and_nothing_else_does(self):
+        namespace = NetworkNamespace()
+        viewer = None
+        try:
+            recording = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "samples", "yui", "stream.ndjson")
+            viewer = Process("view", "--host", "0.0.0.0", "--http-port", "0", recording, prefix=namespace.prefix())
+            url = viewer.wait_for(r"from the network: (http://" + re.escape(namespace.inside_address) + r"\S+)").group(1)
+            with Browser() as browser:
+                bare = browser.page(url.split("?")[0])
+                self.assertIn("needs its token", bare.content())
+                page = browser.page(url)
+                page.wait_for_selector("#tree g.node.verdict-retained", timeout=20_000)
+                self.assertNotIn("token=", page.url, "the address loses its token once the cookie is set")
+                cookies = page.context.cookies()
+                self.assertTrue(any(c["httpOnly"] and c["sameSite"] == "Strict" for c in cookies), cookies)
+                self.assertEqual(page.errors, [])
+        finally:
+            if viewer:
+                viewer.stop()
+            namespace.remove()
