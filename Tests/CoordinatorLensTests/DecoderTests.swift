@@ -26,6 +26,8 @@ import Testing
         if case .record(let record) = EventDecoder.decode(lines[0], lineNumber: 1) {
             #expect(record.site == CallSite(file: "A.swift", line: 7, function: "start()"))
             #expect(record.time == 0.5)
+        } else {
+            Issue.record("the first line did not decode")
         }
         let withPath = #"{"seq":1,"t":0,"event":"add","id":2,"type":"H","file":"M/A.swift","line":7,"path":"/src/M/A.swift"}"#
         if case .record(let record) = EventDecoder.decode(withPath, lineNumber: 1) {
@@ -122,6 +124,8 @@ import Testing
             #expect(events == 2, "chunk size \(size)")
             if case .record(let record) = recording.sessions.first?.entries.first {
                 #expect(record.event == .add(id: 1, type: "Äpp 😀", parent: nil))
+            } else {
+                Issue.record("a line split inside a UTF-8 character did not decode (chunk size \(size))")
             }
         }
     }

@@ -44,10 +44,17 @@ import Testing
         tracer.added(root, to: nil)
         tracer.added(leaked, to: root)
         tracer.dismissed(leaked)
-        Thread.sleep(forTimeInterval: 0.6)
+        // No end(): the recording stops once heartbeats have gone on past 0.5 s, as when the app is killed then. Waiting
+        // for that heartbeat, not for a fixed time, keeps a starved writer thread (Thread Sanitizer, a busy machine)
+        // from making this fail.
+        let deadline = Date(timeIntervalSinceNow: 20)
         tracer.flush()
-        // No end(): the recording stops here, as when the app is killed.
-        let log = try session(from: sink)
+        var log = try session(from: sink)
+        while Date() < deadline, !records(log).contains(where: { $0.event == .heartbeat && $0.time >= 0.55 }) {
+            Thread.sleep(forTimeInterval: 0.05)
+            tracer.flush()
+            log = try session(from: sink)
+        }
         let heartbeats = records(log).filter { $0.event == .heartbeat }
         #expect(heartbeats.count >= 3)
         let snapshot = try log.snapshot(grace: 0.3)
