@@ -81,7 +81,10 @@ public struct SessionTree: Sendable {
     }
 
     /// How many coordinators the session has added.
-    var coordinatorCount: Int { coordinators.count }
+    public var coordinatorCount: Int { coordinators.count }
+
+    /// Whether the session has added this id.
+    public func knows(_ id: CoordinatorID) -> Bool { indexByID[id] != nil }
 
     /// The coordinators attached to no parent, in the order they became roots.
     public var roots: [CoordinatorID] {

@@ -31,7 +31,10 @@ public final class InspectorServer: @unchecked Sendable {
     public init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
-        sessions = LiveSessions(maxKeptMalformed: options.maxKeptMalformed, maxSessions: options.maxSessions)
+        sessions = LiveSessions(
+            maxKeptMalformed: options.maxKeptMalformed, maxSessions: options.maxSessions, maxHistoryEvents: options.maxHistoryEvents,
+            maxCoordinators: options.maxCoordinators
+        )
         renders = RenderQueue(options: options, log: log)
         gate = ConnectionGate(
             limit: options.maxConnections ?? ConnectionGate.defaultLimit(reserving: options.reservedDescriptors), log: log

@@ -35,6 +35,10 @@ public struct ListenOptions: Sendable {
     public var reservedDescriptors = 32
     /// Bytes of recorded lines waiting for the disk; past it lines are dropped from the recording and counted.
     public var recordBufferBytes = 16 << 20
+    /// Coordinators one session may hold in memory; past it new ones are counted (and recorded), not kept.
+    public var maxCoordinators = 1_000_000
+    /// Events of one session kept for the page's time travel; past it the slider covers the first part.
+    public var maxHistoryEvents = 1_000_000
     /// Above this many drawn coordinators a picture is laid out by CoordinatorLens, not by Graphviz's `dot`.
     public var largeTreeThreshold = 500
     /// How the page and pictures print call sites (`--source-root`).

@@ -4,7 +4,9 @@ import Foundation
 /// Every session the inspector holds in memory, each with its live tree; shared by all connections.
 ///
 /// Ingestion holds the lock only to apply a line. Snapshots copy a tree under the lock (copy-on-write makes that
-/// cheap) and judge it outside, so a big tree never stalls the connections.
+/// cheap) and judge it outside, so a big tree never stalls the connections. One judgement per session version and
+/// grace is kept and shared by the refresher, the feed and the page's requests: a change is judged once, not four
+/// times, and the copy a judgement holds costs the next line that changes the tree one copy, not four.
 public final class LiveSessions: @unchecked Sendable {
     struct Entry {
         var tree: SessionTree
@@ -22,11 +24,27 @@ public final class LiveSessions: @unchecked Sendable {
         var finishCounted = false
         /// Every line applied so far, in order, for snapshots at an earlier point (the page's time travel); only the
         /// first `maxHistoryEvents` events are kept, so a session past it travels over that prefix alone.
-        var history: SessionLog
+        var history: HistoryChunks
+        var notes: [Diagnostic] = []
         var historyFull = false
+        /// New coordinators past `maxCoordinators` that were counted, not added.
+        var refusedCoordinators = 0
+        /// The latest judgement, its version and grace, and when it was made.
+        var judged: Judgement?
         /// Loaded from a recording rather than fed by a connection: judged at its last event, as `check` judges it.
         var frozen = false
     }
+
+    struct Judgement {
+        var version: Int
+        var grace: Double
+        var at: Date
+        var live: LiveSnapshot
+    }
+
+    /// How long a judgement of a live, quiet session stands: its clock runs on, so verdicts may turn, but not faster
+    /// than a person or the status line can tell.
+    static let judgementLifetime = 0.25
 
     /// What opening a run did.
     enum Opening: Equatable {
@@ -47,12 +65,16 @@ public final class LiveSessions: @unchecked Sendable {
     let maxKeptMalformed: Int
     let maxSessions: Int
     let maxHistoryEvents: Int
+    let maxCoordinators: Int
 
     /// No sessions yet; a hook connection adds its session when it sends the session line.
-    public init(maxKeptMalformed: Int = 100, maxSessions: Int = 1_000, maxHistoryEvents: Int = 1_000_000) {
+    public init(
+        maxKeptMalformed: Int = 100, maxSessions: Int = 1_000, maxHistoryEvents: Int = 1_000_000, maxCoordinators: Int = 1_000_000
+    ) {
         self.maxKeptMalformed = maxKeptMalformed
         self.maxSessions = maxSessions
         self.maxHistoryEvents = maxHistoryEvents
+        self.maxCoordinators = maxCoordinators
     }
 
     /// Sessions that have ended and lost their connection so far, evicted ones included.
@@ -75,9 +97,7 @@ public final class LiveSessions: @unchecked Sendable {
         defer { lock.unlock() }
         if entries[header.run] == nil {
             if entries.count >= maxSessions, !evictOldestDisconnected() { return .full }
-            entries[header.run] = Entry(
-                tree: SessionTree(header: header), lastArrival: now, lastActivity: now, history: SessionLog(header: header)
-            )
+            entries[header.run] = Entry(tree: SessionTree(header: header), lastArrival: now, lastActivity: now, history: HistoryChunks())
             order.append(header.run)
         }
         let shared = entries[header.run]!.connections > 0
@@ -86,7 +106,7 @@ public final class LiveSessions: @unchecked Sendable {
                 line: 0, message: "a second connection sent this run id while another still held it: their events share this tree"
             )
             entries[header.run]!.tree.report(diagnostic)
-            entries[header.run]!.history.notes.append(diagnostic)
+            entries[header.run]!.notes.append(diagnostic)
         }
         changedRuns.insert(header.run)
         entries[header.run]!.connections += 1
@@ -114,16 +134,28 @@ public final class LiveSessions: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard entries[run] != nil else { return }
-        entries[run]!.tree.apply(record)
         entries[run]!.lastArrival = now
         entries[run]!.lastActivity = now
         entries[run]!.version += 1
-        if entries[run]!.history.entries.count < maxHistoryEvents {
-            entries[run]!.history.entries.append(.record(record))
+        changedRuns.insert(run)
+        if case .add(let id, _, _) = record.event, entries[run]!.tree.coordinatorCount >= maxCoordinators, !entries[run]!.tree.knows(id) {
+            // Memory is bounded per session: past the limit new coordinators are counted, said once, and not kept. The
+            // recording still has them.
+            entries[run]!.refusedCoordinators += 1
+            if entries[run]!.refusedCoordinators == 1 {
+                entries[run]!.tree.report(Diagnostic(
+                    line: record.line,
+                    message: "this session reached the limit of \(maxCoordinators) coordinators (--max-coordinators): further new ones are counted, not drawn or judged"
+                ))
+            }
+            return
+        }
+        entries[run]!.tree.apply(record)
+        if entries[run]!.history.count < maxHistoryEvents {
+            entries[run]!.history.append(.record(record))
         } else {
             entries[run]!.historyFull = true
         }
-        changedRuns.insert(run)
     }
 
     /// A problem that belongs to the session rather than to a line: always kept.
@@ -131,7 +163,7 @@ public final class LiveSessions: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         entries[run]?.tree.report(diagnostic)
-        entries[run]?.history.notes.append(diagnostic)
+        entries[run]?.notes.append(diagnostic)
         entries[run]?.version += 1
         changedRuns.insert(run)
     }
@@ -156,7 +188,7 @@ public final class LiveSessions: @unchecked Sendable {
         }
         guard let kept else { return }
         entries[run]!.tree.report(kept)
-        if !entries[run]!.historyFull { entries[run]!.history.entries.append(.malformed(kept)) }
+        if !entries[run]!.historyFull { entries[run]!.history.append(.malformed(kept)) }
     }
 
     /// Adds a whole session read from a recording, judged from then on at its last event, as `check` judges it;
@@ -166,7 +198,8 @@ public final class LiveSessions: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard entries[log.header.run] == nil, entries.count < maxSessions else { return false }
-        var entry = Entry(tree: replayed, lastArrival: now, lastActivity: now, history: log)
+        var entry = Entry(tree: replayed, lastArrival: now, lastActivity: now, history: HistoryChunks(log.entries))
+        entry.notes = log.notes
         entry.frozen = true
         entry.finishCounted = true
         entries[log.header.run] = entry
@@ -180,15 +213,16 @@ public final class LiveSessions: @unchecked Sendable {
         lock.lock()
         let entry = entries[run]
         lock.unlock()
-        return entry.map { Self.judge($0, grace: grace, now: now) }
+        return entry.map { judged(run: run, $0, grace: grace, now: now) }
     }
 
     /// A run's lines so far, to replay up to an earlier point, and whether events past `maxHistoryEvents` were left
     /// out of it.
     public func history(run: String) -> (log: SessionLog, complete: Bool)? {
         lock.lock()
-        defer { lock.unlock() }
-        return entries[run].map { ($0.history, !$0.historyFull) }
+        let kept = entries[run].map { ($0.history, $0.notes, $0.tree.header, !$0.historyFull) }
+        lock.unlock()
+        return kept.map { history, notes, header, complete in (history.log(header: header, notes: notes), complete) }
     }
 
     /// The runs changed since the last call (opened, fed, closed, warned) and the runs no longer held.
@@ -205,7 +239,7 @@ public final class LiveSessions: @unchecked Sendable {
         lock.lock()
         let copies = order.compactMap { run in entries[run].map { (run, $0) } }
         lock.unlock()
-        return copies.map { Self.judge($0.1, grace: grace, now: now) }
+        return copies.map { judged(run: $0.0, $0.1, grace: grace, now: now) }
     }
 
     /// The sessions that changed since the last call, and those whose pending coordinators may have turned retained
@@ -224,7 +258,7 @@ public final class LiveSessions: @unchecked Sendable {
         }
         lock.unlock()
 
-        let judged = copies.map { Self.judge($0.1, grace: grace, now: now) }
+        let judged = copies.map { self.judged(run: $0.0, $0.1, grace: grace, now: now) }
         lock.lock()
         for (live, (run, _)) in zip(judged, copies) where !live.snapshot.ended {
             let pendingSince = live.snapshot.nodes.lazy.filter { $0.verdict == .pending }.compactMap(\.doneAt).min()
@@ -273,6 +307,22 @@ public final class LiveSessions: @unchecked Sendable {
         for run in runs { entries.removeValue(forKey: run) }
         order.removeAll { runs.contains($0) }
         changedRuns.formUnion(runs)
+    }
+
+    /// The entry's judgement: the kept one when it is of the same version and grace and still fresh, else a new one,
+    /// kept for the next reader.
+    private func judged(run: String, _ entry: Entry, grace: Double, now: Date) -> LiveSnapshot {
+        if let kept = entry.judged, kept.version == entry.version, kept.grace == grace,
+           entry.frozen || entry.tree.ended || abs(now.timeIntervalSince(kept.at)) < Self.judgementLifetime {
+            return kept.live
+        }
+        let live = Self.judge(entry, grace: grace, now: now)
+        lock.lock()
+        if entries[run]?.version == entry.version {
+            entries[run]!.judged = Judgement(version: entry.version, grace: grace, at: now, live: live)
+        }
+        lock.unlock()
+        return live
     }
 
     private static func judge(_ entry: Entry, grace: Double, now: Date) -> LiveSnapshot {

@@ -55,13 +55,20 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(name: .customLong("record-buffer-bytes"), help: "Bytes of recording waiting for the disk; past it lines are dropped from the recording and counted.")
     var recordBufferBytes = ListenOptions().recordBufferBytes
 
+    @Option(name: .customLong("max-coordinators"), help: "Coordinators one session keeps in memory; past it new ones are counted (and recorded), not drawn or judged, with a warning.")
+    var maxCoordinators = ListenOptions().maxCoordinators
+
+    @Option(name: .customLong("max-history-events"), help: "Events of one session kept for the page's time travel; past it the slider covers the first part.")
+    var maxHistoryEvents = ListenOptions().maxHistoryEvents
+
     @Option(name: .customLong("large-tree"), help: "Above this many drawn coordinators, lay the picture out without Graphviz's dot (fast).")
     var largeTree = ListenOptions().largeTreeThreshold
 
 
     func validate() throws {
         let positive = [("--max-line-bytes", maxLineBytes), ("--max-sessions", maxSessions), ("--max-connections", maxConnections ?? 1),
-                        ("--record-buffer-bytes", recordBufferBytes), ("--large-tree", largeTree)]
+                        ("--record-buffer-bytes", recordBufferBytes), ("--large-tree", largeTree),
+                        ("--max-coordinators", maxCoordinators), ("--max-history-events", maxHistoryEvents)]
         if let (name, _) = positive.first(where: { $0.1 < 1 }) { throw ValidationError("\(name) must be at least 1") }
         if !noHTTP, !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be from 0 to 65535") }
         if maxKeptMalformed < 0 { throw ValidationError("--max-kept-malformed must not be negative") }
@@ -89,6 +96,8 @@ struct ListenCommand: AsyncParsableCommand {
         options.maxConnections = maxConnections
         options.recordBufferBytes = recordBufferBytes
         options.largeTreeThreshold = largeTree
+        options.maxCoordinators = maxCoordinators
+        options.maxHistoryEvents = maxHistoryEvents
         options.sourcePaths = source.paths
         options.token = token
         let server = InspectorServer(options: options) { line in say(line) }

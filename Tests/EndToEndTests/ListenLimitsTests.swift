@@ -28,6 +28,36 @@ import Testing
         return encoded + "\n"
     }
 
+    /// A flood of new coordinators stops growing the session's memory at `maxCoordinators`, says so once, keeps
+    /// applying events to the coordinators it holds, and records everything.
+    @Test func aSessionKeepsAtMostItsCoordinatorLimitAndSaysSo() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var options = ListenOptions()
+        options.port = 0
+        options.recordPath = directory + "/rec.ndjson"
+        options.maxCoordinators = 100
+        let server = InspectorServer(options: options) { _ in }
+        let port = try await server.start()
+        let connection = try RawConnection(port: port)
+        try connection.send(sessionLine(run: "flood"))
+        var text = #"{"seq":1,"t":0,"event":"add","id":1,"type":"Root"}"# + "\n"
+        for id in 2...150 { text += #"{"seq":\#(id),"t":0.1,"event":"add","id":\#(id),"type":"Leaf","parent":1}"# + "\n" }
+        text += #"{"seq":151,"t":0.2,"event":"dismiss","id":2}"# + "\n" + #"{"seq":152,"t":5,"event":"end"}"# + "\n"
+        try connection.send(text)
+        connection.close()
+        #expect(await eventually(server) { server.sessions.finishedCount == 1 })
+        let live = try #require(server.sessions.snapshots(grace: 2).first { $0.snapshot.run == "flood" })
+        #expect(live.snapshot.nodes.count == 100)
+        #expect(live.snapshot.node(2)?.verdict == .retained, "events for the coordinators it holds still apply")
+        let limit = live.snapshot.warnings.filter { $0.message.contains("limit of 100 coordinators") }
+        #expect(limit.count == 1)
+        #expect(limit.first?.line == 102, "said at the first line past the limit")
+        await server.stop()
+        let recorded = try String(contentsOfFile: directory + "/rec.ndjson", encoding: .utf8)
+        #expect(recorded.split(separator: "\n").count == 153, "the recording keeps every line")
+    }
+
     @Test func overlongAndMalformedLinesAreCountedKeptUpToTheCapAndNeverRecorded() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
