@@ -126,6 +126,7 @@ bench: deps browser-tools
 	$(SWIFT) build -c release --product coordlens
 	$$($(SWIFT) build -c release --show-bin-path)/coordlens-bench
 	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python Benchmarks/browser/latency.py "$$($(SWIFT) build -c release --show-bin-path)/coordlens"
+	$(VENV)/bin/python Benchmarks/flood.py "$$($(SWIFT) build -c release --show-bin-path)/coordlens"
 
 clean:
 	rm -rf .build .build-tsan $(DEMO_DIR)

@@ -242,6 +242,19 @@ public final class LiveSessions: @unchecked Sendable {
         return copies.map { judged(run: $0.0, $0.1, grace: grace, now: now) }
     }
 
+    /// Each session's latest judgement with `grace`, however many lines arrived since, and a new one only for a session
+    /// never judged with it: what a page that connects gets at once, so a session that grows by the second never
+    /// keeps it waiting for a judgement of its whole tree. The feed's next round brings each one up to date.
+    func latestSnapshots(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
+        lock.lock()
+        let copies = order.compactMap { run in entries[run].map { (run, $0) } }
+        lock.unlock()
+        return copies.map { run, entry in
+            if let kept = entry.judged, kept.grace == grace { return kept.live }
+            return judged(run: run, entry, grace: grace, now: now)
+        }
+    }
+
     /// The sessions that changed since the last call, and those whose pending coordinators may have turned retained
     /// since; every other session is left alone.
     func changes(grace: Double, now: Date = Date()) -> [LiveSnapshot] {

@@ -18,7 +18,10 @@ final class PageFeed: @unchecked Sendable {
 
     private let sessions: LiveSessions
     private let grace: Double
+    /// Sends, in order; it never judges a tree, so a page that connects is answered while a big session is judged.
     private let queue = DispatchQueue(label: "coordlens-page-feed")
+    /// Judges the changed sessions of each round, then hands the messages to `queue`.
+    private let judging = DispatchQueue(label: "coordlens-page-feed-judging")
     private let lock = NSLock()
     // Guarded by `lock`.
     private var clients: [Int: any Channel] = [:]
@@ -92,7 +95,7 @@ final class PageFeed: @unchecked Sendable {
         let due = lastRound.uptimeNanoseconds + UInt64(interval * 1e9)
         let now = DispatchTime.now().uptimeNanoseconds
         lock.unlock()
-        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: max(now, due))) { self.round() }
+        judging.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: max(now, due))) { self.round() }
     }
 
     /// Sessions the refresher judged, for example because a pending coordinator's grace ran out while all was quiet.
@@ -117,11 +120,11 @@ final class PageFeed: @unchecked Sendable {
         lock.lock()
         interval = min(1, max(0.02, took * 2))
         lock.unlock()
-        if !text.isEmpty { broadcast(text) }
+        if !text.isEmpty { queue.async { [text] in self.broadcast(text) } }
     }
 
     private func sendEverything(to id: Int) {
-        let summaries = sessions.snapshots(grace: grace).map(SessionSummary.init)
+        let summaries = sessions.latestSnapshots(grace: grace).map(SessionSummary.init)
         lock.lock()
         let channel = clients[id]
         lock.unlock()
