@@ -51,7 +51,23 @@ public struct DOTWriter: Sendable {
         let placements = Self.forest(of: snapshot)
         let shown = shownNodes(placements)
         let drawn = placements.filter { shown.contains($0.node.id) }
+        return document(for: snapshot, drawn: drawn, shown: shown, forest: Self.collapse(drawn, options: options, in: snapshot))
+    }
+
+    /// `document(for:)` for libgvc: refuses, before any DOT is written, a drawing of more nodes than libgvc can take
+    /// (`GraphvizRenderer.maximumNodes`), which only `--all` can ask for.
+    public func drawableDocument(for snapshot: Snapshot) throws(RenderError) -> (text: String, layout: GraphvizRenderer.Layout) {
+        let placements = Self.forest(of: snapshot)
+        let shown = shownNodes(placements)
+        let drawn = placements.filter { shown.contains($0.node.id) }
         let forest = Self.collapse(drawn, options: options, in: snapshot)
+        try GraphvizRenderer.checkLimits(nodes: forest.items.count)
+        return document(for: snapshot, drawn: drawn, shown: shown, forest: forest)
+    }
+
+    private func document(
+        for snapshot: Snapshot, drawn: [Placement], shown: Set<CoordinatorID>, forest: CollapsedForest
+    ) -> (text: String, layout: GraphvizRenderer.Layout) {
         let items = forest.items
         let boxes = items.indices.map { index -> TreeLayout<Int>.Box in
             let size: (width: Double, height: Double) = switch items[index] {
