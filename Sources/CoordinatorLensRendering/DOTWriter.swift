@@ -166,7 +166,7 @@ public struct DOTWriter: Sendable {
             "\(NumberText.grouped(summary.total)) coordinator\(summary.total == 1 ? "" : "s"): \(SummaryLabel.tallies(summary))",
             summary.between > 0 ? "\(NumberText.grouped(summary.between)) other siblings between the first and the last" : nil,
             options.depth.map { "drawn as one node below --depth \($0)" } ?? "drawn as one node to keep the picture readable; --all (or Show all) draws every one",
-        ] as [String?]).compactMap { $0 }, at: position)
+        ] as [String?]).compactMap { $0 }, at: position, type: first.type)
     }
 
     private static func estimatedSize(of summary: CollapsedForest.Summary, types type: String) -> (width: Double, height: Double) {
@@ -284,7 +284,7 @@ public struct DOTWriter: Sendable {
         if node.verdict.isGone && !options.showReleased { classes += " shown-as-ancestor" }
         return "  \(Self.name(node.id)) [id=\"\(Self.name(node.id))\", class=\"\(classes)\", style=\"\(look.style)\", "
             + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position)), label=\(label(for: node, in: snapshot)), "
+            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position, size: Self.estimatedSize(of: node, in: snapshot))), label=\(label(for: node, in: snapshot)), "
             + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: node, in: snapshot, paths: options.sourcePaths)))];\n"
     }
 

@@ -58,8 +58,8 @@ public struct DiffDOTWriter: Sendable {
                 let above = forest.parentItem[position] < 0 ? nil : forest.parentItem[position]
                 switch items[position] {
                 case .node(let index):
-                    let width = Double(Swift.min(entries[index].type.count, DOTEscaping.maximumLabelCharacters) + 4) * 12 * 0.62 + 22
-                    return .init(id: position, parent: above, width: Swift.max(width, 160), height: 52)
+                    let size = Self.estimatedSize(of: entries[index])
+                    return .init(id: position, parent: above, width: size.width, height: size.height)
                 case .summary(let summary):
                     let size = SummaryLabel.estimatedSize(type: entries[summary.members[0]].type, summary)
                     return .init(id: position, parent: above, width: size.width, height: size.height)
@@ -88,7 +88,7 @@ public struct DiffDOTWriter: Sendable {
                     "\(entries[first].type)\(summary.members.count == 1 ? "" : " ×\(summary.members.count)")",
                     "\(NumberText.grouped(summary.total)) coordinators unchanged between A and B",
                     "drawn as one node because the diff is big; --all draws every one",
-                ], at: positions?[position])
+                ], at: positions?[position], type: entries[first].type)
                 if byNode {
                     out += "  n\(summary.parent) -> g\(first) [id=\"e\(summary.parent)-g\(first)\", class=\"holds summary\"];\n"
                 }
@@ -104,6 +104,12 @@ public struct DiffDOTWriter: Sendable {
     }
 
 
+    /// A node's size in points, from its type's length; generous, as `DOTWriter`'s.
+    private static func estimatedSize(of entry: TreeDiff.Entry) -> (width: Double, height: Double) {
+        let width = Double(Swift.min(entry.type.count, DOTEscaping.maximumLabelCharacters) + 4) * 12 * 0.62 + 22
+        return (Swift.max(width, 160), 52)
+    }
+
     private func nodeStatement(
         _ index: Int, _ entry: TreeDiff.Entry, twinned: Bool, in diff: TreeDiff, at position: (x: Double, y: Double)?
     ) -> String {
@@ -112,7 +118,7 @@ public struct DiffDOTWriter: Sendable {
         if entry.isStillLeaking { classes += " still-leaking" }
         return "  n\(index) [id=\"n\(index)\", class=\"\(classes)\", style=\"\(look.style)\", "
             + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position)), label=\(label(for: entry, twinned: twinned, in: diff)), "
+            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position, size: Self.estimatedSize(of: entry))), label=\(label(for: entry, twinned: twinned, in: diff)), "
             + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: entry, in: diff)))];\n"
     }
 

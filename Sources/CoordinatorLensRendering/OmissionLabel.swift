@@ -27,7 +27,7 @@ enum OmissionLabel {
         case .cap: "more than the picture can show; --all (or Show all) draws every one, --focus ID one part"
         }
         return "  \(name) [id=\"\(name)\", class=\"omission\", style=\"rounded,dashed\", color=\"\(NodeLook.edgeGrey)\", "
-            + "fontcolor=\"#1f2328\"\(DOTPreamble.pos(position)), "
+            + "fontcolor=\"#1f2328\"\(DOTPreamble.pos(position, size: estimatedSize(omission))), "
             + "label=<<B>\(head)</B><BR/>\(DOTPreamble.small(detail))>, "
             + "tooltip=\(DOTEscaping.tooltip(["\(NumberText.grouped(omission.coordinators)) coordinators not drawn", why]))];\n"
     }

@@ -30,12 +30,13 @@ enum SummaryLabel {
     /// The summary's node statement, named `name` (an id made of fixed tokens); the outline turns the leak colour
     /// when the summary holds retained coordinators, which only `--depth` summarises.
     static func statement(
-        name: String, head: String, _ summary: CollapsedForest.Summary, tooltip: [String], at position: (x: Double, y: Double)?
+        name: String, head: String, _ summary: CollapsedForest.Summary, tooltip: [String], at position: (x: Double, y: Double)?,
+        type: String
     ) -> String {
         let holdsLeaks = summary.tallies.contains { $0.name == Verdict.retained.rawValue }
         return "  \(name) [id=\"\(name)\", class=\"summary\(holdsLeaks ? " holds-retained" : "")\", style=\"rounded,filled\", "
             + "fillcolor=\"\(fill)\", color=\"\(holdsLeaks ? NodeLook.leakRed : NodeLook.edgeGrey)\", fontcolor=\"#1f2328\", "
-            + "penwidth=\(holdsLeaks ? 3 : 1)\(DOTPreamble.pos(position)), "
+            + "penwidth=\(holdsLeaks ? 3 : 1)\(DOTPreamble.pos(position, size: estimatedSize(type: type, summary))), "
             + "label=\(label(head: head, summary)), tooltip=\(DOTEscaping.tooltip(tooltip))];\n"
     }
 }
