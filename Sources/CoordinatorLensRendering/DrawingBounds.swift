@@ -1,9 +1,10 @@
 /// How big a picture drawn for people may get, whatever the tree's shape: what `CollapsedForest` groups, elides and
 /// caps. `--all` (and the page's Show all) draws without bounds.
 struct DrawingBounds: Sendable {
-    /// A row of siblings wider than this many points groups its same-kind leaves into one node each
-    /// (`ProductCoordinator ×19`): about a wide screen, where 19 leaked siblings drawn one by one make 7,000 pixels.
-    var targetRowWidth = 2_000.0
+    /// A row of siblings wider than this many points (5,333 pixels at 96 dpi) groups its same-kind leaves into one
+    /// node each (`ProductCoordinator ×19`): 19 leaked siblings drawn one by one make a row of 7,151 pixels, while the
+    /// samples' widest rows (eight coordinators with their reasons, about 2,300 points) stay as they are.
+    var targetRowWidth = 4_000.0
     /// Whether wide rows are grouped; diffs, whose nodes carry markers, keep theirs.
     var groupsWideRows = true
     /// A path longer than this many levels is drawn as its top, one "… N more …" node and its end.
