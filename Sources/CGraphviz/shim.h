@@ -20,4 +20,8 @@ static inline int coordlens_render_data(GVC_t *gvc, graph_t *g, const char *form
     return status;
 }
 
+// Exported by libgvc (declared only in its internal gvcproc.h): the directory its plugins load from, found from
+// where libgvc itself was loaded.
+extern char *gvconfig_libdir(GVC_t *gvc);
+
 #endif

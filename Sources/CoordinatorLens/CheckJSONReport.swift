@@ -14,20 +14,21 @@ public enum CheckJSONReport {
 
     private static func session(_ check: SessionCheck, paths: SourcePaths) -> String {
         let snapshot = check.snapshot
+        var index = PathIndex(snapshot)
         var out = "{\"app\":\(JSONText.quoted(snapshot.app)),\"run\":\(JSONText.quoted(snapshot.run)),"
         out += "\"evaluatedAt\":\(JSONText.number(snapshot.evaluatedAt)),\"ended\":\(snapshot.ended),"
-        out += "\"coordinators\":[" + snapshot.nodes.map { coordinator($0, in: snapshot, paths: paths) }.joined(separator: ",") + "],"
+        out += "\"coordinators\":[" + snapshot.nodes.map { coordinator($0, path: index.path(to: $0.id), paths: paths) }.joined(separator: ",") + "],"
         out += "\"undecided\":[" + check.undecided.map(undecided).joined(separator: ",") + "],"
         out += "\"warnings\":[" + snapshot.warnings.map(warning).joined(separator: ",") + "]}"
         return out
     }
 
-    private static func coordinator(_ node: SnapshotNode, in snapshot: Snapshot, paths: SourcePaths) -> String {
+    private static func coordinator(_ node: SnapshotNode, path: (ids: [CoordinatorID], omitted: Int), paths: SourcePaths) -> String {
         "{\"id\":\(node.id.json),\"type\":\(JSONText.quoted(node.type)),\"parent\":\(node.parent?.json ?? "null"),"
             + "\"verdict\":\"\(node.verdict.rawValue)\",\"reason\":\(node.reason.map(JSONText.quoted) ?? "null"),"
             + "\"added\":\(site(node.site, paths)),\"bound\":\(site(node.boundSite, paths)),"
             + "\"dismissed\":\(site(node.dismissedSite, paths)),\"removed\":\(site(node.removedSite, paths)),"
-            + "\"path\":[\(snapshot.path(to: node.id).map(\.id.json).joined(separator: ","))]}"
+            + "\"path\":[\(path.ids.map(\.json).joined(separator: ","))],\"omittedSteps\":\(path.omitted)}"
     }
 
     /// `{"file":…,"line":…,"function":…}` (function null when not sent), or null without a call site.

@@ -19,32 +19,52 @@ public enum InspectorReport {
         drawing.largeTreeThreshold = 0
         let svg = String(decoding: try SnapshotRenderer.render(snapshot, format: .svg, options: drawing), as: UTF8.self)
         let summary = SessionSummary(snapshot, state: "recorded", version: 0, events: snapshot.lastSeq ?? 0)
-        let data = Contents(
-            model: TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd),
-            svg: svg,
-            events: CoordinatorEvent.byCoordinator(in: log, paths: options.sourcePaths).sorted { $0.key < $1.key }.map { Contents.Events(id: $0.key, events: $0.value) }
-        )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var model = TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd)
+        let nodes = model.nodes
+        model.nodes = []
+        let events = CoordinatorEvent.byCoordinator(in: log, paths: options.sourcePaths).sorted { $0.key < $1.key }.map { CoordinatorEvents(id: $0.key, events: $0.value) }
         let json: String
         do {
-            json = String(decoding: try encoder.encode(data), as: UTF8.self)
+            json = try Self.contents(model: model, nodes: nodes, svg: svg, events: events)
         } catch {
             throw .encodingFailed(message: "\(error)")
         }
         return Array(document(data: json, title: "\(snapshot.app) · \(snapshot.run)").utf8)
     }
 
-    private struct Contents: Encodable {
-        // A list, not a dictionary: ids are integers or strings, and JSONEncoder writes other keys as a flat array.
-        struct Events: Encodable {
-            var id: CoordinatorID
-            var events: [CoordinatorEvent]
+    /// `{"model":…,"svg":…,"events":[…]}`, the model's nodes and the events encoded a slice at a time: Foundation's
+    /// encoder holds a tree of everything it encodes at once, about ten times the text, which for a million
+    /// coordinators was 6.7 GB.
+    private static func contents(model: TreeModel, nodes: [SnapshotNode], svg: String, events: [CoordinatorEvents]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        func sliced<Element: Encodable>(_ items: [Element]) throws -> String {
+            var out = "["
+            var start = 0
+            while start < items.count {
+                let end = min(start + 10_000, items.count)
+                let slice = String(decoding: try encoder.encode(Array(items[start..<end])), as: UTF8.self)
+                if start > 0 { out += "," }
+                out += slice.dropFirst().dropLast()
+                start = end
+            }
+            return out + "]"
         }
+        // The model without its nodes has exactly one `"nodes":[]`: keys are not escaped, and no other part of the
+        // model has a key of that name.
+        let shell = String(decoding: try encoder.encode(model), as: UTF8.self)
+        guard let slot = shell.range(of: #""nodes":[]"#) else { throw EncodingError.invalidValue(model, .init(codingPath: [], debugDescription: "no nodes key")) }
+        var out = "{\"model\":" + shell[..<slot.lowerBound] + "\"nodes\":" + (try sliced(nodes)) + shell[slot.upperBound...]
+        out += ",\"svg\":" + String(decoding: try encoder.encode(svg), as: UTF8.self)
+        out += ",\"events\":" + (try sliced(events)) + "}"
+        return out
+    }
 
-        var model: TreeModel
-        var svg: String
-        var events: [Events]
+    /// One coordinator's events; a list, not a dictionary: ids are integers or strings, and JSONEncoder writes other
+    /// keys as a flat array.
+    private struct CoordinatorEvents: Encodable {
+        var id: CoordinatorID
+        var events: [CoordinatorEvent]
     }
 
     /// The page's HTML with its stylesheet and script inlined and the data in a JSON script element. `<` is escaped

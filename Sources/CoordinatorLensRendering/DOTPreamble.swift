@@ -7,10 +7,15 @@ enum DOTPreamble {
     }
 
     /// `, pos="x,y!"` for a given position (points, one decimal), nothing when Graphviz places the node.
-    static func pos(_ position: (x: Double, y: Double)?) -> String {
+    static func pos(_ position: (x: Double, y: Double)?, size: (width: Double, height: Double)? = nil) -> String {
         guard let position else { return "" }
         func format(_ value: Double) -> String { String((value * 10).rounded() / 10) }
-        return ", pos=\"\(format(position.x)),\(format(position.y))!\""
+        var text = ", pos=\"\(format(position.x)),\(format(position.y))!\""
+        // The layout's own estimate, as a minimum: Graphviz's built-in font metrics (no Pango) measure narrower
+        // than the sans-serif fonts a browser substitutes for Helvetica, and a box sized by them alone would clip.
+        func inches(_ points: Double) -> String { String((points / 72 * 100).rounded(.up) / 100) }
+        if let size { text += ", width=\(inches(size.width)), height=\(inches(size.height))" }
+        return text
     }
 
     /// `digraph NAME {` and the graph, node and edge defaults; `title` is an HTML-like label (`<…>`), `extra` more

@@ -43,64 +43,79 @@ public struct DOTWriter: Sendable {
         document(for: snapshot).text
     }
 
-    /// A node of the drawing: a coordinator, or a summary named by its first member.
-    private enum DrawnID: Hashable {
-        case coordinator(CoordinatorID)
-        case summary(CoordinatorID)
-    }
-
     /// The DOT text for `snapshot` and the layout Graphviz should give it: `dot` for trees up to
     /// `options.largeTreeThreshold` drawn nodes, positions computed here (`TreeLayout`) above that. Above
-    /// `options.collapseThreshold` drawn coordinators, subtrees without a retained or pending one are summarised.
+    /// `options.collapseThreshold` drawn coordinators, subtrees without a retained or pending one are summarised; unless
+    /// every coordinator is asked for (`--all`), the drawing stays within `DrawingBounds.standard` whatever the shape.
     public func document(for snapshot: Snapshot) -> (text: String, layout: GraphvizRenderer.Layout) {
         let placements = Self.forest(of: snapshot)
         let shown = shownNodes(placements)
         let drawn = placements.filter { shown.contains($0.node.id) }
-        var collapsed: CollapsedForest?
-        if drawn.count > options.collapseThreshold || options.depth != nil {
-            var position: [CoordinatorID: Int] = [:]
-            for (index, placement) in drawn.enumerated() { position[placement.node.id] = index }
-            let parent = drawn.map { $0.parent.flatMap { position[$0.id] } ?? -1 }
-            // Pre-order: a parent's depth is known before its children's.
-            var depth = [Int](repeating: 0, count: drawn.count)
-            for index in drawn.indices where parent[index] >= 0 { depth[index] = depth[parent[index]] + 1 }
-            collapsed = CollapsedForest(
-                parent: parent,
-                matters: options.depth.map { limit in depth.map { $0 <= limit } }
-                    ?? drawn.map { $0.node.verdict == .retained || $0.node.verdict == .pending },
-                kind: { "\(drawn[$0].node.verdict.rawValue) \(drawn[$0].node.type)" },
-                tally: { drawn[$0].node.verdict.rawValue },
-                grouping: options.groupsSiblings
-            )
-        }
-        let items = collapsed?.items ?? drawn.indices.map { .node($0) }
-        let boxes = items.map { item -> TreeLayout<DrawnID>.Box in
-                switch item {
-                case .node(let index):
-                    let size = Self.estimatedSize(of: drawn[index].node, in: snapshot)
-                    return .init(id: .coordinator(drawn[index].node.id), parent: drawn[index].parent.map { .coordinator($0.id) }, width: size.width, height: size.height)
-                case .summary(let summary):
-                    let size = Self.estimatedSize(of: summary, types: drawn[summary.members[0]].node.type)
-                    return .init(id: .summary(drawn[summary.members[0]].node.id), parent: summary.parent < 0 ? nil : .coordinator(drawn[summary.parent].node.id), width: size.width, height: size.height)
-                }
+        return document(for: snapshot, drawn: drawn, shown: shown, forest: Self.collapse(drawn, options: options, in: snapshot))
+    }
+
+    /// `document(for:)` for libgvc: refuses, before any DOT is written, a drawing of more nodes than libgvc can take
+    /// (`GraphvizRenderer.maximumNodes`), which only `--all` can ask for.
+    public func drawableDocument(for snapshot: Snapshot) throws(RenderError) -> (text: String, layout: GraphvizRenderer.Layout) {
+        let placements = Self.forest(of: snapshot)
+        let shown = shownNodes(placements)
+        let drawn = placements.filter { shown.contains($0.node.id) }
+        let forest = Self.collapse(drawn, options: options, in: snapshot)
+        try GraphvizRenderer.checkLimits(nodes: forest.items.count)
+        return document(for: snapshot, drawn: drawn, shown: shown, forest: forest)
+    }
+
+    private func document(
+        for snapshot: Snapshot, drawn: [Placement], shown: Set<CoordinatorID>, forest: CollapsedForest
+    ) -> (text: String, layout: GraphvizRenderer.Layout) {
+        let items = forest.items
+        let boxes = items.indices.map { index -> TreeLayout<Int>.Box in
+            let size: (width: Double, height: Double) = switch items[index] {
+            case .node(let position): Self.estimatedSize(of: drawn[position].node, in: snapshot)
+            case .summary(let summary): Self.estimatedSize(of: summary, types: drawn[summary.members[0]].node.type)
+            case .omission(let omission): OmissionLabel.estimatedSize(omission)
             }
+            let above = forest.parentItem[index]
+            return .init(id: index, parent: above < 0 ? nil : above, width: size.width, height: size.height)
+        }
         let positions = LayoutChoice.positions(for: boxes, largeTreeThreshold: options.largeTreeThreshold)
         var out = DOTPreamble.open(
-            "coordinators", title: title(for: snapshot, collapsed: collapsed), extra: positions == nil ? "" : ", splines=line"
+            "coordinators", title: title(for: snapshot, collapsed: forest), extra: positions == nil ? "" : ", splines=line"
         )
-        for item in items {
+        let names = items.map { item -> String in
             switch item {
-            case .node(let index):
-                let (node, parent, detached) = (drawn[index].node, drawn[index].parent, drawn[index].detached)
-                out += nodeStatement(node, in: snapshot, at: positions?[.coordinator(node.id)])
-                if let parent { out += edgeStatement(from: parent, to: node, detached: detached) }
+            case .node(let position): Self.name(drawn[position].node.id)
+            case .summary(let summary): "g" + Self.name(drawn[summary.members[0]].node.id)
+            case .omission(let omission): "o" + Self.name(drawn[omission.anchor].node.id)
+            }
+        }
+        for (index, item) in items.enumerated() {
+            let above = forest.parentItem[index]
+            switch item {
+            case .node(let position):
+                let (node, parent, detached) = (drawn[position].node, drawn[position].parent, drawn[position].detached)
+                out += nodeStatement(node, in: snapshot, at: positions?[index])
+                if let parent, above >= 0, case .node = items[above] {
+                    out += edgeStatement(from: parent, to: node, detached: detached)
+                } else if above >= 0 {
+                    out += "  \(names[above]) -> \(names[index]) [id=\"e\(names[above])-\(names[index])\", class=\"holds elided\", style=dashed];\n"
+                }
             case .summary(let summary):
                 let members = summary.members.map { drawn[$0].node }
-                let name = "g" + Self.name(members[0].id)
-                out += summaryStatement(summary, members: members, name: name, at: positions?[.summary(members[0].id)])
-                if summary.parent >= 0 {
-                    let parent = drawn[summary.parent].node.id
-                    out += "  \(Self.name(parent)) -> \(name) [id=\"e\(Self.edgeToken(parent))-g\(Self.edgeToken(members[0].id))\", class=\"holds summary\"];\n"
+                out += summaryStatement(summary, members: members, name: names[index], at: positions?[index])
+                guard above >= 0 else { break }
+                let holdsLeaks = summary.tallies.contains { $0.name == Verdict.retained.rawValue }
+                let look = holdsLeaks ? "class=\"holds-retained summary\", color=\"\(NodeLook.leakRed)\", penwidth=3" : "class=\"holds summary\""
+                if case .node(let parentPosition) = items[above] {
+                    let parent = drawn[parentPosition].node.id
+                    out += "  \(names[above]) -> \(names[index]) [id=\"e\(Self.edgeToken(parent))-g\(Self.edgeToken(members[0].id))\", \(look)];\n"
+                } else {
+                    out += "  \(names[above]) -> \(names[index]) [id=\"e\(names[above])-\(names[index])\", \(look)];\n"
+                }
+            case .omission(let omission):
+                out += OmissionLabel.statement(name: names[index], omission, at: positions?[index])
+                if above >= 0 {
+                    out += "  \(names[above]) -> \(names[index]) [id=\"e\(names[above])-\(names[index])\", class=\"holds elided\", style=dashed];\n"
                 }
             }
         }
@@ -110,6 +125,35 @@ public struct DOTWriter: Sendable {
         return (out, positions == nil ? .dot : .givenPositions)
     }
 
+    /// What of `drawn` is drawn as itself: everything with `--all`; by default, above the collapse threshold, what
+    /// leads to a retained or pending coordinator (with `--depth`, the top levels), and always within the bounds.
+    private static func collapse(_ drawn: [Placement], options: RenderOptions, in snapshot: Snapshot) -> CollapsedForest {
+        var position: [CoordinatorID: Int] = [:]
+        position.reserveCapacity(drawn.count)
+        for (index, placement) in drawn.enumerated() { position[placement.node.id] = index }
+        let parent = drawn.map { $0.parent.flatMap { position[$0.id] } ?? -1 }
+        let everything = options.collapseThreshold == .max
+        let matters: [Bool]
+        if let limit = options.depth {
+            // Pre-order: a parent's depth is known before its children's.
+            var depth = [Int](repeating: 0, count: drawn.count)
+            for index in drawn.indices where parent[index] >= 0 { depth[index] = depth[parent[index]] + 1 }
+            matters = depth.map { $0 <= limit }
+        } else if everything || drawn.count <= options.collapseThreshold {
+            matters = [Bool](repeating: true, count: drawn.count)
+        } else {
+            matters = drawn.map { $0.node.verdict == .retained || $0.node.verdict == .pending }
+        }
+        return CollapsedForest(
+            parent: parent, matters: matters,
+            kind: { "\(drawn[$0].node.verdict.rawValue) \(drawn[$0].node.type)" },
+            tally: { drawn[$0].node.verdict.rawValue },
+            grouping: options.groupsSiblings,
+            bounds: everything ? nil : .standard,
+            width: { estimatedSize(of: drawn[$0].node, in: snapshot).width }
+        )
+    }
+
     private func summaryStatement(
         _ summary: CollapsedForest.Summary, members: [SnapshotNode], name: String, at position: (x: Double, y: Double)?
     ) -> String {
@@ -117,11 +161,12 @@ public struct DOTWriter: Sendable {
         let head = members.count == 1
             ? "<B>\(DOTEscaping.htmlName(first.type))</B> #\(DOTEscaping.htmlLabelText(first.id.description))"
             : "<B>\(DOTEscaping.htmlName(first.type)) ×\(NumberText.grouped(members.count))</B>"
-        return SummaryLabel.statement(name: name, head: head, summary, tooltip: [
+        return SummaryLabel.statement(name: name, head: head, summary, tooltip: ([
             members.count == 1 ? "\(first.type)#\(first.id)" : "\(first.type) ×\(members.count): #\(first.id) … #\(members.last!.id)",
             "\(NumberText.grouped(summary.total)) coordinator\(summary.total == 1 ? "" : "s"): \(SummaryLabel.tallies(summary))",
-            options.depth.map { "drawn as one node below --depth \($0)" } ?? "drawn as one node because the tree is big; --all (or Show all) draws every one",
-        ], at: position)
+            summary.between > 0 ? "\(NumberText.grouped(summary.between)) other siblings between the first and the last" : nil,
+            options.depth.map { "drawn as one node below --depth \($0)" } ?? "drawn as one node to keep the picture readable; --all (or Show all) draws every one",
+        ] as [String?]).compactMap { $0 }, at: position, type: first.type)
     }
 
     private static func estimatedSize(of summary: CollapsedForest.Summary, types type: String) -> (width: Double, height: Double) {
@@ -239,7 +284,7 @@ public struct DOTWriter: Sendable {
         if node.verdict.isGone && !options.showReleased { classes += " shown-as-ancestor" }
         return "  \(Self.name(node.id)) [id=\"\(Self.name(node.id))\", class=\"\(classes)\", style=\"\(look.style)\", "
             + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position)), label=\(label(for: node, in: snapshot)), "
+            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position, size: Self.estimatedSize(of: node, in: snapshot))), label=\(label(for: node, in: snapshot)), "
             + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: node, in: snapshot, paths: options.sourcePaths)))];\n"
     }
 
@@ -296,8 +341,20 @@ public struct DOTWriter: Sendable {
             banner = "<BR/>" + DOTPreamble.small(options.depth.map { depth in
                 "below depth \(depth): \(NumberText.grouped(collapsed.summarised)) coordinators drawn as \(summaries) "
                     + "(grey; a red outline holds leaks)"
-            } ?? "big tree: \(NumberText.grouped(collapsed.summarised)) coordinators with nothing retained or pending below drawn as "
-                + "\(summaries) (grey); --all draws every one")
+            } ?? "big tree: \(NumberText.grouped(collapsed.summarised)) coordinators drawn as "
+                + "\(summaries) (grey; a red outline holds leaks); --all draws every one")
+        }
+        if let collapsed, collapsed.elided > 0 || collapsed.capped > 0 {
+            var parts: [String] = []
+            if collapsed.elided > 0 {
+                parts.append("\(NumberText.grouped(collapsed.elided)) coordinators in the middle of long paths drawn as "
+                    + "\(NumberText.grouped(collapsed.elisions)) “… more …” node\(collapsed.elisions == 1 ? "" : "s")")
+            }
+            if collapsed.capped > 0 {
+                parts.append("capped at \(NumberText.grouped(DrawingBounds.standard.maximumItems)) nodes: "
+                    + "\(NumberText.grouped(collapsed.capped)) coordinators not drawn, only counted")
+            }
+            banner += "<BR/>" + DOTPreamble.small(parts.joined(separator: "; ") + "; --all draws every one")
         }
         return "<\(first)<BR/>\(DOTPreamble.small(second))\(banner)>"
     }

@@ -33,32 +33,51 @@ public struct DiffDOTWriter: Sendable {
     /// to it, with every unchanged subtree as one summary node, the way a big tree is drawn.
     public func document(for diff: TreeDiff) -> (text: String, layout: GraphvizRenderer.Layout) {
         let entries = diff.entries
-        let collapsed = entries.count > collapseThreshold
-            ? CollapsedForest(
-                parent: entries.map { $0.parent ?? -1 }, matters: entries.map { $0.marker != .unchanged || $0.isStillLeaking },
-                kind: { entries[$0].type }, tally: { _ in "unchanged" }, grouping: groupsSiblings
-            )
-            : nil
-        let items = collapsed?.items ?? entries.indices.map { .node($0) }
+        let collapsing = entries.count > collapseThreshold
+        // A big diff is bounded like a big tree (long paths elided, a cap), but its rows keep their nodes: each
+        // carries its own marker.
+        var bounds = DrawingBounds.standard
+        bounds.groupsWideRows = false
+        let forest = CollapsedForest(
+            parent: entries.map { $0.parent ?? -1 },
+            matters: collapsing ? entries.map { $0.marker != .unchanged || $0.isStillLeaking } : [Bool](repeating: true, count: entries.count),
+            kind: { entries[$0].type }, tally: { _ in "unchanged" }, grouping: groupsSiblings,
+            bounds: collapsing ? bounds : nil
+        )
+        let collapsed: CollapsedForest? = collapsing ? forest : nil
+        let items = forest.items
         // Entries are in pre-order, so a summary is named by its first member's entry, as nodes are.
-        let positions = LayoutChoice.positions(for: items.map { item -> TreeLayout<Int>.Box in
-                switch item {
+        let names = items.map { item -> String in
+            switch item {
+            case .node(let index): "n\(index)"
+            case .summary(let summary): "g\(summary.members[0])"
+            case .omission(let omission): "o\(omission.anchor)"
+            }
+        }
+        let positions = LayoutChoice.positions(for: items.indices.map { position -> TreeLayout<Int>.Box in
+                let above = forest.parentItem[position] < 0 ? nil : forest.parentItem[position]
+                switch items[position] {
                 case .node(let index):
-                    let width = Double(Swift.min(entries[index].type.count, DOTEscaping.maximumLabelCharacters) + 4) * 12 * 0.62 + 22
-                    return .init(id: index, parent: entries[index].parent, width: Swift.max(width, 160), height: 52)
+                    let size = Self.estimatedSize(of: entries[index])
+                    return .init(id: position, parent: above, width: size.width, height: size.height)
                 case .summary(let summary):
                     let size = SummaryLabel.estimatedSize(type: entries[summary.members[0]].type, summary)
-                    return .init(id: summary.members[0], parent: summary.parent < 0 ? nil : summary.parent, width: size.width, height: size.height)
+                    return .init(id: position, parent: above, width: size.width, height: size.height)
+                case .omission(let omission):
+                    let size = OmissionLabel.estimatedSize(omission)
+                    return .init(id: position, parent: above, width: size.width, height: size.height)
                 }
             }, largeTreeThreshold: largeTreeThreshold)
         var out = DOTPreamble.open("coordinator_diff", title: title(for: diff, collapsed: collapsed), extra: positions == nil ? "" : ", splines=line")
         let twinned = TreeDiffReport.hasSameTypeSibling(diff)
-        for item in items {
+        for (position, item) in items.enumerated() {
+            let above = forest.parentItem[position]
+            let byNode: Bool = if above >= 0, case .node = items[above] { true } else { false }
             switch item {
             case .node(let index):
                 let entry = entries[index]
-                out += nodeStatement(index, entry, twinned: twinned[index], in: diff, at: positions?[index])
-                if let parent = entry.parent {
+                out += nodeStatement(index, entry, twinned: twinned[index], in: diff, at: positions?[position])
+                if let parent = entry.parent, byNode {
                     out += edgeStatement(from: parent, to: index, entry)
                 }
             case .summary(let summary):
@@ -69,16 +88,27 @@ public struct DiffDOTWriter: Sendable {
                     "\(entries[first].type)\(summary.members.count == 1 ? "" : " ×\(summary.members.count)")",
                     "\(NumberText.grouped(summary.total)) coordinators unchanged between A and B",
                     "drawn as one node because the diff is big; --all draws every one",
-                ], at: positions?[first])
-                if summary.parent >= 0 {
+                ], at: positions?[position], type: entries[first].type)
+                if byNode {
                     out += "  n\(summary.parent) -> g\(first) [id=\"e\(summary.parent)-g\(first)\", class=\"holds summary\"];\n"
                 }
+            case .omission(let omission):
+                out += OmissionLabel.statement(name: names[position], omission, at: positions?[position])
+            }
+            if above >= 0, !byNode {
+                out += "  \(names[above]) -> \(names[position]) [id=\"e\(names[above])-\(names[position])\", class=\"holds elided\", style=dashed];\n"
             }
         }
         out += "}\n"
         return (out, positions == nil ? .dot : .givenPositions)
     }
 
+
+    /// A node's size in points, from its type's length; generous, as `DOTWriter`'s.
+    private static func estimatedSize(of entry: TreeDiff.Entry) -> (width: Double, height: Double) {
+        let width = Double(Swift.min(entry.type.count, DOTEscaping.maximumLabelCharacters) + 4) * 12 * 0.62 + 22
+        return (Swift.max(width, 160), 52)
+    }
 
     private func nodeStatement(
         _ index: Int, _ entry: TreeDiff.Entry, twinned: Bool, in diff: TreeDiff, at position: (x: Double, y: Double)?
@@ -88,7 +118,7 @@ public struct DiffDOTWriter: Sendable {
         if entry.isStillLeaking { classes += " still-leaking" }
         return "  n\(index) [id=\"n\(index)\", class=\"\(classes)\", style=\"\(look.style)\", "
             + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position)), label=\(label(for: entry, twinned: twinned, in: diff)), "
+            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position, size: Self.estimatedSize(of: entry))), label=\(label(for: entry, twinned: twinned, in: diff)), "
             + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: entry, in: diff)))];\n"
     }
 
@@ -133,6 +163,12 @@ public struct DiffDOTWriter: Sendable {
             DOTPreamble.small(DOTEscaping.htmlLabelText(TreeDiffReport.summaryLine(for: diff))),
         ]
         var rows = lines.map { "<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">\($0)</TD></TR>" }
+        if let collapsed, collapsed.elided > 0 || collapsed.capped > 0 {
+            rows.append("<TR><TD ALIGN=\"LEFT\">" + DOTPreamble.small(
+                "\(NumberText.grouped(collapsed.elided + collapsed.capped)) coordinators in long paths or past the cap of "
+                    + "\(NumberText.grouped(DrawingBounds.standard.maximumItems)) nodes counted, not drawn; --all draws every one"
+            ) + "</TD></TR>")
+        }
         if let collapsed, collapsed.summaries > 0 {
             rows.append("<TR><TD ALIGN=\"LEFT\">" + DOTPreamble.small(
                 "big diff: \(NumberText.grouped(collapsed.summarised)) unchanged coordinators drawn as "

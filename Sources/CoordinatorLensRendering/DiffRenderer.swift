@@ -15,6 +15,8 @@ public enum DiffRenderer {
         writer.groupsSiblings = grouping
         switch format {
         case .svg, .png, .pdf:
+            // Drawn whole, every entry is a node; collapsed, the bounds keep it far below the limit.
+            if all { try GraphvizRenderer.checkLimits(nodes: diff.entries.count) }
             let document = writer.document(for: diff)
             return try GraphvizRenderer.shared.render(dot: document.text, format: format, layout: document.layout)
         case .dot:

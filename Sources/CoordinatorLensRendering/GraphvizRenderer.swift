@@ -20,18 +20,72 @@ public final class GraphvizRenderer: @unchecked Sendable {
         case givenPositions = "nop2"
     }
 
+    /// The most nodes one graph may have. libcdt, under libgvc, walks its dictionaries recursively: measured here on
+    /// an 8 MB stack, a node with 300,000 edges drew and one with 600,000 crashed (signal 11 inside libcdt); libgvc
+    /// runs on a thread of its own with `stackBytes`, so this leaves a wide margin. It also bounds the time and memory
+    /// of a drawing: 100,000 nodes take seconds and hundreds of MB.
+    public static let maximumNodes = 250_000
+    /// The stack of the thread libgvc runs on: reserved, not used, until its recursion needs it.
+    static let stackBytes = 64 << 20
+
+    /// Whether the core-plugin context could be made; false until a drawing asked for it.
+    var drawsWithCorePlugins: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return (coreContext ?? nil) != nil
+    }
+
+    /// Throws `RenderError.tooBig` for a drawing of more than `maximumNodes` nodes.
+    public static func checkLimits(nodes: Int) throws(RenderError) {
+        if nodes > maximumNodes { throw .tooBig(nodes: nodes, limit: maximumNodes) }
+    }
+
+    /// Which plugins draw: by default a tree laid out by CoordinatorLens (`givenPositions`) goes to SVG, DOT or JSON
+    /// through `CorePluginContext` (no Pango) and everything else through libgvc's default context (Cairo for PNG and
+    /// PDF, Pango to size labels for `dot`); `.machine` always takes the default one.
+    enum Plugins {
+        case automatic
+        case machine
+    }
+
     private let lock = NSLock()
     // Guarded by `lock`, like every call into libgvc.
     private var context: OpaquePointer?
+    private var coreContext: OpaquePointer??
 
     private init() {}
 
     /// Parses `dot`, lays it out (by default with the `dot` engine) and renders it in `format`; for `.dot` and `.json`
     /// that is Graphviz's own output, the graph annotated with positions.
     public func render(dot: String, format: RenderFormat, layout: Layout = .dot) throws(RenderError) -> [UInt8] {
+        try render(dot: dot, format: format, layout: layout, plugins: .automatic)
+    }
+
+    /// `render`, with the plugins chosen.
+    func render(dot: String, format: RenderFormat, layout: Layout, plugins: Plugins) throws(RenderError) -> [UInt8] {
         lock.lock()
         defer { lock.unlock() }
-        let gvc = try openContext()
+        // On a thread with a stack of known size, whoever calls: a dispatch queue's thread has 512 KB, where libcdt's
+        // recursion overflows on graphs that the main thread's 8 MB draws.
+        nonisolated(unsafe) var result: Result<[UInt8], RenderError>!
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            result = Result { () throws(RenderError) -> [UInt8] in try renderLocked(dot: dot, format: format, layout: layout, plugins: plugins) }
+            done.signal()
+        }
+        thread.stackSize = Self.stackBytes
+        thread.start()
+        done.wait()
+        return try result.get()
+    }
+
+    /// `render`'s work, on the libgvc thread with the lock held.
+    private func renderLocked(dot: String, format: RenderFormat, layout: Layout, plugins: Plugins) throws(RenderError) -> [UInt8] {
+        var gvc = try openContext()
+        if plugins == .automatic, layout == .givenPositions, [.svg, .dot, .json].contains(format) {
+            if coreContext == nil { coreContext = .some(CorePluginContext.make(besides: gvc)) }
+            if let core = coreContext ?? nil { gvc = core }
+        }
 
         agreseterrors()
         guard let graph = dot.withCString({ agmemread($0) }) else {

@@ -1,3 +1,4 @@
+import CoordinatorLens
 import Foundation
 
 /// Why a snapshot or a DOT text could not be rendered.
@@ -14,6 +15,9 @@ public enum RenderError: Error, Hashable, CustomStringConvertible, LocalizedErro
     case renderFailed(format: String, message: String)
     /// `gvContext()` returned no context.
     case contextUnavailable
+    /// The drawing has more nodes than libgvc can lay out and draw without exhausting its stack or the memory
+    /// (`GraphvizRenderer.maximumNodes`); only a drawing of every coordinator (`--all`) gets there.
+    case tooBig(nodes: Int, limit: Int)
     /// The snapshot could not be encoded as JSON (for example a time that is not a finite number).
     case encodingFailed(message: String)
 
@@ -33,6 +37,10 @@ public enum RenderError: Error, Hashable, CustomStringConvertible, LocalizedErro
             "Graphviz failed to write '\(format)': \(message)"
         case .contextUnavailable:
             "Graphviz could not create its context (gvContext returned NULL)"
+        case .tooBig(let nodes, let limit):
+            "\(NumberText.grouped(nodes)) nodes are too many to draw whole: libgvc is given at most \(NumberText.grouped(limit)) "
+                + "(past that its own recursion overflows its stack); draw without --all (long paths and big rows are then "
+                + "summarised), or one part with --focus ID or --depth N"
         case .encodingFailed(let message):
             "the snapshot could not be encoded as JSON: \(message)"
         }

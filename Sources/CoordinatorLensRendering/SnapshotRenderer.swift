@@ -10,7 +10,7 @@ public enum SnapshotRenderer {
     ) throws(RenderError) -> [UInt8] {
         switch format {
         case .svg, .png, .pdf:
-            let document = DOTWriter(options: options).document(for: snapshot)
+            let document = try DOTWriter(options: options).drawableDocument(for: snapshot)
             return try GraphvizRenderer.shared.render(dot: document.text, format: format, layout: document.layout)
         case .dot:
             return Array(DOTWriter(options: options).write(snapshot).utf8)

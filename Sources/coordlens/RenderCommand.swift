@@ -54,7 +54,9 @@ struct RenderCommand: ParsableCommand {
         guard let format = format ?? RenderOutput(path: output) else {
             throw UsageFailure(message: "cannot tell the format of \(output): give --format svg|png|pdf|dot|json|html")
         }
-        let sessions = try RecordingInput.read(files, limits: point.limits)
+        // A picture of the end needs only each session's tree, not its lines (the HTML report lists every event).
+        let retention: Recording.Retention = point.cut == .end && format != .htmlReport ? .treeAtEnd : .everyLine
+        let sessions = try RecordingInput.read(files, limits: point.limits, keeping: retention)
         let session = try SessionChoice.pick(from: sessions, name: "the input", run: point.session)
         let judged = try point.snapshot(of: session)
         let bytes: [UInt8]

@@ -41,10 +41,32 @@ import Testing
         #expect(!result.standardError.isEmpty)
     }
 
+    @Test func jsonOfADeepChainIsLinearInItsSize() throws {
+        // 20,000 deep, every step leaking: whole paths would be 200 million ids.
+        var lines = [#"{"event":"session","v":1,"app":"Deep","run":"chain"}"#, #"{"seq":1,"t":0,"event":"add","id":1,"type":"AppCoordinator"}"#]
+        for id in 2...20_000 { lines.append(#"{"seq":\#(id),"t":0.1,"event":"add","id":\#(id),"type":"StepCoordinator","parent":\#(id - 1)}"#) }
+        for id in 2...20_000 { lines.append(#"{"seq":\#(20_000 + id),"t":1,"event":"dismiss","id":\#(id)}"#) }
+        lines.append(#"{"seq":40001,"t":10,"event":"end"}"#)
+        let result = try BuiltProduct.coordlens.run(["check", try Streams.file(lines.joined(separator: "\n") + "\n"), "--format", "json"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.utf8.count < 20_000 * 600, "\(result.standardOutput.utf8.count) bytes")
+        let json = try #require(JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let sessions = try #require(json["sessions"] as? [[String: Any]])
+        let coordinators = try #require(sessions.first?["coordinators"] as? [[String: Any]])
+        let deepest = try #require(coordinators.first { $0["id"] as? Int == 20_000 })
+        // The root, then the last 24 steps; the 19,975 between them counted.
+        #expect(deepest["path"] as? [Int] == [1] + Array(19_977...20_000))
+        #expect(deepest["omittedSteps"] as? Int == 19_975)
+        #expect(deepest["parent"] as? Int == 19_999)
+        let shallow = try #require(coordinators.first { $0["id"] as? Int == 32 })
+        #expect(shallow["path"] as? [Int] == Array(1...32), "32 steps are printed whole")
+        #expect(shallow["omittedSteps"] as? Int == 0)
+    }
+
     @Test func jsonHasTheDocumentedShapeAndOrder() throws {
         let result = try BuiltProduct.coordlens.run(["check", "-", "--format", "json"], input: Streams.leaking + Streams.clean)
         #expect(result.status == 1)
-        #expect(result.standardOutput.hasPrefix(#"{"grace":2,"sessions":[{"app":"Shop","run":"leaky","evaluatedAt":5,"ended":true,"coordinators":[{"id":1,"type":"AppCoordinator","parent":null,"verdict":"alive","reason":null,"added":{"file":"App.swift","line":3,"function":null},"bound":null,"dismissed":null,"removed":null,"path":[1]},{"id":2,"type":"CheckoutCoordinator","parent":1,"verdict":"retained","reason":"still a child of AppCoordinator#1","added":{"file":"App.swift","line":40,"function":null},"bound":null,"dismissed":null,"removed":null,"path":[1,2]}],"undecided":[],"warnings":[]}"#))
+        #expect(result.standardOutput.hasPrefix(#"{"grace":2,"sessions":[{"app":"Shop","run":"leaky","evaluatedAt":5,"ended":true,"coordinators":[{"id":1,"type":"AppCoordinator","parent":null,"verdict":"alive","reason":null,"added":{"file":"App.swift","line":3,"function":null},"bound":null,"dismissed":null,"removed":null,"path":[1],"omittedSteps":0},{"id":2,"type":"CheckoutCoordinator","parent":1,"verdict":"retained","reason":"still a child of AppCoordinator#1","added":{"file":"App.swift","line":40,"function":null},"bound":null,"dismissed":null,"removed":null,"path":[1,2],"omittedSteps":0}],"undecided":[],"warnings":[]}"#))
         #expect(result.standardOutput.hasSuffix(#""retained":1,"undecided":0}"# + "\n"))
         let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         let sessions = object?["sessions"] as? [[String: Any]]

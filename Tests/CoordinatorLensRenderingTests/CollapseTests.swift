@@ -78,9 +78,13 @@ import Testing
 
         var options = RenderOptions()
         options.groupsSiblings = false
-        let ungrouped = Self.drawn(DOTWriter(options: options).write(snapshot))
-        // Lone leaves are drawn as themselves: a summary of one would say less.
-        #expect(ungrouped.coordinators.count == 502)
+        let dot = DOTWriter(options: options).write(snapshot)
+        let ungrouped = Self.drawn(dot)
+        // Lone leaves are drawn as themselves (a summary of one would say less), up to the cap: the leak first, the
+        // rest counted.
+        #expect(ungrouped.coordinators.count == DrawingBounds.standard.maximumItems)
+        #expect(ungrouped.coordinators.contains(502))
+        #expect(dot.contains("<B>2 more not drawn</B>"))
         #expect(ungrouped.summaries.isEmpty)
     }
 

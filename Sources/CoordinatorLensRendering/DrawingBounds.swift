@@ -1,0 +1,22 @@
+/// How big a picture drawn for people may get, whatever the tree's shape: what `CollapsedForest` groups, elides and
+/// caps. `--all` (and the page's Show all) draws without bounds.
+struct DrawingBounds: Sendable {
+    /// A row of siblings wider than this many points (5,333 pixels at 96 dpi) groups its same-kind leaves into one
+    /// node each (`ProductCoordinator ×19`): 19 leaked siblings drawn one by one make a row of 7,151 pixels, while the
+    /// samples' widest rows (eight coordinators with their reasons, about 2,300 points) stay as they are.
+    var targetRowWidth = 4_000.0
+    /// Whether wide rows are grouped; diffs, whose nodes carry markers, keep theirs.
+    var groupsWideRows = true
+    /// A path longer than this many levels is drawn as its top, one "… N more …" node and its end.
+    var longestPath = 24
+    /// The levels drawn above an elided middle, the root's included.
+    var keptAbove = 4
+    /// The levels drawn below it, down to the deepest node.
+    var keptBelow = 8
+    /// The most items (nodes and summaries) drawn, taken level by level from the roots; under each drawn item the
+    /// rest becomes one "N more not drawn" node, so a picture holds at most about twice this many.
+    var maximumItems = 500
+
+    /// The bounds every default picture gets.
+    static let standard = DrawingBounds()
+}
