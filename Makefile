@@ -6,7 +6,7 @@ DEMO_DIR ?= demo-output
 DEMO_PORT ?= 0
 GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz
 
-.PHONY: deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows demo bench samples clean
+.PHONY: deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows postgres-test-server demo bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
 deps:
@@ -70,14 +70,20 @@ lint-workflows: python-tools
 	fi; \
 	echo "$$actionlint .github/workflows/*.yml"; $$actionlint .github/workflows/*.yml
 
+## postgres-test-server: the real PostgreSQL server the leak history's tests write to: Debian's postgresql (installed
+## when missing), a throwaway cluster in .build/postgres on a free loopback port with a random password, reused while it
+## runs (scripts/postgres-test-server.sh). `test` passes its address and password to the tests through the environment.
+postgres-test-server:
+	@bash scripts/postgres-test-server.sh
+
 build: deps
 	$(SWIFT) build
 
-## test: actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test,
-## then the inspector page in headless Chromium.
-test: deps python-tools browser-tools lint-workflows test-thread-sanitizer
+## test: actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test
+## (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
+test: deps python-tools browser-tools lint-workflows postgres-test-server test-thread-sanitizer
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	. .build/postgres/env && $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory test-browser
 
 ## test-browser: the inspector page in headless Chromium against real `coordlens listen`/`view` processes and a sample

@@ -1,9 +1,10 @@
 import ArgumentParser
 import CoordinatorLens
+import CoordinatorLensHistory
 import Foundation
 
 /// `coordlens check`: the verdicts, for people and for CI (exit 1 when anything is retained or undecided).
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Report retained coordinators; exit 0 when none, 1 when some (or when the run ended too early to judge), 2 on bad usage or input."
@@ -29,16 +30,17 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var source: SourceRootOption
 
-    func run() throws {
+    @OptionGroup var history: CheckHistoryOptions
+
+    func run() async throws {
         if summary { return try runSummary() }
         // Judged at the end, a session needs only its tree: read that way, memory follows coordinators, not events.
-        let retention: Recording.Retention = point.cut == .end ? .treeAtEnd : .everyLine
-        let sessions = try point.select(try RecordingInput.read(files, limits: point.limits, keeping: retention))
-        let checks = try sessions.map { SessionCheck(source: $0.source, snapshot: try point.snapshot(of: $0), atEnd: point.cut == .end) }
+        let checks = try CheckedRuns.read(files, point: point)
         let result = CheckResult(grace: point.grace, sessions: checks)
+        let marks = try await history.record(checks)
         let paths = source.paths
         switch format {
-        case .text: print(LeakReport.text(for: result, allowingUndecided: allowUndecided, paths: paths))
+        case .text: print(LeakReport.text(for: result, allowingUndecided: allowUndecided, paths: paths) + (marks.map { "\n\n" + $0.text } ?? ""))
         case .json: print(CheckJSONReport.json(for: result, paths: paths))
         case .gcc: print(GCCReport.text(for: result, allowingUndecided: allowUndecided, paths: paths), terminator: "")
         case .github: print(GitHubAnnotationsReport.text(for: result, allowingUndecided: allowUndecided, paths: paths))
