@@ -93,7 +93,7 @@ let package = Package(
         .target(name: "CoordinatorTraceTesting", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
         // Samples (samples/README.md): a UIKit stand-in for Linux and one executable per coordinator pattern.
         .target(name: "UIKitStandIn", path: "samples/UIKitStandIn"),
-        .target(name: "SampleRun", dependencies: ["CoordinatorTrace"], path: "samples/SampleRun"),
+        .target(name: "SampleRun", dependencies: ["CoordinatorTrace", "UIKitStandIn"], path: "samples/SampleRun"),
         .executableTarget(
             name: "DeliverooTraditionalSample",
             dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
@@ -128,6 +128,18 @@ let package = Package(
             name: "SegueSlotSample",
             dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
             path: "samples/segue-slot",
+            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        ),
+        .executableTarget(
+            name: "XCoordinatorRouterSample",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/xcoordinator-router",
+            exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        ),
+        .executableTarget(
+            name: "RxFlowSample",
+            dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
+            path: "samples/rxflow-flow",
             exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
         ),
         .executableTarget(

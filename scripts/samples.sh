@@ -15,6 +15,8 @@ samples=(
   "yui:YuiSample"
   "coordinator-sample:CoordinatorSampleStyle"
   "segue-slot:SegueSlotSample"
+  "xcoordinator-router:XCoordinatorRouterSample"
+  "rxflow-flow:RxFlowSample"
 )
 
 # One product per build: swift build takes a single --product.

@@ -26,8 +26,12 @@ struct CheckFinding {
     var rule: String
     /// `Type#id retained`, `Type#id undecided`, `Type#id late`, or `Recording problem`, for titles.
     var title: String
+    /// `retained`, `undecided` or `late`; empty for input warnings.
+    var word: String = ""
     /// The one-line message, reason included.
     var message: String
+    /// The reason alone, with its call site printed as the report prints sites.
+    var reason: String = ""
     /// Where the app added the coordinator; nil for input warnings and coordinators the producer gave no site.
     var site: CallSite?
     /// The recording and 1-based line an input warning points at (line 0: none).
@@ -45,7 +49,7 @@ struct CheckFinding {
 extension CheckResult {
     /// Every finding, session by session: retained, undecided, late, then the input's warnings. Undecided
     /// coordinators are errors unless `allowingUndecided`, as they are for the exit code.
-    func findings(allowingUndecided: Bool) -> [CheckFinding] {
+    func findings(allowingUndecided: Bool, paths: SourcePaths = SourcePaths()) -> [CheckFinding] {
         var findings: [CheckFinding] = []
         for (index, check) in sessions.enumerated() {
             let snapshot = check.snapshot
@@ -55,22 +59,22 @@ extension CheckResult {
                 let name = "\(node.type)#\(node.id)"
                 let holderID = node.parent ?? node.removedFrom
                 return CheckFinding(
-                    kind: kind, severity: severity, rule: rule, title: "\(name) \(word)", message: "\(name) \(word): \(reason)",
-                    site: node.site, input: nil, node: node,
+                    kind: kind, severity: severity, rule: rule, title: "\(name) \(word)", word: word,
+                    message: "\(name) \(word): \(reason)", reason: reason, site: node.site, input: nil, node: node,
                     path: ancestry.path(to: node.id) { "\($0.type)#\($0.id)" },
                     holder: holderID.flatMap { snapshot.node($0) }, session: index
                 )
             }
             for node in snapshot.retained {
                 findings.append(finding(.retained, .error, rule: node.leakReasonKind.rawValue, node: node, word: "retained",
-                                        reason: node.reason ?? "not released"))
+                                        reason: paths.reason(for: node) ?? "not released"))
             }
             for undecided in check.undecided {
                 findings.append(finding(.undecided, allowingUndecided ? .warning : .error, rule: "undecided",
                                         node: undecided.node, word: "undecided", reason: undecided.reason))
             }
             for node in snapshot.nodes where node.verdict == .late {
-                findings.append(finding(.late, .note, rule: "late", node: node, word: "late", reason: node.reason ?? "deinited late"))
+                findings.append(finding(.late, .note, rule: "late", node: node, word: "late", reason: paths.reason(for: node) ?? "deinited late"))
             }
             for warning in snapshot.warnings {
                 findings.append(CheckFinding(

@@ -20,6 +20,8 @@ public struct Coordinator: Hashable, Sendable {
     public var dismissedAt: Double?
     /// Where that first `dismiss` was called; nil when a screen's deallocation dismissed it or no site was sent.
     public var dismissedSite: CallSite?
+    /// How that first `dismiss` came about; nil if never dismissed.
+    public var dismissedVia: DismissalCause?
     /// When a `remove` detached it; cleared when an `add` attaches it again.
     public var removedAt: Double?
     /// The parent a `remove` detached it from; cleared when an `add` attaches it again.

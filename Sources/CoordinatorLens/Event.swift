@@ -27,8 +27,8 @@ public enum Event: Hashable, Sendable {
     case remove(id: CoordinatorID, parent: CoordinatorID?)
     /// `id` now drives `screen`, for example the type of its first view controller.
     case bind(id: CoordinatorID, screen: String)
-    /// `id`'s screen is gone or its flow finished; it is then done.
-    case dismiss(id: CoordinatorID)
+    /// `id`'s screen is gone or its flow finished; it is then done. `via` says how the producer knew.
+    case dismiss(id: CoordinatorID, via: DismissalCause = .reported)
     /// `id` was deallocated; `deinit` on the wire.
     case deinitialized(id: CoordinatorID)
     /// A named checkpoint that cuts (`--at-mark`) and growth reports refer to.
@@ -38,6 +38,8 @@ public enum Event: Hashable, Sendable {
     /// The producer is still running; it says nothing about the tree, but moves the session's time on, so a run that
     /// stops without `end` is judged at its last sign of life.
     case heartbeat
+    /// The app declares how many coordinators of a type may be alive at once; more is a leak (`over-limit`).
+    case expect(AliveLimit)
     /// The session ended normally; any event after it is reported.
     case end
     /// A kind this version does not know; kept so it can be reported, never applied.

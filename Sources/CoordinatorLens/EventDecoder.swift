@@ -60,10 +60,10 @@ public enum EventDecoder {
         try scanner.begin()
         // Each known key goes straight into a typed local: no dictionary, no intermediate values.
         var kind: Kind?
-        var seq, count, callLine, pid, version: Int?
+        var seq, count, callLine, pid, version, maximum: Int?
         var id, parent: CoordinatorID?
         var time: Double?
-        var type, screen, label, file, function, path, app, run: String?
+        var type, screen, label, file, function, path, app, run, via, per: String?
         // The hook writes seq, t, event and id first, in that order and without spaces: matched whole, these keys
         // skip the general key lookup. Any other order or spacing reads them in the loop below like every other key.
         if scanner.skipKey("seq") {
@@ -95,6 +95,9 @@ public enum EventDecoder {
             case .run: run = try scanner.text(key, &strings)
             case .pid: pid = try scanner.integer(key)
             case .v: version = try scanner.integer(key)
+            case .via: via = try scanner.text(key, &strings)
+            case .max: maximum = try scanner.integer(key)
+            case .per: per = try scanner.text(key, &strings)
             case .other: try scanner.skipValue()
             }
         }
@@ -116,7 +119,19 @@ public enum EventDecoder {
         case .known(.add): event = .add(id: try required(id, .id), type: try required(type, .type), parent: parent)
         case .known(.remove): event = .remove(id: try required(id, .id), parent: parent)
         case .known(.bind): event = .bind(id: try required(id, .id), screen: try required(screen, .screen))
-        case .known(.dismiss): event = .dismiss(id: try required(id, .id))
+        case .known(.dismiss):
+            // A cause this reader does not know is still a dismissal; `via` only says how the producer knew.
+            event = .dismiss(id: try required(id, .id), via: via.flatMap(DismissalCause.init(rawValue:)) ?? .reported)
+        case .known(.expect):
+            let maximum = try required(maximum, .max)
+            guard maximum >= 0 else { throw FieldError(message: "\"max\" must not be negative") }
+            let scope = try per.map { text -> AliveLimit.Scope in
+                guard let scope = AliveLimit.Scope(rawValue: text) else {
+                    throw FieldError(message: "\"per\" must be \"session\" or \"parent\", not \"\(text)\"")
+                }
+                return scope
+            } ?? .session
+            event = .expect(AliveLimit(type: try required(type, .type), maximum: maximum, scope: scope))
         case .known(.deinitialized): event = .deinitialized(id: try required(id, .id))
         case .known(.mark): event = .mark(label: try required(label, .label))
         case .known(.dropped):
@@ -156,14 +171,17 @@ public enum EventDecoder {
 
     /// The keys wire format v1 knows, matched on raw bytes so they never become Strings.
     fileprivate enum Key {
-        case event, seq, t, id, type, parent, screen, label, count, file, line, function, path, app, run, pid, v, other
+        case event, seq, t, id, type, parent, screen, label, count, file, line, function, path, app, run, pid, v, via, max, per
+        case other
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             func matches(_ key: Key) -> Bool { memcmp(bytes.baseAddress!, key.name.utf8Start, bytes.count) == 0 }
             switch bytes.count {
             case 1: self = matches(.t) ? .t : matches(.v) ? .v : .other
             case 2: self = matches(.id) ? .id : .other
-            case 3: self = matches(.seq) ? .seq : matches(.app) ? .app : matches(.run) ? .run : matches(.pid) ? .pid : .other
+            case 3:
+                self = matches(.seq) ? .seq : matches(.app) ? .app : matches(.run) ? .run : matches(.pid) ? .pid
+                    : matches(.via) ? .via : matches(.max) ? .max : matches(.per) ? .per : .other
             case 4: self = matches(.type) ? .type : matches(.file) ? .file : matches(.line) ? .line : matches(.path) ? .path : .other
             case 5: self = matches(.event) ? .event : matches(.label) ? .label : matches(.count) ? .count : .other
             case 6: self = matches(.parent) ? .parent : matches(.screen) ? .screen : .other
@@ -194,6 +212,9 @@ public enum EventDecoder {
             case .run: "run"
             case .pid: "pid"
             case .v: "v"
+            case .via: "via"
+            case .max: "max"
+            case .per: "per"
             case .other: ""
             }
         }

@@ -1,5 +1,6 @@
 /// `check --format gcc`: one `file:line:column: severity: message` line per finding, the form compilers print and
-/// Xcode, editors and `make` users click through.
+/// Xcode, editors and `make` users click through. Identical findings at one line are one line with a count
+/// (`18 × ProductCoordinator retained: …`), errors first, the biggest first.
 ///
 /// A retained coordinator is an `error` at the line that added it, followed by a `note` with its path from the root;
 /// an undecided one an `error` (a `warning` with `--allow-undecided`); a late one a `note`; a problem in the input a
@@ -9,11 +10,12 @@ public enum GCCReport {
     /// The report for `result`, each line ending in a newline; empty when there is nothing to say.
     public static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
         var lines: [String] = []
-        for finding in result.findings(allowingUndecided: allowingUndecided) {
+        for group in FindingGroup.grouping(result.findings(allowingUndecided: allowingUndecided, paths: paths)) {
+            let finding = group.first
             let location = location(of: finding, paths: paths)
-            lines.append("\(location) \(finding.severity.rawValue): \(finding.message)")
+            lines.append("\(location) \(finding.severity.rawValue): \(group.message)")
             if finding.kind == .retained {
-                lines.append("\(location) note: path: \(finding.path)")
+                lines.append("\(location) note: path: \(finding.path)\(group.count > 1 ? " (the first of \(group.count))" : "")")
             }
         }
         return lines.map { TextSanitizer.visible($0) + "\n" }.joined()

@@ -1,5 +1,6 @@
 /// `check --format github`: GitHub Actions workflow commands (`::error file=…,line=…,title=…::…`), so a leak shows on
-/// the pull request's diff at the line that added the coordinator.
+/// the pull request's diff at the line that added the coordinator. GitHub shows at most 10 error annotations per
+/// step, so identical findings at one line are one annotation with a count, errors first, the biggest first.
 ///
 /// A retained coordinator is an `error` annotation (message: reason, path from the root); an undecided one an `error`
 /// (a `warning` with `--allow-undecided`); a late one a `notice`; a problem in the input a `warning` at its line in
@@ -9,7 +10,8 @@ public enum GitHubAnnotationsReport {
     /// One workflow command per finding, then a plain summary line for the log.
     public static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
         var lines: [String] = []
-        for finding in result.findings(allowingUndecided: allowingUndecided) {
+        for group in FindingGroup.grouping(result.findings(allowingUndecided: allowingUndecided, paths: paths)) {
+            let finding = group.first
             var properties: [(String, String)] = []
             if let site = finding.site {
                 properties.append(("file", paths.file(for: site)))
@@ -18,8 +20,8 @@ public enum GitHubAnnotationsReport {
                 properties.append(("file", input.path))
                 if input.line > 0 { properties.append(("line", String(input.line))) }
             }
-            properties.append(("title", finding.title))
-            var message = TextSanitizer.visible(finding.message)
+            properties.append(("title", group.title))
+            var message = TextSanitizer.visible(group.message)
             if finding.node != nil { message += "\n" + "path: " + TextSanitizer.visible(finding.path) }
             let list = properties.map { "\($0.0)=\(property(TextSanitizer.visible($0.1)))" }.joined(separator: ",")
             lines.append("::\(command(finding.severity)) \(list)::\(data(message))")

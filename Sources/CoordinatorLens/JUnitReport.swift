@@ -1,14 +1,17 @@
 /// `check --format junit`: JUnit XML, which CI systems (Jenkins, GitLab, Azure, GitHub test reporters) show as tests.
 ///
-/// One `testsuite` per session and one `testcase` per coordinator type in it (class name: the app): types, unlike
-/// ids and run ids, are the same in every run, so a CI system's test history follows the same leak from build to
-/// build. A retained coordinator is a `failure` of its type's case (type: its reason kind; text: where it was added
-/// and its path); an undecided one an `error` (the run could not be judged), or a line of the case's `system-out` with
-/// `--allow-undecided`, as late ones are. Problems in the input go to the suite's `system-err`, one per line.
+/// One `testsuite` per session (class name: the app). A coordinator type with nothing to report is one passing
+/// `testcase`; a type with retained or undecided coordinators has one `testcase` per such coordinator, named by its
+/// type and its place among them (`ProductCoordinator [2]`), each with exactly one `failure` (a leak; type: its
+/// reason kind; text: where it was added and its path) or `error` (undecided: the run could not be judged). So
+/// `tests` counts test cases, `failures` + `errors` never exceed it, and names stay the same from build to build
+/// (types and order, unlike ids and run ids, do), so a CI system's history follows a leak. Late coordinators, and
+/// undecided ones with `--allow-undecided`, are lines of their type's first case's `system-out`. Problems in the
+/// input go to the suite's `system-err`, one per line.
 public enum JUnitReport {
     /// The JUnit XML document.
     public static func xml(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
-        let findings = result.findings(allowingUndecided: allowingUndecided)
+        let findings = result.findings(allowingUndecided: allowingUndecided, paths: paths)
         var suites: [String] = []
         var totals = (tests: 0, failures: 0, errors: 0)
         for (index, check) in result.sessions.enumerated() {
@@ -32,40 +35,40 @@ public enum JUnitReport {
         for node in snapshot.nodes where seen.insert(node.type).inserted { types.append(node.type) }
         let byType = Dictionary(grouping: findings.filter { $0.node != nil }) { $0.node?.type ?? "" }
         var cases = ""
+        var tests = 0
         var failures = 0
         var errors = 0
         for type in types {
             let mine = byType[type] ?? []
-            let opening = "    <testcase name=\"\(text(type))\" classname=\"\(text(snapshot.app))\""
-            guard !mine.isEmpty else {
-                cases += opening + "/>\n"
+            let failing = mine.filter { $0.kind == .retained || ($0.kind == .undecided && $0.severity == .error) }
+            let notes = mine.filter { finding in !failing.contains { $0.node?.id == finding.node?.id && $0.kind == finding.kind } }
+            let output = notes.isEmpty ? "" : "      <system-out>\(notes.map { text($0.message) }.joined(separator: "\n"))</system-out>\n"
+            guard !failing.isEmpty else {
+                tests += 1
+                let opening = "    <testcase name=\"\(text(type))\" classname=\"\(text(snapshot.app))\""
+                cases += output.isEmpty ? opening + "/>\n" : opening + ">\n" + output + "    </testcase>\n"
                 continue
             }
-            cases += opening + ">\n"
-            var output: [String] = []
-            for finding in mine {
+            for (position, finding) in failing.enumerated() {
+                tests += 1
                 let lines = (finding.site.map { ["added at \(paths.file(for: $0)):\($0.line)"] } ?? []) + ["path: \(finding.path)"]
                 let body = lines.map(text).joined(separator: "\n")
-                switch (finding.kind, finding.severity) {
-                case (.retained, _):
+                cases += "    <testcase name=\"\(text("\(type) [\(position + 1)]"))\" classname=\"\(text(snapshot.app))\">\n"
+                if finding.kind == .retained {
                     failures += 1
                     cases += "      <failure message=\"\(text(finding.message))\" type=\"\(text(finding.rule))\">\(body)</failure>\n"
-                case (.undecided, .error):
+                } else {
                     errors += 1
                     cases += "      <error message=\"\(text(finding.message))\" type=\"undecided\">\(body)</error>\n"
-                default:
-                    output.append(finding.message)
                 }
+                if position == 0 { cases += output }
+                cases += "    </testcase>\n"
             }
-            if !output.isEmpty {
-                cases += "      <system-out>\(output.map(text).joined(separator: "\n"))</system-out>\n"
-            }
-            cases += "    </testcase>\n"
         }
         let warnings = findings.filter { $0.kind == .inputWarning }.map { finding in
             (finding.input.map { $0.line > 0 ? "\($0.source):\($0.line): " : "\($0.source): " } ?? "") + finding.message
         }
-        var out = "  <testsuite name=\"\(text("\(snapshot.app) run \(snapshot.run)"))\" tests=\"\(types.count)\" "
+        var out = "  <testsuite name=\"\(text("\(snapshot.app) run \(snapshot.run)"))\" tests=\"\(tests)\" "
         out += "failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\" time=\"\(JSONText.number(snapshot.evaluatedAt))\">\n"
         out += "    <properties>\n"
         out += "      <property name=\"app\" value=\"\(text(snapshot.app))\"/>\n"
@@ -78,7 +81,7 @@ public enum JUnitReport {
             out += "    <system-err>\(warnings.map(text).joined(separator: "\n"))</system-err>\n"
         }
         out += "  </testsuite>\n"
-        return (out, types.count, failures, errors)
+        return (out, tests, failures, errors)
     }
 
     /// Recording text made visible (no control characters reach a CI log through the report), then XML-escaped.

@@ -64,10 +64,12 @@ public struct SessionLog: Sendable {
         }
     }
 
-    /// Replays up to `cut` and judges the tree there.
-    public func snapshot(until cut: Cut = .end, grace: Double = VerdictRules.defaultGrace) throws(CutError) -> Snapshot {
+    /// Replays up to `cut` and judges the tree there, with `limits` beside the ones the app declared.
+    public func snapshot(
+        until cut: Cut = .end, grace: Double = VerdictRules.defaultGrace, limits: [AliveLimit] = []
+    ) throws(CutError) -> Snapshot {
         let (tree, evaluatedAt) = try replay(until: cut)
-        return tree.snapshot(at: evaluatedAt, grace: grace)
+        return tree.snapshot(at: evaluatedAt, grace: grace, limits: limits)
     }
 }
 

@@ -20,7 +20,7 @@ public enum SARIFReport {
 
     /// The SARIF log as JSON text.
     public static func json(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
-        let findings = result.findings(allowingUndecided: allowingUndecided)
+        let findings = result.findings(allowingUndecided: allowingUndecided, paths: paths)
         let results = findings.filter { $0.kind != .inputWarning }.map { self.result($0, in: result, paths: paths) }
         let notifications = findings.filter { $0.kind == .inputWarning }.map(notification)
         var out = #"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"#

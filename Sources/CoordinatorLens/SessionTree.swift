@@ -34,6 +34,8 @@ public struct SessionTree: Sendable {
     public private(set) var ended = false
     /// Events applied, including those that changed nothing and only produced a diagnostic.
     public private(set) var eventCount = 0
+    /// The limits the app declared with `expect` events, the latest per type and scope.
+    public private(set) var aliveLimits: [AliveLimit] = []
 
     private var coordinators: [Coordinator] = []
     private var indexByID = CoordinatorIndex()
@@ -154,12 +156,14 @@ public struct SessionTree: Sendable {
             guard let index = known(id, record, "bind") else { return }
             coordinators[index].screen = screen
             coordinators[index].boundSite = record.site
-        case .dismiss(let id):
+        case .dismiss(let id, let via):
             guard let index = known(id, record, "dismiss") else { return }
             if coordinators[index].dismissedAt == nil {
                 coordinators[index].dismissedAt = record.time
                 coordinators[index].dismissedSite = record.site
+                coordinators[index].dismissedVia = via
             }
+        case .expect(let limit): aliveLimits = AliveLimit.merged(aliveLimits + [limit])
         case .deinitialized(let id): deinitialize(id, record)
         case .mark(let label): marks.append(Mark(label: label, seq: record.seq, time: record.time))
         case .dropped(let count):
@@ -371,6 +375,7 @@ extension Event {
         case .dropped: .dropped
         case .heartbeat: .heartbeat
         case .end: .end
+        case .expect: .expect
         case .unknown: nil
         }
     }

@@ -30,6 +30,8 @@ public struct SnapshotNode: Hashable, Sendable, Codable {
     public internal(set) var boundSite: CallSite? = nil
     /// Where it was first dismissed; nil when a screen's deallocation dismissed it or no site was sent.
     public internal(set) var dismissedSite: CallSite? = nil
+    /// How it was first dismissed; nil if never dismissed.
+    public internal(set) var dismissedVia: DismissalCause? = nil
     /// Where the `remove` that detached it was called, while it stays detached.
     public internal(set) var removedSite: CallSite? = nil
 }
@@ -138,8 +140,11 @@ public struct Snapshot: Hashable, Sendable, Codable {
 }
 
 extension SessionTree {
-    /// Freezes the tree at `evaluatedAt` (by default the last event's time) and judges every coordinator.
-    public func snapshot(at evaluatedAt: Double? = nil, grace: Double = VerdictRules.defaultGrace) -> Snapshot {
+    /// Freezes the tree at `evaluatedAt` (by default the last event's time) and judges every coordinator; `limits` add
+    /// to (and, for the same type and scope, override) the ones the app declared.
+    public func snapshot(
+        at evaluatedAt: Double? = nil, grace: Double = VerdictRules.defaultGrace, limits: [AliveLimit] = []
+    ) -> Snapshot {
         let time = evaluatedAt ?? lastTime
         var nodes: [SnapshotNode] = []
         nodes.reserveCapacity(coordinatorCount)
@@ -158,9 +163,12 @@ extension SessionTree {
                 screen: coordinator.screen, addedAt: coordinator.addedAt, site: coordinator.addedSite,
                 doneAt: coordinator.doneAt, deinitAt: coordinator.deinitAt, verdict: verdict, reason: reason,
                 reasonKind: retention?.kind, removedFrom: coordinator.removedFrom,
-                boundSite: coordinator.boundSite, dismissedSite: coordinator.dismissedSite, removedSite: coordinator.removedSite
+                boundSite: coordinator.boundSite, dismissedSite: coordinator.dismissedSite,
+                dismissedVia: coordinator.dismissedVia, removedSite: coordinator.removedSite
             ))
         }
+        let limits = AliveLimit.merged(aliveLimits + limits)
+        if !limits.isEmpty { OverLimitRule.apply(limits, to: &nodes) }
         return Snapshot(
             app: header.app, run: header.run, pid: header.pid, evaluatedAt: time, grace: grace, lastSeq: lastSeq,
             ended: ended, roots: roots, nodes: nodes, marks: marks, warnings: warnings

@@ -1,23 +1,62 @@
 /// The file name a report prints for a call site. The hook sends `#fileID` (`Module/File.swift`) as `file`, which no
 /// editor can open, and `#filePath` as `path`; given the checkout's root (`--source-root`), reports print `path`
-/// relative to it, so CI systems and editors find the line.
+/// relative to it, so CI systems and editors find the line. No output names a path outside the root: such a site
+/// is printed as `file`, so a report made in CI never carries the build machine's paths.
 public struct SourcePaths: Hashable, Sendable {
     /// The checkout's absolute path, without a trailing slash; nil prints `file` as the producer sent it.
     public var root: String?
+    /// Whether outputs that carry a site's full path (the page, `report.html`) leave it out when there is no root.
+    public var dropsFullPaths: Bool
 
-    /// Paths relative to `root` (absolute; a trailing slash is ignored), or `file` as sent when `root` is nil.
-    public init(root: String? = nil) {
+    /// Paths relative to `root` (absolute; a trailing slash is ignored), or `file` as sent when `root` is nil;
+    /// `dropsFullPaths` keeps the build machine's paths out of shareable outputs that have no root.
+    public init(root: String? = nil, dropsFullPaths: Bool = false) {
         var root = root
         while let trimmed = root, trimmed.count > 1, trimmed.hasSuffix("/") { root = String(trimmed.dropLast()) }
         self.root = root
+        self.dropsFullPaths = dropsFullPaths
     }
 
-    /// `site`'s file for a report: with a root, its `path` relative to the root (or the whole `path` when it lies
-    /// elsewhere); without a root, or without a usable `path`, its `file`.
+    /// `site`'s file for a report: with a root, its `path` relative to the root when it lies inside it; otherwise,
+    /// or without a usable `path`, its `file`.
     public func file(for site: CallSite) -> String {
         guard let root, let path = Self.usablePath(of: site) else { return site.file }
         let prefix = root == "/" ? "/" : root + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : site.file
+    }
+
+    /// `site` as shareable outputs carry it: with a root, `file` is what reports print and the full path goes;
+    /// without one, the full path goes only when `dropsFullPaths`.
+    public func shared(_ site: CallSite) -> CallSite {
+        guard root != nil || dropsFullPaths else { return site }
+        var shared = site
+        shared.file = file(for: site)
+        shared.path = nil
+        return shared
+    }
+
+    /// The node's reason with the call site it names (a `remove`'s) printed as reports print sites.
+    public func reason(for node: SnapshotNode) -> String? {
+        guard root != nil, let reason = node.reason, let site = node.removedSite, node.reasonKind == .detached else {
+            return node.reason
+        }
+        let sent = " at \(site.description)"
+        guard let range = reason.firstRange(of: sent) else { return reason }
+        var rewritten = reason
+        rewritten.replaceSubrange(range, with: " at \(file(for: site)):\(site.line)")
+        return rewritten
+    }
+
+    /// The snapshot with every call site shared (`shared(_:)`) and every reason as `reason(for:)` words it, for
+    /// pictures, the page and `report.html`.
+    public func applied(to snapshot: Snapshot) -> Snapshot {
+        guard root != nil || dropsFullPaths else { return snapshot }
+        let nodes = snapshot.nodes.map { node in node.withSites(shared, reason: reason(for: node)) }
+        return Snapshot(
+            app: snapshot.app, run: snapshot.run, pid: snapshot.pid, evaluatedAt: snapshot.evaluatedAt, grace: snapshot.grace,
+            lastSeq: snapshot.lastSeq, ended: snapshot.ended, roots: snapshot.roots, nodes: nodes, marks: snapshot.marks,
+            warnings: snapshot.warnings
+        )
     }
 
     /// `site.path` when it can stand for `site.file`: absolute, and naming the same file. A base class that forwards

@@ -20,6 +20,8 @@ public enum RetentionKind: String, Hashable, Sendable, Codable, CaseIterable, Co
     case detached
     /// Its parent deinited while it was attached.
     case outlivedParent = "outlived-parent"
+    /// More of its type were alive at once than the app or `--max-alive` allows, and it is not among the newest.
+    case overLimit = "over-limit"
 
     public static func < (lhs: RetentionKind, rhs: RetentionKind) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -36,6 +38,9 @@ public enum RetentionReason: Hashable, Sendable, Codable {
     case detached(formerParentType: String?, formerParentID: CoordinatorID?, site: CallSite?)
     /// Its parent deinited while it was attached.
     case outlivedParent(parentType: String, parentID: CoordinatorID)
+    /// One of `alive` coordinators of its type alive at once where `limit` allows fewer; `parentType#parentID` is the
+    /// parent the count was taken under, for a per-parent limit.
+    case overLimit(limit: AliveLimit, alive: Int, parentType: String?, parentID: CoordinatorID?)
 
     /// The reason's kind, stable across runs (ids are not), for leak fingerprints.
     public var kind: RetentionKind {
@@ -43,6 +48,7 @@ public enum RetentionReason: Hashable, Sendable, Codable {
         case .stillChild: .stillChild
         case .detached: .detached
         case .outlivedParent: .outlivedParent
+        case .overLimit: .overLimit
         }
     }
 
@@ -59,6 +65,10 @@ public enum RetentionReason: Hashable, Sendable, Codable {
                 "a root that is done but still alive; \(Self.heldElsewhere)"
             }
         case .outlivedParent(let type, let id): "outlived its parent \(type)#\(id)"
+        case .overLimit(let limit, let alive, let parentType, let parentID):
+            "one of \(alive) \(limit.type) alive at once\(parentType.map { " under \($0)#\(parentID!)" } ?? ""), where "
+                + (limit.maximum == 0 ? "none is expected"
+                    : "at most \(limit.maximum) \(limit.maximum == 1 ? "is" : "are") expected and it is not among the newest")
         }
     }
 }

@@ -11,6 +11,9 @@ public enum InspectorReport {
     public static func html(
         _ snapshot: Snapshot, log: SessionLog, atEnd: Bool, options: RenderOptions = RenderOptions()
     ) throws(RenderError) -> [UInt8] {
+        // A report is shared: call sites as --source-root prints them, and no full path of the build machine unless
+        // the options keep them.
+        let snapshot = options.sourcePaths.applied(to: snapshot)
         var drawing = options
         // The page draws with CoordinatorLens's own layout, as the live page does, so both look the same.
         drawing.largeTreeThreshold = 0
@@ -19,7 +22,7 @@ public enum InspectorReport {
         let data = Contents(
             model: TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd),
             svg: svg,
-            events: CoordinatorEvent.byCoordinator(in: log).sorted { $0.key < $1.key }.map { Contents.Events(id: $0.key, events: $0.value) }
+            events: CoordinatorEvent.byCoordinator(in: log, paths: options.sourcePaths).sorted { $0.key < $1.key }.map { Contents.Events(id: $0.key, events: $0.value) }
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]

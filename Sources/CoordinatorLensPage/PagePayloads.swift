@@ -106,14 +106,17 @@ public struct CoordinatorEvent: Encodable, Sendable {
     /// The other coordinator the event names: the parent of an add or remove.
     public var parent: CoordinatorID?
     public var screen: String?
+    /// How a dismissal came about (`screen-left`, `screen-freed`); nil for one the app reported, and for other kinds.
+    public var via: DismissalCause?
     public var site: CallSite?
 
-    /// Each coordinator's own events in `log` (those that name it as the coordinator they happen to), in order.
-    public static func byCoordinator(in log: SessionLog) -> [CoordinatorID: [CoordinatorEvent]] {
+    /// Each coordinator's own events in `log` (those that name it as the coordinator they happen to), in order, with
+    /// call sites as `paths` shares them.
+    public static func byCoordinator(in log: SessionLog, paths: SourcePaths = SourcePaths()) -> [CoordinatorID: [CoordinatorEvent]] {
         var events: [CoordinatorID: [CoordinatorEvent]] = [:]
         for entry in log.entries {
             guard case .record(let record) = entry else { continue }
-            var event = CoordinatorEvent(seq: record.seq, time: record.time, kind: record.event.kindName, site: record.site)
+            var event = CoordinatorEvent(seq: record.seq, time: record.time, kind: record.event.kindName, site: record.site.map(paths.shared))
             let id: CoordinatorID
             switch record.event {
             case .add(let subject, _, let parent), .remove(let subject, let parent):
@@ -122,7 +125,10 @@ public struct CoordinatorEvent: Encodable, Sendable {
             case .bind(let subject, let screen):
                 id = subject
                 event.screen = screen
-            case .dismiss(let subject), .deinitialized(let subject):
+            case .dismiss(let subject, let via):
+                id = subject
+                event.via = via == .reported ? nil : via
+            case .deinitialized(let subject):
                 id = subject
             default:
                 continue

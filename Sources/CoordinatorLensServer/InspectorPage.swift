@@ -28,15 +28,18 @@ final class InspectorPage: @unchecked Sendable {
     let sessions: LiveSessions
     /// The grace period the page starts with; each view may ask for another.
     let grace: Double
+    /// How call sites are printed (`--source-root`).
+    let paths: SourcePaths
     private let lock = NSLock()
     // Guarded by `lock`: replays up to an earlier event, the costly part of time travel, for the slider's back and
     // forth. Events up to a seq never change, so these stay true.
     private var past: [(key: PastKey, snapshot: Snapshot)] = []
     private static let keptPast = 6
 
-    init(sessions: LiveSessions, grace: Double) {
+    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths()) {
         self.sessions = sessions
         self.grace = grace
+        self.paths = paths
     }
 
     func respond(to route: PageRoute) -> Response {
@@ -47,21 +50,21 @@ final class InspectorPage: @unchecked Sendable {
         case .tree(let view):
             guard let (_, snapshot) = judged(view) else { return unknownRun(view.run) }
             // Always laid out by CoordinatorLens: fast at any size, and a tree that grows keeps its nodes in place.
-            var options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0)
+            var options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0, sourcePaths: paths)
             options.leaksOnly = view.leaksOnly
             if view.all { options.collapseThreshold = .max }
             do {
-                let svg = try SnapshotRenderer.render(snapshot, format: .svg, options: options)
+                let svg = try SnapshotRenderer.render(paths.applied(to: snapshot), format: .svg, options: options)
                 return Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq)
             } catch {
                 return .text(500, "render failed: \(error)")
             }
         case .model(let view):
             guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
-            return json(model(of: snapshot, live: live, view: view), seq: snapshot.lastSeq)
+            return json(model(of: paths.applied(to: snapshot), live: live, view: view), seq: snapshot.lastSeq)
         case .coordinator(let run, let id):
             guard let (log, _) = sessions.history(run: run) else { return unknownRun(run) }
-            return json(CoordinatorEvent.byCoordinator(in: log)[id] ?? [])
+            return json(CoordinatorEvent.byCoordinator(in: log, paths: paths)[id] ?? [])
         case .events, .asset, .notFound:
             return .text(404, "not found")
         case .badRequest(let message):

@@ -45,7 +45,7 @@ public final class InspectorServer: @unchecked Sendable {
         }
         let recorder = try options.recordPath.map { try StreamRecorder(path: $0, bufferBytes: options.recordBufferBytes) }
         self.recorder = recorder
-        let page = options.httpPort.map { _ in PageServer(sessions: self.sessions, grace: options.grace) }
+        let page = options.httpPort.map { _ in PageServer(sessions: self.sessions, grace: options.grace, paths: options.sourcePaths) }
         self.page = page
         let feed = page?.feed
         let changed: @Sendable () -> Void = { feed?.changed() }

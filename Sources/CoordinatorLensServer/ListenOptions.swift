@@ -37,6 +37,8 @@ public struct ListenOptions: Sendable {
     public var recordBufferBytes = 16 << 20
     /// Above this many drawn coordinators a picture is laid out by CoordinatorLens, not by Graphviz's `dot`.
     public var largeTreeThreshold = 500
+    /// How the page and pictures print call sites (`--source-root`).
+    public var sourcePaths = SourcePaths()
 
     /// 127.0.0.1:7420, nothing rendered or recorded, the default grace and limits, a refresh every 0.25 s.
     public init() {}

@@ -13,8 +13,8 @@ final class PageServer: @unchecked Sendable {
     private let work = DispatchQueue(label: "coordlens-page", attributes: .concurrent)
     private var channel: (any Channel)?
 
-    init(sessions: LiveSessions, grace: Double) {
-        page = InspectorPage(sessions: sessions, grace: grace)
+    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths()) {
+        page = InspectorPage(sessions: sessions, grace: grace, paths: paths)
         feed = PageFeed(sessions: sessions, grace: grace)
     }
 

@@ -9,11 +9,12 @@ public final class RecordingViewer: @unchecked Sendable {
     private let page: PageServer
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
-    /// Holds `logs` (a run id seen twice keeps its first session) for a page with grace period `grace`.
-    public init(logs: [SessionLog], grace: Double) {
+    /// Holds `logs` (a run id seen twice keeps its first session) for a page with grace period `grace`, printing
+    /// call sites as `paths` does.
+    public init(logs: [SessionLog], grace: Double, paths: SourcePaths = SourcePaths()) {
         sessions = LiveSessions(maxSessions: Int.max)
         for log in logs { _ = sessions.load(log) }
-        page = PageServer(sessions: sessions, grace: grace)
+        page = PageServer(sessions: sessions, grace: grace, paths: paths)
     }
 
     /// Binds the page's port (0: a free one); returns the port bound.

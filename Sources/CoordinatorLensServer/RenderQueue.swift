@@ -142,8 +142,10 @@ final class RenderQueue: @unchecked Sendable {
         guard let directory = options.outputDirectory else { return status }
         let path = (directory as NSString).appendingPathComponent(FileName.forRun(live.snapshot.run) + ".svg")
         do {
-            let renderOptions = RenderOptions(showReleased: options.showReleased, largeTreeThreshold: options.largeTreeThreshold)
-            let svg = try SnapshotRenderer.render(snapshot, format: .svg, options: renderOptions)
+            let renderOptions = RenderOptions(
+                showReleased: options.showReleased, largeTreeThreshold: options.largeTreeThreshold, sourcePaths: options.sourcePaths
+            )
+            let svg = try SnapshotRenderer.render(options.sourcePaths.applied(to: snapshot), format: .svg, options: renderOptions)
             try Data(svg).write(to: URL(fileURLWithPath: path), options: .atomic)
             status += " → \(path)"
         } catch {

@@ -3,9 +3,12 @@
 final class BoundScreen: @unchecked Sendable {
     weak var object: AnyObject?
     let coordinator: TrackedCoordinator
+    /// The screen's address when it was bound, the key `screenLeft` finds it by.
+    let key: ObjectIdentifier
 
     init(_ object: AnyObject, of coordinator: TrackedCoordinator) {
         self.object = object
         self.coordinator = coordinator
+        self.key = ObjectIdentifier(object)
     }
 }

@@ -48,6 +48,25 @@ public enum CoordinatorTrace {
         Tracer.shared.dismissed(coordinator, file: file, line: line, function: function, filePath: filePath)
     }
 
+    /// `screen` left the screen (dismissed, popped, replaced): the coordinators bound to it are dismissed, even
+    /// while something still holds the screen.
+    public static func screenLeft(
+        _ screen: AnyObject,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
+    ) {
+        Tracer.shared.screenLeft(screen, file: file, line: line, function: function, filePath: filePath)
+    }
+
+    /// At most `count`'s number of its type may be alive at once; older ones beyond it are leaks.
+    public static func expect(
+        _ count: ExpectedCount,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
+    ) {
+        Tracer.shared.expect(count, file: file, line: line, function: function, filePath: filePath)
+    }
+
     /// A named checkpoint.
     public static func mark(
         _ label: String,

@@ -43,6 +43,12 @@ final class ProbeRoute: @unchecked Sendable {
         }
     }
 
+    /// A watched view controller left the screen (ScreenDepartureWatch); reported without a call site, as the hook's
+    /// own line would tell the app's developers nothing.
+    func screenLeft(_ screen: AnyObject) {
+        report { $0.screenLeft(screen, site: nil) }
+    }
+
     private func report(_ body: (inout SessionState) -> Void) {
         guard let tracer, let writer else { return }
         tracer.withLock { state in

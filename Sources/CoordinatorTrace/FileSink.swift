@@ -1,15 +1,24 @@
 import Foundation
 
-/// Appends the stream to a file; it is opened on the first delivery, on the writer thread.
+/// Writes the stream to a file: one run per file unless appending was asked for.
 public final class FileSink: TraceSink, @unchecked Sendable {
     /// The file's path.
     public let path: String
+    /// Whether this run goes after what the file already holds, rather than replacing it.
+    public let appending: Bool
     private var handle: FileHandle?
     private var failed = false
 
-    /// Nothing is opened yet: the file is created if needed and appended to on the first delivery.
-    public init(path: String) {
+    /// Starts the file afresh at once (emptied or created), so that a rerun into the same path, even one that quits
+    /// before its first event, never leaves the previous run in it to be judged again; with `appending`, the file is
+    /// kept and this run goes after it, said once on standard error. It is opened for writing on the first delivery,
+    /// on the writer thread.
+    public init(path: String, appending: Bool = false) {
         self.path = path
+        self.appending = appending
+        if !appending, !FileManager.default.createFile(atPath: path, contents: nil) {
+            report("cannot create \(path); events are kept in a bounded backlog, then dropped")
+        }
     }
 
     public func deliver(_ lines: ArraySlice<[UInt8]>) -> Int {
@@ -39,7 +48,10 @@ public final class FileSink: TraceSink, @unchecked Sendable {
             report("cannot open \(path) for writing; events are kept in a bounded backlog, then dropped")
             return nil
         }
-        opened.seekToEndOfFile()
+        let earlier = opened.seekToEndOfFile()
+        if appending, earlier > 0 {
+            FileHandle.standardError.write(Data("CoordinatorTrace: appending this run to \(path), which holds \(earlier) bytes of earlier runs; coordlens check judges every run in it\n".utf8))
+        }
         handle = opened
         return opened
     }

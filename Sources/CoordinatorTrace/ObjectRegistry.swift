@@ -8,6 +8,8 @@ struct ObjectRegistry {
     private(set) var coordinators: [ObjectKey: TrackedCoordinator] = [:]
     /// Each coordinator's current screen by coordinator id; a new bind replaces the old one.
     private(set) var screens: [Int: BoundScreen] = [:]
+    /// The same bindings by the screen's address, so a screen that leaves finds its coordinators without a scan.
+    private var coordinatorsByScreen: [ObjectKey: [BoundScreen]] = [:]
     private var lastID = 0
 
     /// The coordinator's entry, and whether this call created it.
@@ -24,11 +26,24 @@ struct ObjectRegistry {
     mutating func forget(_ coordinator: TrackedCoordinator) {
         let key = ObjectKey(coordinator.key)
         if coordinators[key] === coordinator { coordinators[key] = nil }
-        screens[coordinator.id] = nil
+        bind(coordinator.id, to: nil)
     }
 
     mutating func bind(_ id: Int, to screen: BoundScreen?) {
+        let old = screens[id]
         screens[id] = screen
+        if let old {
+            let key = ObjectKey(old.key)
+            coordinatorsByScreen[key]?.removeAll { $0 === old }
+            if coordinatorsByScreen[key]?.isEmpty == true { coordinatorsByScreen[key] = nil }
+        }
+        if let screen { coordinatorsByScreen[ObjectKey(screen.key), default: []].append(screen) }
+    }
+
+    /// The current bindings of `screen`: a dead screen whose address was reused is never one of them.
+    func boundTo(_ screen: AnyObject) -> [BoundScreen] {
+        guard let bound = coordinatorsByScreen[ObjectKey(ObjectIdentifier(screen))] else { return [] }
+        return bound.filter { $0.object === screen }
     }
 
     /// Whether `screen` is still its coordinator's screen: a rebound coordinator's old screen no longer counts.

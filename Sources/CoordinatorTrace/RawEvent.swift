@@ -4,6 +4,10 @@
 struct RawEvent {
     enum Kind: UInt8 {
         case add, remove, bind, dismiss, deinitialized, mark, heartbeat, end
+        /// A dismiss because the bound screen left the screen, or was freed: the wire's `via`.
+        case screenLeft, screenFreed
+        /// An expected count: `type` at most `id` alive at once, per parent when `other` is 1.
+        case expect
     }
 
     var kind: Kind
@@ -12,7 +16,7 @@ struct RawEvent {
     var other: Int = 0
     /// The clock reading, taken under the tracer's lock so that times grow with the order of events.
     var nanos: UInt64
-    /// The coordinator's type for add, the screen's type for bind.
+    /// The coordinator's type for add and expect, the screen's type for bind.
     var type: Any.Type?
     var label: String?
     var file: StaticString?

@@ -64,6 +64,9 @@ struct SessionState {
         #if canImport(ObjectiveC)
         probes.watchScreen(screen, bound)
         #endif
+        #if canImport(UIKit) && canImport(ObjectiveC)
+        if writer.options.detectsScreenDepartures { ScreenDepartureWatch.watch(screen, route: probes) }
+        #endif
         queue.append(RawEvent(
             kind: .bind, id: tracked.id, nanos: now, type: type(of: screen),
             file: site.file, path: site.path, line: site.line, function: site.function
@@ -75,6 +78,27 @@ struct SessionState {
         let tracked = track(coordinator)
         markDismissed(tracked, at: now)
         queue.append(RawEvent(kind: .dismiss, id: tracked.id, nanos: now, file: site.file, path: site.path, line: site.line, function: site.function))
+    }
+
+    /// `screen` left the screen: every coordinator bound to it now is done, even while something still holds the
+    /// screen (a coordinator that owns its view controller). A screen no coordinator is bound to sends nothing.
+    mutating func screenLeft(_ screen: AnyObject, site: RawSite?) {
+        let bound = registry.boundTo(screen)
+        guard !bound.isEmpty else { return }
+        let now = MonotonicClock.now()
+        for screen in bound {
+            markDismissed(screen.coordinator, at: now)
+            queue.append(RawEvent(
+                kind: .screenLeft, id: screen.coordinator.id, nanos: now,
+                file: site?.file, path: site?.path, line: site?.line ?? 0, function: site?.function
+            ))
+        }
+    }
+
+    mutating func expected(_ count: ExpectedCount, site: RawSite) {
+        var event = count.rawEvent(at: MonotonicClock.now())
+        (event.file, event.path, event.line, event.function) = (site.file, site.path, site.line, site.function)
+        queue.append(event)
     }
 
     /// A mark, after a sweep: every deallocation that happened before the call is in the stream before the mark.
@@ -123,7 +147,7 @@ struct SessionState {
     mutating func screenDeallocated(_ screen: BoundScreen, at now: UInt64) {
         guard registry.isCurrent(screen) else { return }
         markDismissed(screen.coordinator, at: now)
-        queue.append(RawEvent(kind: .dismiss, id: screen.coordinator.id, nanos: now))
+        queue.append(RawEvent(kind: .screenFreed, id: screen.coordinator.id, nanos: now))
     }
 
     private mutating func markDismissed(_ tracked: TrackedCoordinator, at now: UInt64) {

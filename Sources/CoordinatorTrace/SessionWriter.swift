@@ -89,6 +89,8 @@ final class SessionWriter: @unchecked Sendable {
         header.field("run", run)
         header.field("pid", Int(ProcessInfo.processInfo.processIdentifier))
         backlog.append(header.close())
+        // Counts declared in the options hold from the start, before any coordinator is added.
+        for expected in options.expectedCounts { process(expected.rawEvent(at: startNanos)) }
 
         var drained: [RawEvent] = []
         drained.reserveCapacity(options.bufferCapacity)
@@ -183,6 +185,22 @@ final class SessionWriter: @unchecked Sendable {
             }
         case .dismiss:
             emit(.dismiss, at: event.nanos, from: event) { $0.field("id", event.id) }
+        case .screenLeft:
+            emit(.dismiss, at: event.nanos, from: event) { line in
+                line.field("id", event.id)
+                line.field("via", "screen-left")
+            }
+        case .screenFreed:
+            emit(.dismiss, at: event.nanos, from: event) { line in
+                line.field("id", event.id)
+                line.field("via", "screen-freed")
+            }
+        case .expect:
+            emit(.expect, at: event.nanos, from: event) { line in
+                line.field("type", quoted: self.name(of: event.type))
+                line.field("max", event.id)
+                if event.other == 1 { line.field("per", "parent") }
+            }
         case .deinitialized:
             emit(.deinitialized, at: event.nanos, from: event) { $0.field("id", event.id) }
         case .mark:

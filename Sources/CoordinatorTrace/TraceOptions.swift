@@ -15,11 +15,19 @@ public struct TraceOptions: Sendable {
     /// While the app is quiet, a `heartbeat` goes out this often, so a run that is killed is judged at its last sign
     /// of life rather than at its last coordinator event.
     public var heartbeatInterval: Double = 1
+    /// How many coordinators of a type may be alive at once; more is reported as a leak (`over-limit`). Sent when
+    /// the session starts; `Tracer.expect` declares more later.
+    public var expectedCounts: [ExpectedCount] = []
+    /// On Apple platforms, a bound `UIViewController` that is dismissed or popped (`viewDidDisappear` while being
+    /// dismissed or moving from its parent) dismisses its coordinators even while something still holds it. Turn
+    /// it off to report departures yourself with `Tracer.screenLeft`. Elsewhere it has no effect.
+    public var detectsScreenDepartures: Bool = true
 
     /// Out-of-range values are clamped when a session starts, never fatal; times are in seconds.
     public init(
         bufferCapacity: Int = 16_384, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2,
-        grace: Double = 2, heartbeatInterval: Double = 1
+        grace: Double = 2, heartbeatInterval: Double = 1, expectedCounts: [ExpectedCount] = [],
+        detectsScreenDepartures: Bool = true
     ) {
         self.bufferCapacity = bufferCapacity
         self.backlogCapacity = backlogCapacity
@@ -27,6 +35,8 @@ public struct TraceOptions: Sendable {
         self.endTimeout = endTimeout
         self.grace = grace
         self.heartbeatInterval = heartbeatInterval
+        self.expectedCounts = expectedCounts
+        self.detectsScreenDepartures = detectsScreenDepartures
     }
 
     /// The same options brought into a range the writer can run with: the hook must not crash or spin on a typo.
@@ -40,7 +50,9 @@ public struct TraceOptions: Sendable {
             tickInterval: clamp(tickInterval, 0.001...1),
             endTimeout: clamp(endTimeout, 0...60),
             grace: clamp(grace, 0...60),
-            heartbeatInterval: clamp(heartbeatInterval, 0.05...60)
+            heartbeatInterval: clamp(heartbeatInterval, 0.05...60),
+            expectedCounts: expectedCounts,
+            detectsScreenDepartures: detectsScreenDepartures
         )
     }
 

@@ -16,8 +16,8 @@ extension TraceSink {
 }
 
 extension TraceSink where Self == FileSink {
-    /// Appends the stream to a file, created if needed.
-    public static func file(_ path: String) -> FileSink { FileSink(path: path) }
+    /// Writes the stream to a file, replacing what it held (one run per file), or after it with `appending`.
+    public static func file(_ path: String, appending: Bool = false) -> FileSink { FileSink(path: path, appending: appending) }
 }
 
 extension TraceSink where Self == MemorySink {

@@ -80,6 +80,28 @@ public final class Tracer: @unchecked Sendable {
         state.withLock { $0.session?.dismissed(coordinator, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
+    /// `screen` left the screen (dismissed, popped, swiped down, replaced as a tab's or window's root): every
+    /// coordinator bound to it is dismissed, even while it or something else still holds the screen. Call it where
+    /// your router learns of a departure; on Apple platforms the hook sees bound view controllers leave by itself.
+    public func screenLeft(
+        _ screen: AnyObject,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
+    ) {
+        guard gate.mayBeOpen else { return }
+        state.withLock { $0.session?.screenLeft(screen, site: RawSite(file: file, path: filePath, line: line, function: function)) }
+    }
+
+    /// At most `count`'s number of its type may be alive at once from now on; older ones beyond it are leaks.
+    public func expect(
+        _ count: ExpectedCount,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
+    ) {
+        guard gate.mayBeOpen else { return }
+        state.withLock { $0.session?.expected(count, site: RawSite(file: file, path: filePath, line: line, function: function)) }
+    }
+
     /// A named checkpoint, for snapshots and growth checks; every deallocation before the call is reported before it.
     public func mark(
         _ label: String,

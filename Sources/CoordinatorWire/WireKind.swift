@@ -4,6 +4,8 @@ public enum WireKind: String, CaseIterable, Sendable {
     case session, add, remove, bind, dismiss
     case deinitialized = "deinit"
     case mark, dropped, heartbeat, end
+    /// How many coordinators of a type may be alive at once; judged by the inspector like a verdict rule.
+    case expect
 
     /// The wire format version this package writes and reads.
     public static let version = 1
@@ -21,6 +23,7 @@ public enum WireKind: String, CaseIterable, Sendable {
         case .dropped: "dropped"
         case .heartbeat: "heartbeat"
         case .end: "end"
+        case .expect: "expect"
         }
     }
 
@@ -38,7 +41,7 @@ public enum WireKind: String, CaseIterable, Sendable {
             case UInt8(ascii: "r"): kind = .dropped
             default: kind = .deinitialized
             }
-        case UInt8(ascii: "e"): kind = .end
+        case UInt8(ascii: "e"): kind = bytes[1] == UInt8(ascii: "x") ? .expect : .end
         case UInt8(ascii: "h"): kind = .heartbeat
         case UInt8(ascii: "m"): kind = .mark
         case UInt8(ascii: "r"): kind = .remove

@@ -35,10 +35,16 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         if summary { return try runSummary() }
         // Judged at the end, a session needs only its tree: read that way, memory follows coordinators, not events.
-        let checks = try CheckedRuns.read(files, point: point)
+        let retention: Recording.Retention = point.cut == .end ? .treeAtEnd : .everyLine
+        let sessions = try point.select(try RecordingInput.read(files, limits: point.limits, keeping: retention))
+        for warning in RepeatedRuns.warnings(for: sessions) { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
+        let paths = source.paths
+        // Reasons and sites in every format as --source-root prints them.
+        let checks = try sessions.map {
+            SessionCheck(source: $0.source, snapshot: paths.applied(to: try point.snapshot(of: $0)), atEnd: point.cut == .end)
+        }
         let result = CheckResult(grace: point.grace, sessions: checks)
         let marks = try await history.record(checks)
-        let paths = source.paths
         switch format {
         case .text: print(LeakReport.text(for: result, allowingUndecided: allowUndecided, paths: paths) + (marks.map { "\n\n" + $0.text } ?? ""))
         case .json: print(CheckJSONReport.json(for: result, paths: paths))

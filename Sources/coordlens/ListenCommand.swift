@@ -68,6 +68,8 @@ struct ListenCommand: AsyncParsableCommand {
         if !(evictAfter >= 0) { throw ValidationError("--evict-after must be a number of seconds, 0 or more") }
     }
 
+    @OptionGroup var source: SourceRootOption
+
     func run() async throws {
         var options = ListenOptions()
         options.host = host
@@ -84,6 +86,7 @@ struct ListenCommand: AsyncParsableCommand {
         options.maxConnections = maxConnections
         options.recordBufferBytes = recordBufferBytes
         options.largeTreeThreshold = largeTree
+        options.sourcePaths = source.paths
         let server = InspectorServer(options: options) { line in say(line) }
         let bound: Int
         do {

@@ -42,6 +42,9 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var source: SourceRootOption
 
+    @Flag(name: .customLong("full-paths"), help: "Keep call sites' full paths (the build machine's) in an html report that has no --source-root.")
+    var fullPaths = false
+
     func validate() throws {
         if let depth, depth < 0 { throw ValidationError("--depth must be 0 or more") }
         if focus?.isEmpty == true { throw ValidationError("--focus needs a coordinator id or a type name") }
@@ -53,9 +56,13 @@ struct RenderCommand: ParsableCommand {
         }
         let sessions = try RecordingInput.read(files, limits: point.limits)
         let session = try SessionChoice.pick(from: sessions, name: "the input", run: point.session)
-        let snapshot = try point.snapshot(of: session)
+        let judged = try point.snapshot(of: session)
         let bytes: [UInt8]
-        var options = RenderOptions(showReleased: showReleased, sourcePaths: source.paths)
+        var paths = source.paths
+        // A report is an artifact people pass around: without a root it carries #fileID names, not the machine's paths.
+        if format == .htmlReport, paths.root == nil { paths.dropsFullPaths = !fullPaths }
+        let snapshot = paths.applied(to: judged)
+        var options = RenderOptions(showReleased: showReleased, sourcePaths: paths)
         options.leaksOnly = leaksOnly
         options.groupsSiblings = !noGroup
         options.focus = focus

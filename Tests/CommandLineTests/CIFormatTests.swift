@@ -46,12 +46,14 @@ import Testing
         let lines = result.standardOutput.split(separator: "\n")
         let diagnostics = Self.gccDiagnostics(result.standardOutput)
         #expect(diagnostics.count == lines.count, "every line is a diagnostic:\n\(result.standardOutput)")
+        // Seven leaks at three lines: three Yellow at one, three Green at another, the checkout at a third.
         let errors = diagnostics.filter { $0.severity == "error" }
-        #expect(errors.count == 7)
+        #expect(errors.count == 3)
         #expect(errors.first?.file == "DeliverooTraditionalSample/HomeCoordinator.swift")
         #expect(errors.first?.line == 11)
-        #expect(errors.first?.message == "YellowCoordinator#2 retained: still a child of HomeCoordinator#1")
-        #expect(diagnostics.filter { $0.severity == "note" }.first?.message == "path: HomeCoordinator#1 › YellowCoordinator#2")
+        #expect(errors.first?.message == "3 × YellowCoordinator retained: still a child of HomeCoordinator#1 (YellowCoordinator#2, #4, #6)")
+        #expect(errors.last?.message == "CheckoutCoordinator#10 retained: still a child of HomeCoordinator#1")
+        #expect(diagnostics.filter { $0.severity == "note" }.first?.message == "path: HomeCoordinator#1 › YellowCoordinator#2 (the first of 3)")
     }
 
     @Test func gccKeepsAHostileTypeNameOnItsLine() async throws {
@@ -95,13 +97,13 @@ import Testing
         #expect(result.status == 1, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\n")
         let commands = lines.compactMap(Self.workflowCommand)
-        #expect(commands.count == 7)
+        #expect(commands.count == 3, "one annotation per line and finding, with a count")
         #expect(commands.allSatisfy { $0.command == "error" })
         let first = try #require(commands.first)
         #expect(first.properties["file"] == "DeliverooTraditionalSample/HomeCoordinator.swift")
         #expect(first.properties["line"] == "11")
-        #expect(first.properties["title"] == "YellowCoordinator#2 retained")
-        #expect(first.message == "YellowCoordinator#2 retained: still a child of HomeCoordinator#1\npath: HomeCoordinator#1 › YellowCoordinator#2")
+        #expect(first.properties["title"] == "3 × YellowCoordinator retained")
+        #expect(first.message == "3 × YellowCoordinator retained: still a child of HomeCoordinator#1 (YellowCoordinator#2, #4, #6)\npath: HomeCoordinator#1 › YellowCoordinator#2")
         #expect(lines.last == "coordlens: 7 retained, 0 undecided in 1 session")
     }
 
@@ -222,7 +224,7 @@ import Testing
         return try JSONDecoder().decode([JUnitSuite].self, from: Data(parse.standardOutput.utf8))
     }
 
-    @Test func junitHasAFailurePerLeakInItsTypesCase() async throws {
+    @Test func junitHasATestCasePerLeakAndCountsThatAddUp() async throws {
         let result = try await BuiltProduct.coordlens.runAsync(["check", Self.sample, "--format", "junit"])
         #expect(result.status == 1, "\(result.standardError)")
         let suites = try await Self.parsedJUnit(result.standardOutput)
@@ -230,13 +232,15 @@ import Testing
         #expect(suites.count == 1)
         #expect(suite.failures == 7 && suite.errors == 0)
         #expect(suite.cases.map(\.name) == [
-            "HomeCoordinator", "YellowCoordinator", "GreenCoordinator", "FixedYellowCoordinator", "FixedGreenCoordinator",
-            "CheckoutCoordinator", "PaymentCoordinator",
+            "HomeCoordinator", "YellowCoordinator [1]", "YellowCoordinator [2]", "YellowCoordinator [3]",
+            "GreenCoordinator [1]", "GreenCoordinator [2]", "GreenCoordinator [3]", "FixedYellowCoordinator",
+            "FixedGreenCoordinator", "CheckoutCoordinator [1]", "PaymentCoordinator",
         ])
-        #expect(suite.tests == 7)
-        let yellow = try #require(suite.cases.first { $0.name == "YellowCoordinator" })
+        #expect(suite.tests == suite.cases.count)
+        #expect(suite.failures + suite.errors <= suite.tests)
+        #expect(suite.cases.allSatisfy { $0.results.count <= 1 }, "one failure per test case")
+        let yellow = try #require(suite.cases.first { $0.name == "YellowCoordinator [1]" })
         #expect(yellow.classname == "DeliverooTraditionalSample")
-        #expect(yellow.results.count == 3)
         #expect(yellow.results.allSatisfy { $0.kind == "Failure" && $0.type == "still-child" })
         #expect(yellow.results.first?.message == "YellowCoordinator#2 retained: still a child of HomeCoordinator#1")
         #expect(yellow.results.first?.text == "added at DeliverooTraditionalSample/HomeCoordinator.swift:11\npath: HomeCoordinator#1 › YellowCoordinator#2")
@@ -249,7 +253,7 @@ import Testing
         #expect(!result.standardOutput.contains("\u{1B}"))
         let suite = try #require(try await Self.parsedJUnit(result.standardOutput).first)
         let visible = #"Evil\nLine%0A::error file=x,line=1::<b>&amp;\u{1B}[31mRed"#
-        #expect(suite.cases.map(\.name) == ["AppCoordinator", visible])
+        #expect(suite.cases.map(\.name) == ["AppCoordinator", visible + " [1]"])
         #expect(suite.cases.last?.results.first?.message == "\(visible)#2 retained: still a child of AppCoordinator#1")
         #expect(suite.err?.contains("<stdin>:6: malformed JSON") == true, "\(suite.err ?? "no system-err")")
     }
@@ -303,5 +307,32 @@ import Testing
         #expect(Int(errors.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0)
         let junit = try await PythonTools.runAsync(Self.readJUnit, input: "<testsuites><testsuite name=\"a\"><testcase></testsuite></testsuites>")
         #expect(junit.status != 0)
+    }
+
+    /// Eighteen products retained at one line: one annotation with the count for GitHub (which shows at most 10 per
+    /// step) and gcc, a test case each for JUnit with counts that add up, and a result each for SARIF.
+    @Test func eighteenIdenticalLeaksAreOneAnnotation() async throws {
+        var lines = [#"{"event":"session","v":1,"app":"Router","run":"r"}"#, #"{"seq":1,"t":0,"event":"add","id":1,"type":"Router"}"#]
+        for product in 2...19 {
+            lines.append(#"{"seq":\#(2 * product - 2),"t":0.1,"event":"add","id":\#(product),"type":"ProductCoordinator","parent":1,"file":"Shop/Router.swift","line":42}"#)
+            lines.append(#"{"seq":\#(2 * product - 1),"t":0.2,"event":"dismiss","id":\#(product),"via":"screen-left"}"#)
+        }
+        lines.append(#"{"seq":38,"t":5,"event":"end"}"#)
+        let input = lines.joined(separator: "\n") + "\n"
+        let github = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "github"], input: input)
+        #expect(github.status == 1)
+        let commands = github.standardOutput.split(separator: "\n").compactMap(Self.workflowCommand)
+        #expect(commands.count == 1)
+        #expect(commands.first?.properties["title"] == "18 × ProductCoordinator retained")
+        #expect(commands.first?.message.hasPrefix("18 × ProductCoordinator retained: still a child of Router#1 (ProductCoordinator#2, #3, #4, #5, #6, … 13 more)") == true)
+        let gcc = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "gcc"], input: input)
+        #expect(Self.gccDiagnostics(gcc.standardOutput).filter { $0.severity == "error" }.count == 1)
+        let junit = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "junit"], input: input)
+        let suite = try #require(try await Self.parsedJUnit(junit.standardOutput).first)
+        #expect(suite.tests == 19 && suite.failures == 18 && suite.errors == 0)
+        let sarif = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "sarif"], input: input)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(sarif.standardOutput.utf8)) as? [String: Any])
+        let results = ((object["runs"] as? [[String: Any]])?.first?["results"] as? [Any]) ?? []
+        #expect(results.count == 18, "SARIF keeps one result per coordinator")
     }
 }

@@ -46,9 +46,10 @@ import Testing
         let plain = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc"])
         #expect(plain.standardOutput.contains("CommandLineTests/StrangerApp.swift:77:1: error: SettingsCoordinator#5"))
         #expect(!plain.standardOutput.contains("Tests/CommandLineTests"))
-        // A checkout elsewhere: paths stay absolute, which an editor on this machine still opens.
+        // A checkout elsewhere: no output names a path outside the root, so the #fileID stands.
         let elsewhere = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", "/nowhere"])
-        #expect(elsewhere.standardOutput.contains(Self.root + "/Tests/CommandLineTests/StrangerApp.swift:77:1: error: "))
+        #expect(elsewhere.standardOutput.contains("\nCommandLineTests/StrangerApp.swift:77:1: error: ") || elsewhere.standardOutput.hasPrefix("CommandLineTests/StrangerApp.swift:77:1: error: "))
+        #expect(!elsewhere.standardOutput.contains(Self.root))
     }
 
     @Test func renderPutsTheCallSitesInTooltipsRelativeToTheSourceRoot() async throws {
@@ -76,5 +77,32 @@ import Testing
         #expect(result.standardOutput.contains(#""added":{"file":"Shop/App.swift","line":3,"function":null}"#))
         #expect(result.standardOutput.contains(#""added":{"file":"Sources/Shop/Home.swift","line":9,"function":null}"#))
         #expect(result.standardOutput.contains(#""dismissed":{"file":"Shop/Home.swift","line":12,"function":"close()"}"#))
+    }
+
+    /// Every output that names a file keeps the build machine's checkout out of it when the source root lies elsewhere
+    /// (a recording made on one machine, checked on another), and a shared report keeps it out without a root at all.
+    @Test func noOutputNamesAPathOutsideTheSourceRoot() async throws {
+        let path = try await StrangerRecording.file()
+        let elsewhere = ["--grace", "0.3", "--source-root", "/nowhere"]
+        for format in ["text", "json", "gcc", "github", "sarif", "junit"] {
+            let result = try await BuiltProduct.coordlens.runAsync(["check", path, "--format", format] + elsewhere)
+            #expect(result.status == 1, "\(format): \(result.standardError)")
+            #expect(result.standardOutput.contains("StrangerApp.swift"), "\(format) still names the file")
+            #expect(!result.standardOutput.contains(Self.root), "check --format \(format) names the build machine's path")
+        }
+        for format in ["svg", "dot", "json", "html"] {
+            let result = try await BuiltProduct.coordlens.runAsync(["render", path, "-o", "-", "--format", format] + elsewhere)
+            #expect(result.status == 0, "\(format): \(result.standardError)")
+            #expect(!result.standardOutput.contains(Self.root), "render --format \(format) names the build machine's path")
+        }
+        let report = try await BuiltProduct.coordlens.runAsync(["render", path, "-o", "-", "--format", "html", "--grace", "0.3"])
+        #expect(report.status == 0)
+        #expect(report.standardOutput.contains("StrangerApp.swift"))
+        #expect(!report.standardOutput.contains(Self.root), "report.html without --source-root carries no full path")
+        let rooted = try await BuiltProduct.coordlens.runAsync(["render", path, "-o", "-", "--format", "html", "--grace", "0.3", "--source-root", Self.root])
+        #expect(rooted.standardOutput.contains("Tests/CommandLineTests/StrangerApp.swift"))
+        #expect(!rooted.standardOutput.contains(Self.root + "/"))
+        let asked = try await BuiltProduct.coordlens.runAsync(["render", path, "-o", "-", "--format", "html", "--grace", "0.3", "--full-paths"])
+        #expect(asked.standardOutput.contains(Self.root), "--full-paths keeps them")
     }
 }

@@ -69,7 +69,7 @@ import Testing
         tracer.end()
         let all = events(try session(from: sink))
         let added = all.compactMap { event -> Int? in if case .add(let id, _, _) = event { return id.integer } else { return nil } }
-        let dismissed = all.compactMap { event -> Int? in if case .dismiss(let id) = event { return id.integer } else { return nil } }
+        let dismissed = all.compactMap { event -> Int? in if case .dismiss(let id, _) = event { return id.integer } else { return nil } }
         #expect(added == Array(1...5_001))
         #expect(dismissed == Array((2...5_001).reversed()))
     }

@@ -85,13 +85,13 @@ import Testing
         tracer.flush()
         oldScreen = nil
         tracer.flush()
-        #expect(!events(try session(from: sink)).contains(.dismiss(id: 1)), "the old screen's death is not a dismiss")
+        #expect(!events(try session(from: sink)).contains(.dismiss(id: 1, via: .screenFreed)), "the old screen's death is not a dismiss")
         otherScreen = nil
         newScreen = nil
         tracer.end()
         let kinds = events(try session(from: sink))
-        #expect(kinds.filter { $0 == .dismiss(id: 1) }.count == 1)
-        #expect(kinds.filter { $0 == .dismiss(id: 2) }.count == 1)
+        #expect(kinds.filter { $0 == .dismiss(id: 1, via: .screenFreed) }.count == 1)
+        #expect(kinds.filter { $0 == .dismiss(id: 2, via: .screenFreed) }.count == 1)
         withExtendedLifetime((first, second)) {}
     }
 
@@ -148,7 +148,7 @@ import Testing
         #expect(events(try session(from: sink)) == [.end])
     }
 
-    @Test func fileSinkAppendsNDJSON() throws {
+    @Test func fileSinkWritesNDJSON() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID()).ndjson").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let tracer = Tracer()
@@ -160,6 +160,44 @@ import Testing
         let recording = Recording(bytes: [UInt8](data))
         #expect(recording.sessions.first?.header.app == "Files")
         #expect(recording.sessions.first.map(events) == [.add(id: 1, type: "Coordinator", parent: nil), .end])
+    }
+
+    @Test func aRerunIntoTheSamePathReplacesThePreviousRun() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID()).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let coordinator = Coordinator()
+        for app in ["Leaky", "Fixed"] {
+            let tracer = Tracer()
+            tracer.start(app: app, sink: .file(path))
+            tracer.added(coordinator, to: nil)
+            tracer.end()
+        }
+        let recording = Recording(bytes: [UInt8](try #require(FileManager.default.contents(atPath: path))))
+        #expect(recording.sessions.map(\.header.app) == ["Fixed"])
+    }
+
+    @Test func anAppThatQuitsAtOnceLeavesNoEarlierRunBehind() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID()).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("{\"event\":\"session\",\"v\":1,\"app\":\"Old\",\"run\":\"old-run\"}\n".utf8).write(to: URL(fileURLWithPath: path))
+        // Only the sink is made, as `start` makes it; no event is ever delivered, as when the app is killed at once.
+        _ = FileSink(path: path)
+        let left = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!left.contains("old-run"))
+    }
+
+    @Test func appendingKeepsEveryRunWhenAskedFor() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID()).ndjson").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let coordinator = Coordinator()
+        for app in ["First", "Second"] {
+            let tracer = Tracer()
+            tracer.start(app: app, sink: .file(path, appending: true))
+            tracer.added(coordinator, to: nil)
+            tracer.end()
+        }
+        let recording = Recording(bytes: [UInt8](try #require(FileManager.default.contents(atPath: path))))
+        #expect(recording.sessions.map(\.header.app) == ["First", "Second"])
     }
 }
 

@@ -8,7 +8,7 @@ struct SampleExpectation: Sendable, CustomTestStringConvertible {
     /// The sample's folder under samples/.
     let folder: String
     let verdicts: [String: [Verdict]]
-    let retainedReason: RetentionKind = .stillChild
+    var retainedReason: RetentionKind = .stillChild
 
     var testDescription: String { product }
 
@@ -50,6 +50,18 @@ struct SampleExpectation: Sendable, CustomTestStringConvertible {
             "AppCoordinator": [.alive],
             "LoginCoordinator": [.late, .retained],
         ]),
+        SampleExpectation(product: "XCoordinatorRouterSample", folder: "xcoordinator-router", verdicts: [
+            "AppCoordinator": [.alive],
+            "HomeCoordinator": [.alive],
+            "ProfileCoordinator": [.alive],
+            "ProductCoordinator": [.retained, .retained, .retained],
+            "SettingsCoordinator": [.released, .alive],
+        ]),
+        SampleExpectation(product: "RxFlowSample", folder: "rxflow-flow", verdicts: [
+            "AppFlow": [.alive],
+            "CartFlow": [.retained, .retained],
+            "WishlistFlow": [.released],
+        ], retainedReason: .detached),
     ]
 }
 

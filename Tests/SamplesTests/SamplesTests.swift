@@ -42,6 +42,28 @@ import Testing
         #expect(!diff.hasNewLeaks)
     }
 
+    /// Coordinators that own their screens: each product sheet swiped down is seen leaving although its screen is never
+    /// freed, and the tab in the background and the screen covered by a sheet are not taken for departures.
+    @Test func routerProductsThatOwnTheirScreensAreDismissedWhenTheScreenLeaves() async throws {
+        let recording = FileManager.default.temporaryDirectory.appendingPathComponent("router-\(UUID().uuidString).ndjson")
+        defer { try? FileManager.default.removeItem(at: recording) }
+        let run = try await BuiltProduct.sample("XCoordinatorRouterSample").runAsync(["--file", recording.path], timeout: BuiltProduct.sampleTimeout)
+        try #require(run.status == 0, "\(run.standardError)")
+        let snapshot = try RecordedSample.snapshot(of: Data(contentsOf: recording))
+        let products = snapshot.nodes.filter { $0.type == "ProductCoordinator" }
+        #expect(products.count == 3)
+        #expect(products.allSatisfy { $0.verdict == .retained && $0.dismissedVia == .screenLeft })
+        #expect(products.allSatisfy { $0.site?.file == "XCoordinatorRouterSample/main.swift" }, "the call site comes through trigger")
+        for type in ["AppCoordinator", "HomeCoordinator", "ProfileCoordinator"] {
+            let node = try #require(snapshot.nodes.first { $0.type == type })
+            #expect(node.doneAt == nil, "\(type) was only covered or in the background")
+        }
+        let check = try await BuiltProduct.coordlens.runAsync(["check", recording.path], timeout: 60)
+        #expect(check.status == 1)
+        #expect(check.standardOutput.components(separatedBy: "RETAINED ProductCoordinator#").count - 1 == 3)
+        #expect(!check.standardOutput.contains("RETAINED HomeCoordinator"))
+    }
+
     @Test func sampleRefusesAnUnknownArgument() async throws {
         let run = try await BuiltProduct.sample("YuiSample").runAsync(["--bogus"], timeout: BuiltProduct.sampleTimeout)
         #expect(run.status == 2)

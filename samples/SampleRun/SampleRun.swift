@@ -23,6 +23,7 @@ public enum SampleRun {
             exit(2)
         }
         CoordinatorTrace.start(app: app, sink: destination.makeSink())
+        ScreenDepartures.install()
         let keptAlive = flows(pause)
         withExtendedLifetime(keptAlive) { CoordinatorTrace.end() }
     }

@@ -1,0 +1,116 @@
+import CoordinatorLens
+import CoordinatorTrace
+import Foundation
+import Testing
+
+/// A coordinator that owns its screen, as XCoordinator's `rootViewController` and many in-house routers do: the
+/// screen cannot deallocate while the coordinator lives, so only its departure can tell that the coordinator is done.
+private final class OwningCoordinator {
+    let screen = Screen()
+}
+
+@Suite struct ScreenDepartureTests {
+    @Test func aScreenThatLeavesDismissesTheCoordinatorThatOwnsIt() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Router", sink: sink, options: TraceOptions(grace: 0.05))
+        let router = Coordinator()
+        let product = OwningCoordinator()
+        tracer.added(router, to: nil)
+        tracer.added(product, to: router)
+        tracer.bind(product, to: product.screen)
+        tracer.screenLeft(product.screen)
+        tracer.end()
+        withExtendedLifetime((router, product)) {}
+
+        let log = try session(from: sink)
+        let dismissal = try #require(records(log).first { if case .dismiss = $0.event { true } else { false } })
+        #expect(dismissal.event == .dismiss(id: 2, via: .screenLeft))
+        #expect(dismissal.site?.function == "aScreenThatLeavesDismissesTheCoordinatorThatOwnsIt()")
+        let snapshot = try log.snapshot(grace: 0.05)
+        #expect(snapshot.node(2)?.verdict == .retained)
+        #expect(snapshot.node(2)?.reasonKind == .stillChild)
+        #expect(snapshot.node(2)?.dismissedVia == .screenLeft)
+    }
+
+    @Test func aScreenNoCoordinatorIsBoundToNowSendsNothing() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Router", sink: sink, options: TraceOptions(grace: 0))
+        let coordinator = Coordinator()
+        let first = Screen()
+        let second = Screen()
+        let stranger = Screen()
+        tracer.added(coordinator, to: nil)
+        tracer.bind(coordinator, to: first)
+        tracer.bind(coordinator, to: second)
+        // The coordinator moved on to its second screen: the first one leaving says nothing about it.
+        tracer.screenLeft(first)
+        tracer.screenLeft(stranger)
+        tracer.end()
+        withExtendedLifetime((coordinator, first, second, stranger)) {}
+        #expect(!events(try session(from: sink)).contains { if case .dismiss = $0 { true } else { false } })
+    }
+
+    @Test func everyCoordinatorBoundToTheScreenIsDismissedOnce() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Router", sink: sink, options: TraceOptions(grace: 0))
+        let flow = Coordinator()
+        let step = Coordinator()
+        let navigation = Screen()
+        tracer.added(flow, to: nil)
+        tracer.added(step, to: flow)
+        tracer.bind(flow, to: navigation)
+        tracer.bind(step, to: navigation)
+        tracer.screenLeft(navigation)
+        tracer.screenLeft(navigation)
+        tracer.end()
+        withExtendedLifetime((flow, step, navigation)) {}
+        let dismissals = events(try session(from: sink)).filter { if case .dismiss = $0 { true } else { false } }
+        #expect(dismissals == [.dismiss(id: 1, via: .screenLeft), .dismiss(id: 2, via: .screenLeft)])
+    }
+
+    @Test func aScreenFreedAfterItLeftIsNotASecondDismissal() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Router", sink: sink, options: TraceOptions(grace: 0))
+        let coordinator = Coordinator()
+        var screen: Screen? = Screen()
+        tracer.added(coordinator, to: nil)
+        tracer.bind(coordinator, to: screen!)
+        tracer.screenLeft(screen!)
+        screen = nil
+        tracer.end()
+        withExtendedLifetime(coordinator) {}
+        let dismissals = events(try session(from: sink)).filter { if case .dismiss = $0 { true } else { false } }
+        #expect(dismissals == [.dismiss(id: 1, via: .screenLeft)])
+    }
+
+    @Test func expectedCountsGoOutFirstAndJudgeTheOlderOnesBeyondThem() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(
+            app: "Router", sink: sink,
+            options: TraceOptions(grace: 0, expectedCounts: [ExpectedCount(OtherCoordinator.self, atMost: 1, per: .parent)])
+        )
+        let router = Coordinator()
+        let products = (0..<3).map { _ in OtherCoordinator() }
+        tracer.added(router, to: nil)
+        for product in products { tracer.added(product, to: router) }
+        tracer.expect(ExpectedCount(Coordinator.self, atMost: 0))
+        tracer.end()
+        withExtendedLifetime((router, products)) {}
+
+        let log = try session(from: sink)
+        #expect(events(log).first == .expect(AliveLimit(type: "OtherCoordinator", maximum: 1, scope: .parent)))
+        #expect(events(log).contains(.expect(AliveLimit(type: "Coordinator", maximum: 0))))
+        let snapshot = try log.snapshot(grace: 0)
+        #expect(snapshot.node(2)?.verdict == .retained)
+        #expect(snapshot.node(3)?.verdict == .retained)
+        #expect(snapshot.node(4)?.verdict == .alive, "the newest one is the one on screen")
+        #expect(snapshot.node(2)?.reasonKind == .overLimit)
+        #expect(snapshot.node(2)?.reason == "one of 3 OtherCoordinator alive at once under Coordinator#1, where at most 1 is expected and it is not among the newest")
+        #expect(snapshot.node(1)?.verdict == .retained, "no Coordinator was expected at all")
+    }
+}
