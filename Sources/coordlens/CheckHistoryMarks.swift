@@ -20,6 +20,8 @@ struct CheckHistoryMarks {
     /// The store, as printable (never with a password).
     var store: String
     var sessions: [Session]
+    /// The same marks per retained coordinator, for every format's findings.
+    var notes: LeakNotes
 
     /// One block: a line per session, then one per leak fingerprint, new ones first.
     var text: String {

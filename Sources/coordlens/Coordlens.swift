@@ -10,7 +10,7 @@ struct Coordlens: AsyncParsableCommand {
         abstract: "See your app's coordinator tree and catch coordinators that outlive their screens.",
         subcommands: [
             RenderCommand.self, CheckCommand.self, ListenCommand.self, ViewCommand.self, DiffCommand.self, GrowthCommand.self,
-            HistoryCommand.self,
+            HistoryCommand.self, BaselineCommand.self,
         ]
     )
 

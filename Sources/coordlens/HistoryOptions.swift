@@ -70,7 +70,8 @@ extension CheckHistoryOptions {
         guard let location else { return nil }
         return try await HistoryStoreOption.using(location) { store in
             var sessions: [CheckHistoryMarks.Session] = []
-            for check in checks {
+            var notes = LeakNotes()
+            for (index, check) in checks.enumerated() {
                 let record = RunRecord(check: check, recordedAt: Date(), commit: tags.commit, branch: tags.branch, label: tags.label)
                 let (id, _) = try await store.add(record)
                 let earlier = try await store.history(HistoryFilter(app: record.app, upToRun: id))
@@ -78,9 +79,14 @@ extension CheckHistoryOptions {
                     let mark = HistoryReport.mark(leak.fingerprint, in: earlier)
                     return CheckHistoryMarks.Leak(fingerprint: leak.fingerprint, count: leak.count, isNew: mark.isNew, note: mark.text)
                 }
+                let noteOf = Dictionary(leaks.map { ($0.fingerprint, LeakNotes.Note(accepted: false, text: $0.note)) }) { first, _ in first }
+                for group in check.snapshot.leakGroups {
+                    guard let note = noteOf[group.fingerprint.description] else { continue }
+                    for id in group.ids { notes.add(note, session: index, id: id) }
+                }
                 sessions.append(CheckHistoryMarks.Session(app: record.app, run: record.run, storedAs: id, leaks: leaks))
             }
-            return CheckHistoryMarks(store: store.location.description, sessions: sessions)
+            return CheckHistoryMarks(store: store.location.description, sessions: sessions, notes: notes)
         }
     }
 }

@@ -63,6 +63,11 @@ struct HistoryCommandTests {
         #expect(third.standardOutput.contains("seen AppCoordinator/PaymentCoordinator (detached) ×1: seen before: in 2 of the last 3 runs since"),
                 "\(third.standardOutput)")
         #expect(third.standardOutput.contains("stored as #"), "\(third.standardOutput)")
+        // Every format carries the mark: in gcc, at the end of the leak's error.
+        let gcc = try coordlens(["check", runs[2], "--history", history, "--format", "gcc"], store)
+        #expect(gcc.status == 1)
+        #expect(gcc.standardOutput.contains("error: PaymentCoordinator#10 retained: detached from AppCoordinator#1") &&
+                gcc.standardOutput.contains("(seen before: in 2 of the last 3 runs since"), "\(gcc.standardOutput)")
 
         let fourth = try HistoryRecordings.write(HistoryRecordings.recording(run: "r4", extra: ["PaymentCoordinator", "MapCoordinator"]), "r4.ndjson", in: folder)
         let checked = try coordlens(["check", fourth, "--history", history, "--commit", "c4"], store)
