@@ -6,7 +6,9 @@ DEMO_DIR ?= demo-output
 DEMO_PORT ?= 0
 GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/graphviz
 
-.PHONY: deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows postgres-test-server demo bench samples clean
+PREFIX ?= /usr/local
+
+.PHONY: install deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows postgres-test-server demo bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
 deps:
@@ -79,6 +81,12 @@ postgres-test-server:
 build: deps
 	$(SWIFT) build
 
+## install: coordlens alone, built for release, into $(PREFIX)/bin.
+install: deps
+	$(SWIFT) build -c release --product coordlens
+	install -d "$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/coordlens" "$(PREFIX)/bin/coordlens"
+
 ## test: actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test
 ## (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
 test: deps python-tools browser-tools lint-workflows postgres-test-server test-thread-sanitizer
@@ -93,6 +101,7 @@ SCREENSHOT ?= .build/inspector.png
 test-browser: browser-tools
 	$(SWIFT) build --product coordlens
 	$(SWIFT) build --product DeliverooTraditionalSample
+	$(SWIFT) build --product XCoordinatorRouterSample
 	cd Tests/Browser && COORDLENS_BIN="$$($(SWIFT) build --show-bin-path)" CHROMIUM=$(CHROMIUM) \
 		INSPECTOR_SCREENSHOT="$(abspath $(SCREENSHOT))" $(CURDIR)/$(VENV)/bin/python -m unittest -v
 

@@ -43,6 +43,7 @@ public enum LeakReport {
         for node in snapshot.nodes where node.verdict == .late {
             lines.append("  late \(name(node)): \(node.reason ?? "")")
         }
+        for crowd in CrowdedSiblings.find(in: snapshot) { lines.append("  \(crowd.note(in: snapshot))") }
         if !snapshot.warnings.isEmpty {
             lines.append("  warnings:")
             let prefix = check.source.isEmpty ? "" : "\(check.source):"

@@ -32,6 +32,8 @@ public struct SnapshotNode: Hashable, Sendable, Codable {
     public internal(set) var dismissedSite: CallSite? = nil
     /// How it was first dismissed; nil if never dismissed.
     public internal(set) var dismissedVia: DismissalCause? = nil
+    /// Seconds since the session started, at its first dismissal; nil if never dismissed.
+    public internal(set) var dismissedAt: Double? = nil
     /// Where the `remove` that detached it was called, while it stays detached.
     public internal(set) var removedSite: CallSite? = nil
 }
@@ -164,7 +166,7 @@ extension SessionTree {
                 doneAt: coordinator.doneAt, deinitAt: coordinator.deinitAt, verdict: verdict, reason: reason,
                 reasonKind: retention?.kind, removedFrom: coordinator.removedFrom,
                 boundSite: coordinator.boundSite, dismissedSite: coordinator.dismissedSite,
-                dismissedVia: coordinator.dismissedVia, removedSite: coordinator.removedSite
+                dismissedVia: coordinator.dismissedVia, dismissedAt: coordinator.dismissedAt, removedSite: coordinator.removedSite
             ))
         }
         let limits = AliveLimit.merged(aliveLimits + limits)

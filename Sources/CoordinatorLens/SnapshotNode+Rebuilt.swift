@@ -20,6 +20,7 @@ extension SnapshotNode {
         node.boundSite = boundSite.map(transform)
         node.dismissedSite = dismissedSite.map(transform)
         node.dismissedVia = dismissedVia
+        node.dismissedAt = dismissedAt
         node.removedSite = removedSite.map(transform)
         return node
     }

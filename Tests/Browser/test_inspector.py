@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import expect
 
-from inspector_support import Browser, coordlens, listen, run_sample, view, write_recording
+from inspector_support import BIN, Browser, coordlens, listen, run_sample, view, write_recording
 
 SCREENSHOT = os.environ.get("INSPECTOR_SCREENSHOT")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -189,6 +189,37 @@ class RecordedViewTests(unittest.TestCase):
         self.assertIn("script-src 'self'", policy)
         self.assertNotIn("unsafe-inline", policy)
         connection.close()
+
+
+class RouterViewTests(unittest.TestCase):
+    """A router whose coordinators own their screens, recorded by the real sample and viewed with a source root
+    elsewhere: the details say how each product was dismissed, and no full path of this machine reaches the page."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.file = tempfile.mktemp(suffix=".ndjson")
+        import subprocess
+        subprocess.run([os.path.join(BIN, "XCoordinatorRouterSample"), "--file", cls.file], check=True, capture_output=True, timeout=60)
+        cls.viewer, cls.url = view(cls.file, "--source-root", "/nowhere")
+        cls.browser = Browser().__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.__exit__(None, None, None)
+        cls.viewer.stop()
+        os.unlink(cls.file)
+
+    def test_the_details_say_the_screen_left_and_no_full_path_shows(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node.verdict-retained")
+        page.locator("#tree g.node.verdict-retained").first.click()
+        expect(page.locator("#details dd[data-field=type]")).to_have_text("ProductCoordinator")
+        expect(page.locator("#details dd[data-field=dismissed]")).to_contain_text("its screen left at ")
+        page.wait_for_selector("#details table.events td")
+        self.assertIn("dismiss (screen-left)", page.locator("#details table.events").inner_text())
+        checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        self.assertNotIn(checkout, page.content())
+        self.assertEqual(page.errors, [])
 
 
 class OneFileReportTests(unittest.TestCase):

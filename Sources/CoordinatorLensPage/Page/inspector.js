@@ -348,7 +348,7 @@ async function drawDetails() {
     ["verdict", el("span", { class: "verdict " + node.verdict }, node.verdict)],
     ["reason", node.reason || "—"],
     ["added", el("span", {}, `${seconds(node.addedAt)} at `, site(node.site))],
-    ["bound", site(node.boundSite)], ["dismissed", site(node.dismissedSite)], ["removed", site(node.removedSite)],
+    ["bound", site(node.boundSite)], ["dismissed", dismissal(node)], ["removed", site(node.removedSite)],
     ["done", seconds(node.doneAt)], ["deinit", seconds(node.deinitAt)],
     ["path", el("span", { class: "path" }, path.map(link))],
     ["children", node.children.length ? el("span", {}, node.children.map((id, i) => [i ? ", " : "", link(id)])) : "none"],
@@ -366,10 +366,17 @@ async function drawDetails() {
     appendEvents(events, await response.json());
   } catch (_) { /* the panel keeps what it has */ }
 }
+// How the coordinator was dismissed, and when: a freed or departed screen has no call site, but a cause and a time.
+const dismissalCauses = { "screen-left": "its screen left", "screen-freed": "its screen was freed", reported: "dismissed" };
+function dismissal(node) {
+  if (node.dismissedAt == null) return "—";
+  const how = dismissalCauses[node.dismissedVia] || "dismissed";
+  return el("span", {}, `${how} at ${seconds(node.dismissedAt)}`, node.dismissedSite ? [" by ", site(node.dismissedSite)] : null);
+}
 function appendEvents(table, events) {
   for (const e of events) {
     table.append(el("tr", {}, el("td", {}, String(e.seq)), el("td", {}, seconds(e.time)),
-      el("td", {}, e.kind + (e.screen ? ` ${e.screen}` : "")), el("td", { class: "mono" }, e.site ? `${e.site.file}:${e.site.line}` : "")));
+      el("td", {}, e.kind + (e.screen ? ` ${e.screen}` : "") + (e.via ? ` (${e.via})` : "")), el("td", { class: "mono" }, e.site ? `${e.site.file}:${e.site.line}` : "")));
   }
 }
 

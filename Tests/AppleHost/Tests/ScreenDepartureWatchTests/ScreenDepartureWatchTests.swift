@@ -1,0 +1,110 @@
+#if canImport(UIKit)
+import CoordinatorLens
+import CoordinatorTrace
+import UIKit
+import XCTest
+
+/// The hook's own watch on UIKit: a bound view controller that its coordinator keeps alive is dismissed when it is
+/// popped or dismissed, and not when it is only covered or its tab is in the background.
+@MainActor
+final class ScreenDepartureWatchTests: XCTestCase {
+    /// A coordinator that owns its screen, as XCoordinator's `rootViewController` does.
+    private final class OwningCoordinator {
+        let screen = UIViewController()
+    }
+
+    private var window: UIWindow!
+
+    override func setUp() {
+        window = UIWindow(frame: UIScreen.main.bounds)
+        window.makeKeyAndVisible()
+    }
+
+    override func tearDown() {
+        window.isHidden = true
+        window = nil
+    }
+
+    /// Lets UIKit deliver appearance callbacks.
+    private func turn() {
+        RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.3))
+    }
+
+    private func dismissals(_ sink: MemorySink) -> [Event] {
+        let recording = Recording(bytes: sink.bytes)
+        return recording.sessions.flatMap { log in
+            log.entries.compactMap { entry -> Event? in
+                guard case .record(let record) = entry, case .dismiss = record.event else { return nil }
+                return record.event
+            }
+        }
+    }
+
+    func testAPoppedScreenItsCoordinatorHoldsDismissesIt() {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Watch", sink: sink, options: TraceOptions(grace: 0))
+        let root = UIViewController()
+        let navigation = UINavigationController(rootViewController: root)
+        window.rootViewController = navigation
+        turn()
+        let product = OwningCoordinator()
+        tracer.added(product, to: nil)
+        tracer.bind(product, to: product.screen)
+        navigation.pushViewController(product.screen, animated: false)
+        turn()
+        navigation.popViewController(animated: false)
+        turn()
+        tracer.end()
+        XCTAssertEqual(dismissals(sink), [.dismiss(id: 1, via: .screenLeft)])
+        withExtendedLifetime(product) {}
+    }
+
+    func testASheetDismissedItsCoordinatorHoldsDismissesIt() {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Watch", sink: sink, options: TraceOptions(grace: 0))
+        let root = UIViewController()
+        window.rootViewController = root
+        turn()
+        let product = OwningCoordinator()
+        tracer.added(product, to: nil)
+        tracer.bind(product, to: product.screen)
+        root.present(product.screen, animated: false)
+        turn()
+        root.dismiss(animated: false)
+        turn()
+        tracer.end()
+        XCTAssertEqual(dismissals(sink), [.dismiss(id: 1, via: .screenLeft)])
+        withExtendedLifetime(product) {}
+    }
+
+    func testACoveredScreenAndABackgroundTabAreNotDismissed() {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Watch", sink: sink, options: TraceOptions(grace: 0))
+        let tabs = UITabBarController()
+        let first = OwningCoordinator()
+        let second = OwningCoordinator()
+        let navigation = UINavigationController(rootViewController: first.screen)
+        tabs.viewControllers = [navigation, second.screen]
+        window.rootViewController = tabs
+        turn()
+        tracer.added(first, to: nil)
+        tracer.bind(first, to: first.screen)
+        tracer.added(second, to: nil)
+        tracer.bind(second, to: second.screen)
+        navigation.pushViewController(UIViewController(), animated: false)
+        turn()
+        tabs.selectedIndex = 1
+        turn()
+        tabs.selectedIndex = 0
+        turn()
+        tabs.present(UIViewController(), animated: false)
+        turn()
+        tracer.end()
+        XCTAssertEqual(dismissals(sink), [])
+        withExtendedLifetime((first, second)) {}
+    }
+}
+#endif
