@@ -132,6 +132,13 @@ import Testing
             let suites = try await CIFormatTests.parsedJUnit(junit.standardOutput)
             #expect(suites.first?.failures == errors)
         }
+        let json = try await BuiltProduct.coordlens.runAsync(["check", more, "--baseline", baseline, "--format", "json"])
+        #expect(json.status == 1)
+        let document = try #require(JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(document["retained"] as? Int == 2 && document["failing"] as? Int == 1)
+        let notes = try #require(((document["sessions"] as? [[String: Any]])?.first?["notes"]) as? [[String: Any]])
+        #expect(notes.map { $0["known"] as? Bool } == [true, false])
+        #expect(notes.map { $0["note"] as? String } == ["known: in the baseline", "new: not in the baseline"])
         let moreText = try await BuiltProduct.coordlens.runAsync(["check", more, "--baseline", baseline])
         #expect(moreText.standardOutput.contains("  NEW   AppCoordinator/PaymentCoordinator (detached) ×1"), "\(moreText.standardOutput)")
         #expect(moreText.standardOutput.contains("  RETAINED PaymentCoordinator#50"))

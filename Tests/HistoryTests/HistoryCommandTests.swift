@@ -63,6 +63,10 @@ struct HistoryCommandTests {
         #expect(third.standardOutput.contains("seen AppCoordinator/PaymentCoordinator (detached) ×1: seen before: in 2 of the last 3 runs since"),
                 "\(third.standardOutput)")
         #expect(third.standardOutput.contains("stored as #"), "\(third.standardOutput)")
+        let checkedJSON = try coordlens(["check", runs[2], "--history", history, "--format", "json"], store)
+        let notes = try #require(((try json(checkedJSON.standardOutput)["sessions"] as? [[String: Any]])?.first?["notes"]) as? [[String: Any]])
+        #expect(notes.count == 2 && notes.allSatisfy { $0["known"] as? Bool == false })
+        #expect(notes.contains { ($0["note"] as? String)?.hasPrefix("seen before: in 2 of the last 3 runs since") == true })
         // Every format carries the mark: in gcc, at the end of the leak's error.
         let gcc = try coordlens(["check", runs[2], "--history", history, "--format", "gcc"], store)
         #expect(gcc.status == 1)
