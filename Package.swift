@@ -45,7 +45,10 @@ let package = Package(
         .target(
             name: "CoordinatorLensPage",
             dependencies: ["CoordinatorLens", "CoordinatorLensRendering"],
-            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js")]
+            resources: [
+                .embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js"),
+                .embedInCode("Page/diff-report.css"),
+            ]
         ),
         .target(
             name: "CoordinatorLensServer",
