@@ -47,7 +47,7 @@ let package = Package(
             dependencies: ["CoordinatorLens", "CoordinatorLensRendering"],
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js"),
-                .embedInCode("Page/diff-report.css"),
+                .embedInCode("Page/diff-report.css"), .embedInCode("Page/known-leaks.js"), .embedInCode("Page/known-leaks.css"),
             ]
         ),
         .target(

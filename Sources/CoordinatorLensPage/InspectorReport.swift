@@ -62,6 +62,9 @@ public enum InspectorReport {
             .replacingOccurrences(of: "<title>CoordinatorLens inspector</title>", with: "<title>CoordinatorLens report: \(XMLText.escaped(title))</title>")
             .replacingOccurrences(of: #"<link rel="stylesheet" href="/inspector.css">"#, with: "<style>\n\(style)</style>")
             .replacingOccurrences(of: #"<script src="/inspector.js" defer></script>"#, with: "")
+            // Known and new leaks need `view --baseline`/`--history`; a report carries neither.
+            .replacingOccurrences(of: #"<link rel="stylesheet" href="/known-leaks.css">"#, with: "")
+            .replacingOccurrences(of: #"<script src="/known-leaks.js" defer></script>"#, with: "")
             .replacingOccurrences(
                 of: "</body>",
                 with: #"<script type="application/json" id="lens-report">"# + inertJSON + "</script>\n<script>\n" + script + "</script>\n</body>"

@@ -1,4 +1,5 @@
 import CoordinatorLens
+import CoordinatorLensPage
 import Dispatch
 import NIOCore
 import NIOHTTP1
@@ -13,8 +14,8 @@ final class PageServer: @unchecked Sendable {
     private let work = DispatchQueue(label: "coordlens-page", attributes: .concurrent)
     private var channel: (any Channel)?
 
-    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths()) {
-        page = InspectorPage(sessions: sessions, grace: grace, paths: paths)
+    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil) {
+        page = InspectorPage(sessions: sessions, grace: grace, paths: paths, context: context)
         feed = PageFeed(sessions: sessions, grace: grace)
     }
 

@@ -26,6 +26,8 @@ struct ViewCommand: AsyncParsableCommand {
 
     @OptionGroup var source: SourceRootOption
 
+    @OptionGroup var known: PageLeakContextOptions
+
     func validate() throws {
         if !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be from 0 to 65535") }
         if !(grace >= 0) { throw ValidationError("--grace must be a number of seconds, 0 or more") }
@@ -34,7 +36,7 @@ struct ViewCommand: AsyncParsableCommand {
     func run() async throws {
         let inputs = try RecordingInput.read(files, limits: limits.limits)
         for input in inputs { WarningPrinter.print(input.log.notes, source: input.source) }
-        let viewer = RecordingViewer(logs: inputs.map(\.log), grace: grace, paths: source.paths)
+        let viewer = RecordingViewer(logs: inputs.map(\.log), grace: grace, paths: source.paths, context: try await known.context())
         let port: Int
         do {
             port = try await viewer.start(host: host, port: httpPort)
