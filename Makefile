@@ -125,4 +125,5 @@ bench: deps browser-tools
 	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python Benchmarks/browser/latency.py "$$($(SWIFT) build -c release --show-bin-path)/coordlens"
 
 clean:
+	@if [ -d .build/postgres ]; then bash scripts/postgres-test-server.sh stop; fi
 	rm -rf .build .build-tsan $(DEMO_DIR)

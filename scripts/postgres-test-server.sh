@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for the leak history's tests: Debian's postgresql (installed when missing), a cluster in
 # .build/postgres, listening on 127.0.0.1 only, on a free port, with a random password. Reused while it runs. Writes
-# .build/postgres/env, which `make test` sources: COORDLENS_TEST_POSTGRES (the address, no password) and
+# .build/postgres/env, which `make test` sources (`stop` stops it): COORDLENS_TEST_POSTGRES (the address, no password) and
 # COORDLENS_TEST_PGPASSWORD. The server refuses to run as root, so as root it runs as the `postgres` user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +35,12 @@ if [ "$(id -u)" = 0 ]; then
     mkdir -p "$data"
     chown -R postgres: "$(dirname "$data")" "$data"
     chmod 700 "$data"
+fi
+
+# `stop` (make clean): stops the cluster, so that removing .build leaves no server behind.
+if [ "${1:-}" = stop ]; then
+    if [ -s "$data/PG_VERSION" ]; then as_server "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true; fi
+    exit 0
 fi
 
 if as_server "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1 && [ -s "$root/env" ]; then
