@@ -17,6 +17,8 @@ public enum PageAssets {
         case "/inspector.js": Asset(bytes: PackageResources.inspector_js, contentType: "text/javascript; charset=utf-8")
         case "/known-leaks.js": Asset(bytes: PackageResources.known_leaks_js, contentType: "text/javascript; charset=utf-8")
         case "/known-leaks.css": Asset(bytes: PackageResources.known_leaks_css, contentType: "text/css; charset=utf-8")
+        case "/lifetimes.js": Asset(bytes: PackageResources.lifetimes_js, contentType: "text/javascript; charset=utf-8")
+        case "/lifetimes.css": Asset(bytes: PackageResources.lifetimes_css, contentType: "text/css; charset=utf-8")
         default: nil
         }
     }
