@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: install network-tools deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows demo bench samples clean
+.PHONY: install network-tools deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows postgres-test-server demo bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
 deps:
@@ -81,6 +81,12 @@ lint-workflows: python-tools
 	fi; \
 	echo "$$actionlint .github/workflows/*.yml"; $$actionlint .github/workflows/*.yml
 
+## postgres-test-server: the real PostgreSQL server the leak history's tests write to: Debian's postgresql (installed
+## when missing), a throwaway cluster in .build/postgres on a free loopback port with a random password, reused while it
+## runs (scripts/postgres-test-server.sh). `test` passes its address and password to the tests through the environment.
+postgres-test-server:
+	@bash scripts/postgres-test-server.sh
+
 build: deps
 	$(SWIFT) build
 
@@ -90,11 +96,11 @@ install: deps
 	install -d "$(PREFIX)/bin"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/coordlens" "$(PREFIX)/bin/coordlens"
 
-## test: actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test,
-## then the inspector page in headless Chromium.
-test: deps python-tools browser-tools network-tools lint-workflows test-thread-sanitizer
+## test: actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test
+## (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
+test: deps python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	. .build/postgres/env && $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory test-browser
 
 ## test-browser: the inspector page in headless Chromium against real `coordlens listen`/`view` processes and a sample
@@ -129,4 +135,5 @@ bench: deps browser-tools
 	$(VENV)/bin/python Benchmarks/flood.py "$$($(SWIFT) build -c release --show-bin-path)/coordlens"
 
 clean:
+	@if [ -d .build/postgres ]; then bash scripts/postgres-test-server.sh stop; fi
 	rm -rf .build .build-tsan $(DEMO_DIR)

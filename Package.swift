@@ -14,12 +14,18 @@ let package = Package(
     // An app that embeds only the hook depends on this package with `traits: []`: with the `Tools` trait off, nothing
     // uses swift-nio or swift-argument-parser, and SwiftPM does not even check them out (see README, "Hook only").
     traits: [
-        .trait(name: "Tools", description: "The coordlens tool and its server: needs swift-nio and swift-argument-parser."),
+        .trait(
+            name: "Tools",
+            description: "The coordlens tool, its server and its leak history: needs swift-nio, swift-argument-parser, sqlite-nio and postgres-nio."
+        ),
         .default(enabledTraits: ["Tools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // The leak history's stores (CoordinatorLensHistory): SQLite in one file, PostgreSQL for many machines.
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The wire format's vocabulary and JSON string escaping, shared by the hook and the core: no dependencies.
@@ -39,7 +45,11 @@ let package = Package(
         .target(
             name: "CoordinatorLensPage",
             dependencies: ["CoordinatorLens", "CoordinatorLensRendering"],
-            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js")]
+            resources: [
+                .embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js"),
+                .embedInCode("Page/diff-report.css"), .embedInCode("Page/known-leaks.js"), .embedInCode("Page/known-leaks.css"),
+                .embedInCode("Page/lifetimes.js"), .embedInCode("Page/lifetimes.css"),
+            ]
         ),
         .target(
             name: "CoordinatorLensServer",
@@ -50,10 +60,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Tools"])),
             ]
         ),
+        // The leak history across runs (`coordlens history`, `check --history`): one store API over SQLite and PostgreSQL.
+        .target(
+            name: "CoordinatorLensHistory",
+            dependencies: [
+                "CoordinatorLens",
+                .product(name: "SQLiteNIO", package: "sqlite-nio", condition: .when(traits: ["Tools"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Tools"])),
+            ]
+        ),
         .executableTarget(
             name: "coordlens",
             dependencies: [
-                "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage", "CoordinatorLensServer",
+                "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage", "CoordinatorLensServer", "CoordinatorLensHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ]
         ),
@@ -99,6 +118,8 @@ let package = Package(
         .testTarget(name: "CoordinatorLensTests", dependencies: ["CoordinatorLens"]),
         // Runs the built `coordlens` as a real process: exit codes, formats, listen over TCP.
         .testTarget(name: "CommandLineTests", dependencies: ["CoordinatorTrace", "CoordinatorLensServer", "coordlens", "TestSupport"]),
+        // The leak history against a real SQLite file and a real PostgreSQL server (`make test` starts one).
+        .testTarget(name: "HistoryTests", dependencies: ["CoordinatorLensHistory", "coordlens", "TestSupport"]),
         .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering", "TestSupport"]),
         .testTarget(name: "DiffTests", dependencies: ["CoordinatorLens", "CoordinatorLensRendering", "TestSupport"]),
         .testTarget(

@@ -102,6 +102,43 @@ def measure(browser, binary, size, show_all=False, probes=PROBES):
         process.wait(10)
 
 
+LIFETIMES = {5_000: 1000}
+
+
+def measure_lifetimes(browser, binary, size, runs=5):
+    """The lifetimes view of a recorded session of `size` coordinators (`coordlens view`): milliseconds from asking
+    lifetimes.js to lay out and draw the model the page holds to the next painted frame, per run."""
+    recording = tempfile.NamedTemporaryFile("wb", suffix=".ndjson", delete=False)
+    recording.write(b'{"event":"session","v":1,"app":"Bench","run":"lifetimes"}\n')
+    for number in range(1, size + 1):
+        add = {"event": "add", "id": number, "type": f"Coordinator{number % 7}"}
+        if number > 1:
+            add["parent"] = (number - 2) // 4 + 1
+        recording.write(line(number * 2 - 1, add))
+        if number % 3 == 0:
+            recording.write(line(number * 2, {"event": "dismiss", "id": number}))
+    recording.close()
+    log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+    process = subprocess.Popen([binary, "view", "--http-port", "0", recording.name], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = None
+        deadline = time.time() + 30
+        while url is None and time.time() < deadline:
+            with open(log.name) as text:
+                found = re.search(r"Inspector: (http://\S+)", text.read())
+            url = found.group(1) if found else None
+            time.sleep(0.05)
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(url)
+        page.wait_for_function(f"() => state.model && state.model.nodes.length === {size}", timeout=60000)
+        return [page.evaluate("() => window.lensLifetimesBench(state.model)") for _ in range(runs)]
+    finally:
+        process.terminate()
+        process.wait(10)
+        os.unlink(recording.name)
+        os.unlink(log.name)
+
+
 def main():
     binary = sys.argv[1]
     # `latency.py BINARY 300:100 2000:150` measures other sizes against other targets, for experiments.
@@ -125,6 +162,12 @@ def main():
             verdict = "met" if median < target else f"short by {median / target:.2f}×"
             print(f"inspector page with Show all (every node drawn by libgvc), {size:,} coordinators: "
                   f"median {median:.0f} ms ({len(latencies)} probes)  [target < {target} ms: {verdict}]")
+        for size, target in LIFETIMES.items():
+            times = measure_lifetimes(browser, binary, size)
+            median = statistics.median(times)
+            verdict = "met" if median < target else f"missed by {median - target:.0f} ms"
+            print(f"inspector page, lifetimes view of {size:,} coordinators (rows virtualised): laid out, drawn and "
+                  f"painted in median {median:.0f} ms (max {max(times):.0f} ms, {len(times)} runs)  [target < {target} ms: {verdict}]")
         browser.close()
 
 

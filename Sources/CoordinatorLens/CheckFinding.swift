@@ -66,8 +66,11 @@ extension CheckResult {
                 )
             }
             for node in snapshot.retained {
-                findings.append(finding(.retained, .error, rule: node.leakReasonKind.rawValue, node: node, word: "retained",
-                                        reason: paths.reason(for: node) ?? "not released"))
+                // A leak the baseline accepts is a warning; the note (known, new, seen before) ends its reason.
+                let note = notes.note(session: index, id: node.id)
+                let reason = (paths.reason(for: node) ?? "not released") + (note.map { " (\($0.text))" } ?? "")
+                findings.append(finding(.retained, note?.accepted == true ? .warning : .error, rule: node.leakReasonKind.rawValue,
+                                        node: node, word: "retained", reason: reason))
             }
             for undecided in check.undecided {
                 findings.append(finding(.undecided, allowingUndecided ? .warning : .error, rule: "undecided",

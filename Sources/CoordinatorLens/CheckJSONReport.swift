@@ -7,20 +7,34 @@ public enum CheckJSONReport {
     /// `paths` prints them.
     public static func json(for result: CheckResult, paths: SourcePaths = SourcePaths()) -> String {
         var out = "{\"grace\":\(JSONText.number(result.grace)),\"sessions\":["
-        out += result.sessions.map { session($0, paths: paths) }.joined(separator: ",")
-        out += "],\"retained\":\(result.retained),\"undecided\":\(result.undecided)}"
-        return out
+        out += result.sessions.enumerated().map { session($0.element, paths: paths, notes: noted(result, $0.offset)) }.joined(separator: ",")
+        out += "],\"retained\":\(result.retained),\"undecided\":\(result.undecided)"
+        // With --baseline or --history only: each leak's note, and how many leaks fail the run.
+        if !result.notes.isEmpty { out += ",\"failing\":\(result.failingRetained)" }
+        return out + "}"
     }
 
-    private static func session(_ check: SessionCheck, paths: SourcePaths) -> String {
+    /// `[{"id":…,"known":B,"note":…}]` for the session's retained coordinators, or nil when the result has no notes.
+    private static func noted(_ result: CheckResult, _ index: Int) -> String? {
+        guard !result.notes.isEmpty else { return nil }
+        let notes = result.sessions[index].snapshot.retained.compactMap { node in
+            result.notes.note(session: index, id: node.id).map {
+                "{\"id\":\(node.id.json),\"known\":\($0.accepted),\"note\":\(JSONText.quoted($0.text))}"
+            }
+        }
+        return "[" + notes.joined(separator: ",") + "]"
+    }
+
+    private static func session(_ check: SessionCheck, paths: SourcePaths, notes: String?) -> String {
         let snapshot = check.snapshot
         var index = PathIndex(snapshot)
         var out = "{\"app\":\(JSONText.quoted(snapshot.app)),\"run\":\(JSONText.quoted(snapshot.run)),"
         out += "\"evaluatedAt\":\(JSONText.number(snapshot.evaluatedAt)),\"ended\":\(snapshot.ended),"
         out += "\"coordinators\":[" + snapshot.nodes.map { coordinator($0, path: index.path(to: $0.id), paths: paths) }.joined(separator: ",") + "],"
         out += "\"undecided\":[" + check.undecided.map(undecided).joined(separator: ",") + "],"
-        out += "\"warnings\":[" + snapshot.warnings.map(warning).joined(separator: ",") + "]}"
-        return out
+        out += "\"warnings\":[" + snapshot.warnings.map(warning).joined(separator: ",") + "]"
+        if let notes { out += ",\"notes\":" + notes }
+        return out + "}"
     }
 
     private static func coordinator(_ node: SnapshotNode, path: (ids: [CoordinatorID], omitted: Int), paths: SourcePaths) -> String {

@@ -4,6 +4,8 @@ public struct CheckResult: Sendable {
     public var grace: Double
     /// The sessions checked, in input order.
     public var sessions: [SessionCheck]
+    /// What a baseline or a history says about the leaks: every output marks them, and accepted ones do not fail.
+    public var notes = LeakNotes()
 
     /// Collects the sessions' checks under one grace period.
     public init(grace: Double, sessions: [SessionCheck]) {
@@ -16,9 +18,18 @@ public struct CheckResult: Sendable {
     /// Coordinators no session could decide, because it ended within their grace period.
     public var undecided: Int { sessions.reduce(0) { $0 + $1.undecided.count } }
 
-    /// Whether CI should fail: a leak, or (unless allowed) a coordinator the run ended too early to judge.
+    /// Retained coordinators that no note accepts (with a baseline: the new ones): the leaks that fail the run.
+    public var failingRetained: Int {
+        guard !notes.isEmpty else { return retained }
+        return sessions.enumerated().reduce(0) { total, session in
+            total + session.element.snapshot.retained.filter { notes.note(session: session.offset, id: $0.id)?.accepted != true }.count
+        }
+    }
+
+    /// Whether CI should fail: a leak no baseline accepts, or (unless allowed) a coordinator the run ended too early to
+    /// judge.
     public func fails(allowingUndecided: Bool) -> Bool {
-        retained > 0 || (!allowingUndecided && undecided > 0)
+        failingRetained > 0 || (!allowingUndecided && undecided > 0)
     }
 }
 

@@ -21,15 +21,20 @@ public enum LeakReport {
         return parts.isEmpty ? "no coordinators" : parts.joined(separator: ", ")
     }
 
-    /// The full text block for one session: leaks with their paths, undecided ones, late ones, warnings, counts.
-    public static func text(for check: SessionCheck, paths: SourcePaths = SourcePaths()) -> String {
+    /// The full text block for one session: leaks with their paths, undecided ones, late ones, warnings, counts. A leak
+    /// `notes` accepts (known in a baseline) is `KNOWN` rather than `RETAINED`; any note follows its path.
+    public static func text(
+        for check: SessionCheck, paths: SourcePaths = SourcePaths(), notes: LeakNotes = LeakNotes(), session: Int = 0
+    ) -> String {
         let snapshot = check.snapshot
         var ancestry = AncestryIndex(snapshot)
         var lines = ["\(snapshot.app) run \(snapshot.run) (evaluated at \(Seconds(snapshot.evaluatedAt)), grace \(Seconds(snapshot.grace)))"]
         for node in snapshot.retained {
-            lines.append("  RETAINED \(name(node)): \(node.reason ?? "not released")")
+            let note = notes.note(session: session, id: node.id)
+            lines.append("  \(note?.accepted == true ? "KNOWN" : "RETAINED") \(name(node)): \(node.reason ?? "not released")")
             if let site = node.site { lines.append("    added at \(paths.file(for: site)):\(site.line)") }
             lines.append("    path: \(ancestry.path(to: node.id, name: name))")
+            if let note { lines.append("    \(note.text)") }
         }
         for undecided in check.undecided {
             lines.append("  UNDECIDED \(name(undecided.node)): \(undecided.reason)")
@@ -52,13 +57,15 @@ public enum LeakReport {
 
     /// Every session's block, then the closing count, and when undecided coordinators do not fail the run, a note.
     public static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
-        var blocks = result.sessions.map { text(for: $0, paths: paths) }
+        var blocks = result.sessions.enumerated().map { text(for: $0.element, paths: paths, notes: result.notes, session: $0.offset) }
         let sessions = result.sessions.count == 1 ? "1 session" : "\(result.sessions.count) sessions"
+        let accepted = result.retained - result.failingRetained
+        let retained = "\(result.retained) retained" + (accepted > 0 ? " (\(accepted) known from the baseline)" : "")
         if result.undecided > 0 {
             let note = allowingUndecided ? " (allowed by --allow-undecided)" : ""
-            blocks.append("\(result.retained) retained, \(result.undecided) undecided\(note) in \(sessions)")
+            blocks.append("\(retained), \(result.undecided) undecided\(note) in \(sessions)")
         } else {
-            blocks.append("\(result.retained) retained in \(sessions)")
+            blocks.append("\(retained) in \(sessions)")
         }
         return blocks.joined(separator: "\n\n")
     }

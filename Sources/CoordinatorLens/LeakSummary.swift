@@ -34,6 +34,8 @@ public struct LeakSummary: Sendable {
         public var runs: Int
         /// In how many sessions it appears.
         public var sessions: Int
+        /// The most retained coordinators with it in any one session (what a baseline allows per run).
+        public var mostInOneSession: Int
         /// The first recording and session it appears in, in input order.
         public var first: RunReference
         /// The last recording and session it appears in, in input order.
@@ -67,19 +69,23 @@ public struct LeakSummary: Sendable {
             undecided += check.undecided.count
             warnings += snapshot.warnings.count
             let here = RunReference(source: source, run: snapshot.run)
-            var seenInSession = Set<Int>()
+            var inSession: [Int: Int] = [:]
             for (position, fingerprint) in Self.fingerprints(of: snapshot) {
                 let node = snapshot.nodes[position]
                 retained += 1
                 if let number = groupByFingerprint[fingerprint] {
                     unranked[number].count += 1
-                    if seenInSession.insert(number).inserted { unranked[number].sessions += 1 }
+                    if inSession[number] == nil { unranked[number].sessions += 1 }
+                    inSession[number, default: 0] += 1
+                    unranked[number].mostInOneSession = max(unranked[number].mostInOneSession, inSession[number]!)
                     unranked[number].last = here
                 } else {
                     groupByFingerprint[fingerprint] = unranked.count
-                    seenInSession.insert(unranked.count)
+                    inSession[unranked.count] = 1
                     let example = Example(seenIn: here, id: node.id, site: node.site, reason: node.reason)
-                    unranked.append(Group(fingerprint: fingerprint, count: 1, runs: 1, sessions: 1, first: here, last: here, example: example))
+                    unranked.append(Group(
+                        fingerprint: fingerprint, count: 1, runs: 1, sessions: 1, mostInOneSession: 1, first: here, last: here, example: example
+                    ))
                 }
             }
         }
@@ -120,6 +126,7 @@ public struct LeakSummary: Sendable {
             unranked[number].count += group.count
             unranked[number].runs += group.runs
             unranked[number].sessions += group.sessions
+            unranked[number].mostInOneSession = max(unranked[number].mostInOneSession, group.mostInOneSession)
             unranked[number].last = group.last
         }
     }

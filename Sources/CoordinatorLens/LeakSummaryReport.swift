@@ -27,15 +27,20 @@ public enum LeakSummaryReport {
     }
 
     /// A ranked list: per group, its fingerprint, where and how often it appears, and one example's call site.
-    public static func text(for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths()) -> String {
+    public static func text(
+        for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
+    ) -> String {
         var lines: [String] = []
         for (rank, group) in summary.groups.enumerated() {
-            lines.append("\(rank + 1). \(group.fingerprint)")
+            lines.append("\(rank + 1). \(group.fingerprint)" + (baseline.map { " (\($0.note(for: group).text))" } ?? ""))
             lines.append("   in \(share(group.runs, of: summary.recordings)) recordings, \(share(group.sessions, of: summary.sessions)) sessions; "
                 + "\(NumberText.grouped(group.count)) retained (\(perRun(group)) per recording it is in)")
             lines.append("   first: \(reference(group.first)); last: \(reference(group.last))")
             lines.append("   e.g. \(group.fingerprint.type)#\(group.example.id) in \(reference(group.example.seenIn))"
                 + (group.example.site.map { ", added at \(paths.file(for: $0)):\($0.line)" } ?? ", no call site"))
+        }
+        for entry in baseline?.fixed(in: summary) ?? [] {
+            lines.append("fixed: \(entry.fingerprint) (\(entry.count) in the baseline) no longer occurs; remove it from the baseline")
         }
         if !lines.isEmpty { lines.append("") }
         lines.append(totals(summary, unusable: unusable))
@@ -44,7 +49,9 @@ public enum LeakSummaryReport {
 
     /// `{"recordings":…,"sessions":…,"retained":…,"undecided":…,"warnings":…,"groups":[…],"unusable":[…]}`, keys in
     /// this order, groups ranked as in the text.
-    public static func json(for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths()) -> String {
+    public static func json(
+        for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
+    ) -> String {
         var out = "{\"recordings\":\(summary.recordings),\"sessions\":\(summary.sessions),\"retained\":\(summary.retained),"
         out += "\"undecided\":\(summary.undecided),\"warnings\":\(summary.warnings),\"groups\":["
         out += summary.groups.map { group in
@@ -52,6 +59,11 @@ public enum LeakSummaryReport {
             text += "\"types\":[\(group.fingerprint.types.map(JSONText.quoted).joined(separator: ","))],"
             text += "\"omittedSteps\":\(group.fingerprint.omittedSteps),\"reason\":\"\(group.fingerprint.reasonKind.rawValue)\","
             text += "\"runs\":\(group.runs),\"sessions\":\(group.sessions),\"count\":\(group.count),"
+            text += "\"mostInOneSession\":\(group.mostInOneSession),"
+            if let baseline {
+                let note = baseline.note(for: group)
+                text += "\"baseline\":{\"known\":\(note.accepted),\"note\":\(JSONText.quoted(note.text))},"
+            }
             text += "\"first\":\(json(group.first)),\"last\":\(json(group.last)),"
             let example = group.example
             text += "\"example\":{\"source\":\(JSONText.quoted(example.seenIn.source)),\"run\":\(JSONText.quoted(example.seenIn.run)),"
@@ -63,6 +75,11 @@ public enum LeakSummaryReport {
             }
             return text + "}}"
         }.joined(separator: ",")
+        if let baseline {
+            out += "],\"fixed\":["
+            out += baseline.fixed(in: summary).map { "{\"fingerprint\":\(JSONText.quoted($0.fingerprint.description)),\"count\":\($0.count)}" }
+                .joined(separator: ",")
+        }
         out += "],\"unusable\":["
         out += unusable.map { "{\"source\":\(JSONText.quoted($0.source)),\"line\":\($0.line),\"message\":\(JSONText.quoted($0.message))}" }
             .joined(separator: ",")
@@ -70,10 +87,13 @@ public enum LeakSummaryReport {
     }
 
     /// One `file:line:1: error: …` per group at its example's call site, then a `warning` per unusable recording.
-    public static func gcc(for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths()) -> String {
+    public static func gcc(
+        for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
+    ) -> String {
         var lines = summary.groups.map { group in
             let place = group.example.site.map { $0.line > 0 ? "\(paths.file(for: $0)):\($0.line):1:" : "\(paths.file(for: $0)):" } ?? "coordlens:"
-            return "\(place) error: \(headline(group, of: summary))"
+            let note = baseline?.note(for: group)
+            return "\(place) \(note?.accepted == true ? "warning" : "error"): \(headline(group, of: summary))" + (note.map { " (\($0.text))" } ?? "")
         }
         lines += unusable.map { "\($0.source):\($0.line > 0 ? "\($0.line):1:" : "") error: \($0.message)" }
         return lines.map { TextSanitizer.visible($0) + "\n" }.joined()
@@ -81,7 +101,9 @@ public enum LeakSummaryReport {
 
     /// One `::error file=…,line=…,title=…::…` per group at its example's call site, one per unusable recording, and
     /// a plain totals line for the log.
-    public static func github(for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths()) -> String {
+    public static func github(
+        for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
+    ) -> String {
         var lines = summary.groups.map { group in
             var properties: [(String, String)] = []
             if let site = group.example.site {
@@ -89,7 +111,8 @@ public enum LeakSummaryReport {
                 if site.line > 0 { properties.append(("line", String(site.line))) }
             }
             properties.append(("title", "\(group.fingerprint.type) retained in \(group.runs) recordings"))
-            return annotation(properties, headline(group, of: summary))
+            let note = baseline?.note(for: group)
+            return annotation(properties, headline(group, of: summary) + (note.map { " (\($0.text))" } ?? ""), level: note?.accepted == true ? "warning" : "error")
         }
         lines += unusable.map { item in
             var properties = [("file", item.source)]
@@ -101,9 +124,9 @@ public enum LeakSummaryReport {
         return lines.joined(separator: "\n")
     }
 
-    private static func annotation(_ properties: [(String, String)], _ message: String) -> String {
+    private static func annotation(_ properties: [(String, String)], _ message: String, level: String = "error") -> String {
         let list = properties.map { "\($0.0)=\(GitHubAnnotationsReport.property(TextSanitizer.visible($0.1)))" }.joined(separator: ",")
-        return "::error \(list)::\(GitHubAnnotationsReport.data(TextSanitizer.visible(message)))"
+        return "::\(level) \(list)::\(GitHubAnnotationsReport.data(TextSanitizer.visible(message)))"
     }
 
     private static func headline(_ group: LeakSummary.Group, of summary: LeakSummary) -> String {

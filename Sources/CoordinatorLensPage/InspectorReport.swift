@@ -73,6 +73,9 @@ public enum InspectorReport {
         let page = String(decoding: PackageResources.index_html, as: UTF8.self)
         let style = String(decoding: PackageResources.inspector_css, as: UTF8.self)
         let script = String(decoding: PackageResources.inspector_js, as: UTF8.self)
+        // The lifetimes view works from the model alone, so the report carries it too.
+        let lifetimesStyle = String(decoding: PackageResources.lifetimes_css, as: UTF8.self)
+        let lifetimes = String(decoding: PackageResources.lifetimes_js, as: UTF8.self)
         let inertJSON = json.replacingOccurrences(of: "<", with: "\\u003c")
         // A file opened from disk has no response headers, so its policy travels in a meta element: no network at
         // all, only the inlined script and styles.
@@ -82,9 +85,15 @@ public enum InspectorReport {
             .replacingOccurrences(of: "<title>CoordinatorLens inspector</title>", with: "<title>CoordinatorLens report: \(XMLText.escaped(title))</title>")
             .replacingOccurrences(of: #"<link rel="stylesheet" href="/inspector.css">"#, with: "<style>\n\(style)</style>")
             .replacingOccurrences(of: #"<script src="/inspector.js" defer></script>"#, with: "")
+            // Known and new leaks need `view --baseline`/`--history`; a report carries neither.
+            .replacingOccurrences(of: #"<link rel="stylesheet" href="/known-leaks.css">"#, with: "")
+            .replacingOccurrences(of: #"<link rel="stylesheet" href="/lifetimes.css">"#, with: "<style>\n\(lifetimesStyle)</style>")
+            .replacingOccurrences(of: #"<script src="/lifetimes.js" defer></script>"#, with: "")
+            .replacingOccurrences(of: #"<script src="/known-leaks.js" defer></script>"#, with: "")
             .replacingOccurrences(
                 of: "</body>",
-                with: #"<script type="application/json" id="lens-report">"# + inertJSON + "</script>\n<script>\n" + script + "</script>\n</body>"
+                with: #"<script type="application/json" id="lens-report">"# + inertJSON + "</script>\n<script>\n" + script + "</script>\n"
+                    + "<script>\n" + lifetimes + "</script>\n</body>"
             )
     }
 }

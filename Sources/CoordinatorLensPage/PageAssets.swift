@@ -15,6 +15,10 @@ public enum PageAssets {
         case "/", "/index.html": Asset(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8")
         case "/inspector.css": Asset(bytes: PackageResources.inspector_css, contentType: "text/css; charset=utf-8")
         case "/inspector.js": Asset(bytes: PackageResources.inspector_js, contentType: "text/javascript; charset=utf-8")
+        case "/known-leaks.js": Asset(bytes: PackageResources.known_leaks_js, contentType: "text/javascript; charset=utf-8")
+        case "/known-leaks.css": Asset(bytes: PackageResources.known_leaks_css, contentType: "text/css; charset=utf-8")
+        case "/lifetimes.js": Asset(bytes: PackageResources.lifetimes_js, contentType: "text/javascript; charset=utf-8")
+        case "/lifetimes.css": Asset(bytes: PackageResources.lifetimes_css, contentType: "text/css; charset=utf-8")
         default: nil
         }
     }

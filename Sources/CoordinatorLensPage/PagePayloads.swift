@@ -45,6 +45,9 @@ public struct TreeModel: Encodable, Sendable {
         public var type: String
         public var reasonKind: String
         public var ids: [CoordinatorID]
+        /// With `view --baseline`/`--history`: `known` or `new`, and the note the page shows beside it.
+        public var standing: String?
+        public var note: String?
     }
 
     public var summary: SessionSummary
@@ -65,11 +68,20 @@ public struct TreeModel: Encodable, Sendable {
     public var undecided: Int
     public var marks: [Mark]
     public var warnings: [Diagnostic]
+    /// The stored runs and each fingerprint's count in them, for the page's chart; nil without `--history`.
+    public var leakHistory: LeakHistoryChart?
+
+    /// What the chart of a fingerprint's count per stored run draws.
+    public struct LeakHistoryChart: Encodable, Sendable {
+        public var runs: [LeakContext.Run]
+        public var counts: [String: [Int]]
+    }
 
     /// The model of `snapshot`; `history` is what the slider can reach, `atEnd` says the snapshot is the end of
     /// everything the session will send, where pending means undecided.
     public init(
-        _ snapshot: Snapshot, summary: SessionSummary, seq: Int?, history: SessionLog?, historyComplete: Bool, atEnd: Bool
+        _ snapshot: Snapshot, summary: SessionSummary, seq: Int?, history: SessionLog?, historyComplete: Bool, atEnd: Bool,
+        context: LeakContext? = nil
     ) {
         self.summary = summary
         self.seq = seq
@@ -87,10 +99,15 @@ public struct TreeModel: Encodable, Sendable {
         roots = snapshot.roots
         nodes = snapshot.nodes
         leaks = snapshot.leakGroups.map { group in
-            Leaks(
-                fingerprint: group.fingerprint.description, type: group.fingerprint.type,
-                reasonKind: group.fingerprint.reasonKind.rawValue, ids: group.ids
+            let fingerprint = group.fingerprint.description
+            let standing = context?.standing(of: fingerprint, count: group.ids.count)
+            return Leaks(
+                fingerprint: fingerprint, type: group.fingerprint.type,
+                reasonKind: group.fingerprint.reasonKind.rawValue, ids: group.ids, standing: standing?.standing, note: standing?.note
             )
+        }
+        if let context, !context.runs.isEmpty {
+            leakHistory = LeakHistoryChart(runs: context.runs, counts: context.seen.mapValues(\.counts))
         }
         undecided = atEnd ? SessionCheck(source: "", snapshot: snapshot, atEnd: true).undecided.count : 0
         marks = snapshot.marks

@@ -32,16 +32,19 @@ final class InspectorPage: @unchecked Sendable {
     let grace: Double
     /// How call sites are printed (`--source-root`).
     let paths: SourcePaths
+    /// A baseline's and a history's knowledge of leaks (`view --baseline`/`--history`), for the page's marks.
+    let context: LeakContext?
     private let lock = NSLock()
     // Guarded by `lock`: replays up to an earlier event, the costly part of time travel, for the slider's back and
     // forth. Events up to a seq never change, so these stay true.
     private var past: [(key: PastKey, snapshot: Snapshot)] = []
     private static let keptPast = 6
 
-    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths()) {
+    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil) {
         self.sessions = sessions
         self.grace = grace
         self.paths = paths
+        self.context = context
     }
 
     func respond(to route: PageRoute) -> Response {
@@ -97,7 +100,7 @@ final class InspectorPage: @unchecked Sendable {
         let history = sessions.history(run: view.run)
         return TreeModel(
             snapshot, summary: SessionSummary(live), seq: view.seq, history: history?.log,
-            historyComplete: history?.complete ?? true, atEnd: view.seq == nil && (snapshot.ended || live.recorded)
+            historyComplete: history?.complete ?? true, atEnd: view.seq == nil && (snapshot.ended || live.recorded), context: context
         )
     }
 

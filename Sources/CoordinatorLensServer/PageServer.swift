@@ -1,4 +1,5 @@
 import CoordinatorLens
+import CoordinatorLensPage
 import Dispatch
 import NIOCore
 import NIOHTTP1
@@ -16,9 +17,12 @@ final class PageServer: @unchecked Sendable {
     /// Without `token`, anyone who can reach the port may use the page (loopback); with it, only who brings it.
     private let token: AccessToken?
 
-    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), token: AccessToken? = nil) {
+    init(
+        sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil,
+        token: AccessToken? = nil
+    ) {
         self.token = token
-        page = InspectorPage(sessions: sessions, grace: grace, paths: paths)
+        page = InspectorPage(sessions: sessions, grace: grace, paths: paths, context: context)
         feed = PageFeed(sessions: sessions, grace: grace)
     }
 

@@ -1,4 +1,5 @@
 import CoordinatorLens
+import CoordinatorLensPage
 import NIOCore
 import NIOPosix
 
@@ -10,11 +11,15 @@ public final class RecordingViewer: @unchecked Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Holds `logs` (a run id seen twice keeps its first session) for a page with grace period `grace`, printing
-    /// call sites as `paths` does.
-    public init(logs: [SessionLog], grace: Double, paths: SourcePaths = SourcePaths(), token: AccessToken? = nil) {
+    /// call sites as `paths` does; `context` (a baseline, a history) marks each leak known or new; with `token`, only
+    /// who brings it may use the page.
+    public init(
+        logs: [SessionLog], grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil,
+        token: AccessToken? = nil
+    ) {
         sessions = LiveSessions(maxSessions: Int.max)
         for log in logs { _ = sessions.load(log) }
-        page = PageServer(sessions: sessions, grace: grace, paths: paths, token: token)
+        page = PageServer(sessions: sessions, grace: grace, paths: paths, context: context, token: token)
     }
 
     /// Binds the page's port (0: a free one); returns the port bound.

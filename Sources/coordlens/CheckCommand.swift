@@ -1,9 +1,10 @@
 import ArgumentParser
 import CoordinatorLens
+import CoordinatorLensHistory
 import Foundation
 
 /// `coordlens check`: the verdicts, for people and for CI (exit 1 when anything is retained or undecided).
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Report retained coordinators; exit 0 when none, 1 when some (or when the run ended too early to judge), 2 on bad usage or input."
@@ -29,7 +30,11 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var source: SourceRootOption
 
-    func run() throws {
+    @OptionGroup var baseline: BaselineOption
+
+    @OptionGroup var history: CheckHistoryOptions
+
+    func run() async throws {
         if summary { return try runSummary() }
         // Judged at the end, a session needs only its tree: read that way, memory follows coordinators, not events.
         let retention: Recording.Retention = point.cut == .end ? .treeAtEnd : .everyLine
@@ -40,9 +45,21 @@ struct CheckCommand: ParsableCommand {
         let checks = try sessions.map {
             SessionCheck(source: $0.source, snapshot: paths.applied(to: try point.snapshot(of: $0)), atEnd: point.cut == .end)
         }
-        let result = CheckResult(grace: point.grace, sessions: checks)
+        var result = CheckResult(grace: point.grace, sessions: checks)
+        // Known and new (baseline), new and seen before (history): notes every format shows; known leaks do not fail.
+        let accepted = try baseline.read()
+        let comparison = accepted.map { BaselineComparison(result, baseline: $0) }
+        if let comparison { result.notes.merge(comparison.notes) }
+        let marks = try await history.record(checks)
+        if let marks { result.notes.merge(marks.notes) }
         switch format {
-        case .text: print(LeakReport.text(for: result, allowingUndecided: allowUndecided, paths: paths))
+        case .text:
+            var blocks = [LeakReport.text(for: result, allowingUndecided: allowUndecided, paths: paths)]
+            if let comparison, let accepted, let path = baseline.path {
+                blocks.append(comparison.text(baseline: path, sessions: checks, entries: accepted))
+            }
+            if let marks { blocks.append(marks.text) }
+            print(blocks.joined(separator: "\n\n"))
         case .json: print(CheckJSONReport.json(for: result, paths: paths))
         case .gcc: print(GCCReport.text(for: result, allowingUndecided: allowUndecided, paths: paths), terminator: "")
         case .github: print(GitHubAnnotationsReport.text(for: result, allowingUndecided: allowUndecided, paths: paths))
@@ -55,6 +72,7 @@ struct CheckCommand: ParsableCommand {
     /// `--summary`: every recording judged on its own core, leaks grouped across them; exit 2 when a recording could
     /// not be used (the rest are still counted), else as without it.
     private func runSummary() throws {
+        guard history.location == nil else { throw UsageFailure(message: "--summary takes no --history: store the runs with coordlens history add") }
         guard point.session == nil else { throw UsageFailure(message: "--summary reads every session; it takes no --session") }
         guard !files.contains("-") else { throw UsageFailure(message: "--summary reads files and directories, not standard input") }
         guard format != .sarif, format != .junit else {
@@ -62,15 +80,16 @@ struct CheckCommand: ParsableCommand {
         }
         let (summary, unusable) = SummaryInput.summarise(try SummaryInput.files(files), grace: point.grace, limits: point.limits, cut: point.cut)
         let paths = source.paths
+        let accepted = try baseline.read()
         switch format {
-        case .text: print(LeakSummaryReport.text(for: summary, unusable: unusable, paths: paths))
-        case .json: print(LeakSummaryReport.json(for: summary, unusable: unusable, paths: paths))
-        case .gcc: print(LeakSummaryReport.gcc(for: summary, unusable: unusable, paths: paths), terminator: "")
-        case .github: print(LeakSummaryReport.github(for: summary, unusable: unusable, paths: paths))
+        case .text: print(LeakSummaryReport.text(for: summary, unusable: unusable, paths: paths, baseline: accepted))
+        case .json: print(LeakSummaryReport.json(for: summary, unusable: unusable, paths: paths, baseline: accepted))
+        case .gcc: print(LeakSummaryReport.gcc(for: summary, unusable: unusable, paths: paths, baseline: accepted), terminator: "")
+        case .github: print(LeakSummaryReport.github(for: summary, unusable: unusable, paths: paths, baseline: accepted))
         case .sarif, .junit: preconditionFailure("refused above")
         }
         for problem in unusable { FileHandle.standardError.write(Data("\(problem.description)\n".utf8)) }
         if !unusable.isEmpty { throw ExitCode(2) }
-        if summary.fails(allowingUndecided: allowUndecided) { throw ExitCode(1) }
+        if summary.fails(allowingUndecided: allowUndecided, baseline: accepted) { throw ExitCode(1) }
     }
 }

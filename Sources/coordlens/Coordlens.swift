@@ -8,7 +8,10 @@ struct Coordlens: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coordlens",
         abstract: "See your app's coordinator tree and catch coordinators that outlive their screens.",
-        subcommands: [RenderCommand.self, CheckCommand.self, ListenCommand.self, ViewCommand.self, DiffCommand.self, GrowthCommand.self]
+        subcommands: [
+            RenderCommand.self, CheckCommand.self, ListenCommand.self, ViewCommand.self, DiffCommand.self, GrowthCommand.self,
+            HistoryCommand.self, BaselineCommand.self,
+        ]
     )
 
     /// Runs the command; bad usage exits 2 (not ArgumentParser's 64) so CI can tell it from a found leak (1).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoordinatorLens
+import CoordinatorLensPage
 import CoordinatorLensRendering
 import Foundation
 
@@ -25,7 +26,7 @@ struct DiffCommand: ParsableCommand {
     )
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-        case text, json, svg, png, pdf, dot
+        case text, json, svg, png, pdf, dot, html
     }
 
     @Argument(help: "A and B: recordings (NDJSON) or snapshots written by `render --format json`; - reads standard input.")
@@ -34,7 +35,7 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file; standard output when not given or -.")
     var output: String?
 
-    @Option(help: "text, json, svg, png, pdf or dot; taken from the output's extension when not given, else text.")
+    @Option(help: "text, json, svg, png, pdf, dot or html (a one-file report: picture and leak lists); taken from the output's extension when not given, else text.")
     var format: OutputFormat?
 
     /// The point both trees are taken at.
@@ -109,6 +110,12 @@ struct DiffCommand: ParsableCommand {
         switch format {
         case .text:
             bytes = Array((TreeDiffReport.text(for: diff, sourceA: a.source, sourceB: b.source) + "\n").utf8)
+        case .html:
+            do {
+                bytes = try DiffReport.html(diff, sourceA: a.source, sourceB: b.source, all: all, grouping: !noGroup)
+            } catch {
+                throw OutputFailure(message: "\(error)")
+            }
         case .json, .svg, .png, .pdf, .dot:
             do {
                 bytes = try DiffRenderer.render(
@@ -128,8 +135,9 @@ struct DiffCommand: ParsableCommand {
         if let format { return format }
         guard let output, output != "-" else { return .text }
         if output.lowercased().hasSuffix(".txt") { return .text }
+        if output.lowercased().hasSuffix(".html") || output.lowercased().hasSuffix(".htm") { return .html }
         guard let format = RenderFormat(path: output) else {
-            throw UsageFailure(message: "cannot tell the format of \(output): give --format text|json|svg|png|pdf|dot")
+            throw UsageFailure(message: "cannot tell the format of \(output): give --format text|json|svg|png|pdf|dot|html")
         }
         return OutputFormat(rawValue: format.rawValue)!
     }

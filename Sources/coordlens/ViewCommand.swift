@@ -28,6 +28,8 @@ struct ViewCommand: AsyncParsableCommand {
 
     @OptionGroup var access: TokenOptions
 
+    @OptionGroup var known: PageLeakContextOptions
+
     func validate() throws {
         if !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be from 0 to 65535") }
         if !(grace >= 0) { throw ValidationError("--grace must be a number of seconds, 0 or more") }
@@ -37,7 +39,9 @@ struct ViewCommand: AsyncParsableCommand {
         let inputs = try RecordingInput.read(files, limits: limits.limits)
         for input in inputs { WarningPrinter.print(input.log.notes, source: input.source) }
         let token = try access.resolve(host: host)
-        let viewer = RecordingViewer(logs: inputs.map(\.log), grace: grace, paths: source.paths, token: token)
+        let viewer = RecordingViewer(
+            logs: inputs.map(\.log), grace: grace, paths: source.paths, context: try await known.context(), token: token
+        )
         let port: Int
         do {
             port = try await viewer.start(host: host, port: httpPort)

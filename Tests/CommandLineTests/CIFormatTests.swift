@@ -30,7 +30,7 @@ import Testing
 
     static let gccLine = try! NSRegularExpression(pattern: #"^([^:\n]+(?::[^:\n]+)*?):(\d+):(\d+): (error|warning|note): (.+)$"#)
 
-    private static func gccDiagnostics(_ output: String) -> [(file: String, line: Int, severity: String, message: String)] {
+    static func gccDiagnostics(_ output: String) -> [(file: String, line: Int, severity: String, message: String)] {
         output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap { line in
             let text = String(line)
             let range = NSRange(text.startIndex..., in: text)
@@ -70,7 +70,7 @@ import Testing
     // MARK: github
 
     /// Splits a workflow command as the Actions runner does and undoes its escaping.
-    private static func workflowCommand(_ line: Substring) -> (command: String, properties: [String: String], message: String)? {
+    static func workflowCommand(_ line: Substring) -> (command: String, properties: [String: String], message: String)? {
         guard line.hasPrefix("::"), let end = line.dropFirst(2).range(of: "::") else { return nil }
         let head = line[line.index(line.startIndex, offsetBy: 2)..<end.lowerBound]
         let message = unescape(String(line[end.upperBound...]))
@@ -124,7 +124,7 @@ import Testing
 
     // MARK: sarif
 
-    private static let validateSARIF = """
+    static let validateSARIF = """
         import json, sys, jsonschema
         schema = json.load(open(sys.argv[1]))
         log = json.loads(sys.stdin.read())
@@ -140,14 +140,14 @@ import Testing
             "notifications": len(run["invocations"][0]["toolExecutionNotifications"])}))
         """
 
-    private struct SARIFSummary: Decodable {
+    struct SARIFSummary: Decodable {
         struct Result: Decodable {
             var ruleId: String, level: String, message: String, uri: String, line: Int?, related: [Int], rule: String
         }
         var errors: [String], version: String, results: [Result], notifications: Int
     }
 
-    private static func validatedSARIF(_ output: String) async throws -> SARIFSummary {
+    static func validatedSARIF(_ output: String) async throws -> SARIFSummary {
         let validation = try await PythonTools.runAsync(validateSARIF, [schema], input: output)
         #expect(validation.status == 0, "\(validation.standardError)")
         let summary = try JSONDecoder().decode(SARIFSummary.self, from: Data(validation.standardOutput.utf8))
@@ -193,7 +193,7 @@ import Testing
 
     // MARK: junit
 
-    private static let readJUnit = """
+    static let readJUnit = """
         import json, sys
         from junitparser import JUnitXml
         xml = JUnitXml.fromstring(sys.stdin.read())
@@ -210,7 +210,7 @@ import Testing
         print(json.dumps(suites))
         """
 
-    private struct JUnitSuite: Decodable {
+    struct JUnitSuite: Decodable {
         struct Case: Decodable {
             struct Result: Decodable { var kind: String, message: String?, type: String?, text: String? }
             var name: String, classname: String, results: [Result], out: String?
@@ -218,7 +218,7 @@ import Testing
         var name: String, tests: Int, failures: Int, errors: Int, err: String?, cases: [Case]
     }
 
-    private static func parsedJUnit(_ output: String) async throws -> [JUnitSuite] {
+    static func parsedJUnit(_ output: String) async throws -> [JUnitSuite] {
         let parse = try await PythonTools.runAsync(readJUnit, input: output)
         #expect(parse.status == 0, "\(parse.standardError)")
         return try JSONDecoder().decode([JUnitSuite].self, from: Data(parse.standardOutput.utf8))

@@ -69,16 +69,18 @@ public struct BuiltProduct: Sendable {
 
     /// Runs the executable with `arguments` and waits for it, blocking the calling thread (see `ProcessRun.run`).
     public func run(
-        _ arguments: [String], input: String? = nil, in directory: URL? = nil, timeout: Double? = nil
+        _ arguments: [String], input: String? = nil, in directory: URL? = nil, timeout: Double? = nil,
+        environment: [String: String] = [:]
     ) throws -> ProcessRun {
-        try ProcessRun.run(locate(), arguments, input: input, in: directory, timeout: timeout)
+        try ProcessRun.run(locate(), arguments, input: input, in: directory, timeout: timeout, environment: environment)
     }
 
     /// Runs the executable with `arguments` on a thread of its own and awaits it (see `ProcessRun.runAsync`).
     public func runAsync(
-        _ arguments: [String], input: String? = nil, in directory: URL? = nil, timeout: Double? = nil
+        _ arguments: [String], input: String? = nil, in directory: URL? = nil, timeout: Double? = nil,
+        environment: [String: String] = [:]
     ) async throws -> ProcessRun {
-        try await ProcessRun.runAsync(locate(), arguments, input: input, in: directory, timeout: timeout)
+        try await ProcessRun.runAsync(locate(), arguments, input: input, in: directory, timeout: timeout, environment: environment)
     }
 
     /// A product that is not in any searched directory.

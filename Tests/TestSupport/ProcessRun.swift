@@ -22,14 +22,18 @@ public struct ProcessRun: Sendable {
     /// `input` is written to its standard input, which is then closed (without `input` it reads end of file at once);
     /// `directory` is its working directory (this process's when nil). Standard output and standard error are read
     /// while it runs, each on its own thread, so neither pipe can fill up and stall it. With a `timeout` (seconds) a
-    /// run still going by then is killed and `TimedOut` is thrown.
+    /// run still going by then is killed and `TimedOut` is thrown. `environment` adds to (or overrides) this
+    /// process's environment.
     public static func run(
         _ executable: URL, _ arguments: [String], input: String? = nil, in directory: URL? = nil,
-        timeout: Double? = nil
+        timeout: Double? = nil, environment: [String: String] = [:]
     ) throws -> ProcessRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = directory }
         let standardInput = Pipe()
         let standardOutput = Pipe()
@@ -77,12 +81,12 @@ public struct ProcessRun: Sendable {
     /// cooperative pool while the process runs.
     public static func runAsync(
         _ executable: URL, _ arguments: [String], input: String? = nil, in directory: URL? = nil,
-        timeout: Double? = nil
+        timeout: Double? = nil, environment: [String: String] = [:]
     ) async throws -> ProcessRun {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
-                    try run(executable, arguments, input: input, in: directory, timeout: timeout)
+                    try run(executable, arguments, input: input, in: directory, timeout: timeout, environment: environment)
                 })
             }.start()
         }

@@ -1,0 +1,166 @@
+import CoordinatorLens
+import Foundation
+
+/// A leak history: runs with their leak fingerprints, in a SQLite file or on a PostgreSQL server, behind one API.
+///
+/// Opening brings an older store up to `HistorySchema.current` in one transaction (on PostgreSQL under an advisory
+/// lock, so machines that start at once migrate it once) and refuses a store written by a newer coordlens.
+public struct HistoryStore: Sendable {
+    /// Where it is.
+    public let location: HistoryLocation
+    let connection: any HistoryConnection
+
+    /// Opens (creating when missing) the store at `location`.
+    public static func open(_ location: HistoryLocation) async throws(HistoryError) -> HistoryStore {
+        let connection: any HistoryConnection
+        switch location {
+        #if Tools
+        case .sqlite(let path): connection = try await SQLiteHistoryConnection.open(path: path)
+        case .postgres(let address): connection = try await PostgresHistoryConnection.open(address)
+        #else
+        case .sqlite, .postgres: throw HistoryError("this coordlens was built without the Tools trait, which the history needs")
+        #endif
+        }
+        let store = HistoryStore(location: location, connection: connection)
+        do {
+            try await store.migrate()
+        } catch {
+            await connection.close()
+            throw error
+        }
+        return store
+    }
+
+    /// Closes the connection.
+    public func close() async {
+        await connection.close()
+    }
+
+    private func migrate() async throws(HistoryError) {
+        // Read before anything is written: a newer store must be left exactly as it is.
+        let found = try await schemaVersion()
+        try refuseNewer(found)
+        if connection.dialect == .sqlite {
+            // Readers never block the writer and the writer never blocks readers; kept in the file once set.
+            try await connection.execute("PRAGMA journal_mode = WAL")
+        }
+        guard found < HistorySchema.current else { return }
+        try await connection.transaction { () async throws(HistoryError) in
+            if connection.dialect == .postgres {
+                try await connection.execute("SELECT pg_advisory_xact_lock(7421017)")
+            }
+            let now = try await schemaVersion()
+            try refuseNewer(now)
+            guard now < HistorySchema.current else { return }
+            for version in (now + 1)...HistorySchema.current {
+                for statement in HistorySchema.migration(to: version, in: connection.dialect) {
+                    try await connection.execute(statement)
+                }
+            }
+            try await connection.execute("UPDATE coordlens_schema SET version = $1", [HistoryValue(HistorySchema.current)])
+        }
+    }
+
+    /// The store's schema version; 0 for a store with no tables yet.
+    func schemaVersion() async throws(HistoryError) -> Int {
+        let tables = try await connection.rows(HistorySchema.versionTableQuery(in: connection.dialect), [])
+        guard tables.first?.first?.integer ?? 0 > 0 else { return 0 }
+        let rows = try await connection.rows("SELECT version FROM coordlens_schema", [])
+        guard let version = rows.first?.first?.integer else {
+            throw HistoryError("\(location): its coordlens_schema table holds no version; this is not a history coordlens wrote")
+        }
+        return version
+    }
+
+    private func refuseNewer(_ version: Int) throws(HistoryError) {
+        guard version > HistorySchema.current else { return }
+        throw HistoryError(
+            "\(location): the history has schema version \(version), newer than the \(HistorySchema.current) this coordlens "
+                + "knows; use a newer coordlens (the history was left unchanged)"
+        )
+    }
+
+    /// Stores `record` with its leaks in one transaction. A run already stored (same app and run id) is left as it is:
+    /// `added` is false and `id` is the stored run's.
+    @discardableResult
+    public func add(_ record: RunRecord) async throws(HistoryError) -> (id: Int, added: Bool) {
+        try await connection.transaction { () async throws(HistoryError) -> (id: Int, added: Bool) in
+            let counts = record.counts
+            let inserted = try await connection.rows(
+                """
+                INSERT INTO runs (recorded_at, app, run, source, commit_sha, branch, label, alive, pending, retained, released, late, undecided)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                ON CONFLICT (app, run) DO NOTHING RETURNING id
+                """,
+                [
+                    .text(Self.timestamp(record.recordedAt)), .text(record.app), .text(record.run), .text(record.source),
+                    HistoryValue(record.commit), HistoryValue(record.branch), HistoryValue(record.label),
+                    HistoryValue(counts[.alive] ?? 0), HistoryValue(counts[.pending] ?? 0), HistoryValue(counts[.retained] ?? 0),
+                    HistoryValue(counts[.released] ?? 0), HistoryValue(counts[.late] ?? 0), HistoryValue(record.undecided),
+                ]
+            )
+            guard let id = inserted.first?.first?.integer else {
+                let existing = try await connection.rows("SELECT id FROM runs WHERE app = $1 AND run = $2", [.text(record.app), .text(record.run)])
+                guard let id = existing.first?.first?.integer else {
+                    throw HistoryError("\(location): run \(record.run) of \(record.app) was neither stored nor found")
+                }
+                return (id, false)
+            }
+            for leak in record.leaks {
+                try await connection.execute(
+                    "INSERT INTO leaks (run_id, fingerprint, count, example_file, example_line, example_function) VALUES ($1, $2, $3, $4, $5, $6)",
+                    [
+                        HistoryValue(id), .text(leak.fingerprint), HistoryValue(leak.count), HistoryValue(leak.example?.file),
+                        leak.example.map { HistoryValue($0.line) } ?? .null, HistoryValue(leak.example?.function),
+                    ]
+                )
+            }
+            return (id, true)
+        }
+    }
+
+    /// The runs `filter` picks, oldest first.
+    public func runs(_ filter: HistoryFilter = HistoryFilter()) async throws(HistoryError) -> [StoredRun] {
+        let (clause, binds) = filter.sql
+        let rows = try await connection.rows(
+            "SELECT r.id, r.recorded_at, r.app, r.run, r.commit_sha, r.branch, r.label, r.retained FROM runs AS r\(clause) ORDER BY r.id",
+            binds
+        )
+        return try rows.map { row throws(HistoryError) in
+            guard row.count == 8, let id = row[0].integer, let at = row[1].text, let app = row[2].text, let run = row[3].text,
+                let retained = row[7].integer
+            else { throw HistoryError("\(location): a row of table runs does not read: \(row)") }
+            return StoredRun(id: id, recordedAt: at, app: app, run: run, commit: row[4].text, branch: row[5].text, label: row[6].text, retained: retained)
+        }
+    }
+
+    /// The leak rows of the runs `filter` picks, in run order.
+    public func leaks(_ filter: HistoryFilter = HistoryFilter()) async throws(HistoryError) -> [StoredLeak] {
+        let (clause, binds) = filter.sql
+        let rows = try await connection.rows(
+            """
+            SELECT l.run_id, l.fingerprint, l.count, l.example_file, l.example_line, l.example_function
+            FROM leaks AS l JOIN runs AS r ON r.id = l.run_id\(clause) ORDER BY l.run_id, l.fingerprint
+            """,
+            binds
+        )
+        return try rows.map { row throws(HistoryError) in
+            guard row.count == 6, let run = row[0].integer, let fingerprint = row[1].text, let count = row[2].integer else {
+                throw HistoryError("\(location): a row of table leaks does not read: \(row)")
+            }
+            return StoredLeak(runID: run, fingerprint: fingerprint, count: count, exampleFile: row[3].text, exampleLine: row[4].integer, exampleFunction: row[5].text)
+        }
+    }
+
+    /// Every fingerprint of the runs `filter` picks, with when and how often it occurred.
+    public func history(_ filter: HistoryFilter = HistoryFilter()) async throws(HistoryError) -> LeakHistory {
+        LeakHistory(runs: try await runs(filter), leaks: try await leaks(filter))
+    }
+
+    /// `2026-11-23T10:15:00Z`: text that sorts as time does, in both stores.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

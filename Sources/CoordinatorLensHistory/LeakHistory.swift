@@ -1,0 +1,67 @@
+/// Each leak fingerprint of a set of stored runs: since when and how often it occurs, and whether the newest run is
+/// the first to have it.
+public struct LeakHistory: Sendable {
+    /// One fingerprint across the runs.
+    public struct Line: Sendable {
+        /// The fingerprint as printed.
+        public var fingerprint: String
+        /// In how many of the runs it occurs.
+        public var runs: Int
+        /// Retained coordinators with it, in all runs.
+        public var count: Int
+        /// The first run that had it.
+        public var firstSeen: StoredRun
+        /// The last run that had it.
+        public var lastSeen: StoredRun
+        /// How many coordinators the newest run retained with it; 0 when that run does not have it.
+        public var countInNewestRun: Int
+        /// Whether the newest run is the first to have it.
+        public var isNew: Bool
+        /// The first run's example call site: file, line and function.
+        public var example: StoredLeak
+    }
+
+    /// The runs looked at, oldest first.
+    public var runs: [StoredRun]
+    /// New fingerprints first, then the most widespread, then in fingerprint order.
+    public var lines: [Line]
+
+    /// The newest run looked at.
+    public var newest: StoredRun? { runs.last }
+
+    /// Groups `leaks` (rows of `runs` only) by fingerprint.
+    public init(runs: [StoredRun], leaks: [StoredLeak]) {
+        self.runs = runs
+        var runByID: [Int: StoredRun] = [:]
+        for run in runs { runByID[run.id] = run }
+        let newestID = runs.last?.id
+        var lineOf: [String: Int] = [:]
+        var lines: [Line] = []
+        for leak in leaks.sorted(by: { $0.runID < $1.runID }) {
+            guard let run = runByID[leak.runID] else { continue }
+            let inNewest = leak.runID == newestID ? leak.count : 0
+            if let number = lineOf[leak.fingerprint] {
+                lines[number].runs += 1
+                lines[number].count += leak.count
+                lines[number].lastSeen = run
+                lines[number].countInNewestRun += inNewest
+            } else {
+                lineOf[leak.fingerprint] = lines.count
+                lines.append(Line(
+                    fingerprint: leak.fingerprint, runs: 1, count: leak.count, firstSeen: run, lastSeen: run,
+                    countInNewestRun: inNewest, isNew: leak.runID == newestID, example: leak
+                ))
+            }
+        }
+        self.lines = lines.sorted {
+            if $0.isNew != $1.isNew { return $0.isNew }
+            if $0.runs != $1.runs { return $0.runs > $1.runs }
+            return $0.fingerprint < $1.fingerprint
+        }
+    }
+
+    /// The line of `fingerprint`, if any run had it.
+    public func line(_ fingerprint: String) -> Line? {
+        lines.first { $0.fingerprint == fingerprint }
+    }
+}

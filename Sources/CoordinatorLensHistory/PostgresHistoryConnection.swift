@@ -1,0 +1,69 @@
+#if Tools
+import Logging
+import PostgresNIO
+
+/// A history on a PostgreSQL server that many CI machines share, through postgres-nio. Errors name the address
+/// without its password.
+struct PostgresHistoryConnection: HistoryConnection {
+    let dialect = HistoryDialect.postgres
+    let address: PostgresAddress
+    private let connection: PostgresConnection
+    private static let logger = Logger(label: "coordlens.history")
+
+    /// Connects to `address` without TLS (a loopback or private-network server); the password is the environment's.
+    static func open(_ address: PostgresAddress) async throws(HistoryError) -> PostgresHistoryConnection {
+        let configuration = PostgresConnection.Configuration(
+            host: address.host, port: address.port, username: address.user, password: address.password,
+            database: address.database, tls: .disable
+        )
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            return PostgresHistoryConnection(address: address, connection: connection)
+        } catch {
+            throw HistoryError("\(address): cannot connect: \(Self.explain(error))")
+        }
+    }
+
+    func rows(_ sql: String, _ binds: [HistoryValue]) async throws(HistoryError) -> [[HistoryValue]] {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for value in binds {
+            switch value {
+            case .integer(let number): bindings.append(number)
+            case .text(let text): bindings.append(text)
+            case .null: bindings.appendNull()
+            }
+        }
+        do {
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: Self.logger).collect()
+            return try rows.map { row in
+                try row.map { cell -> HistoryValue in
+                    guard cell.bytes != nil else { return .null }
+                    switch cell.dataType {
+                    case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+                    default: return .text(try cell.decode(String.self))
+                    }
+                }
+            }
+        } catch {
+            throw HistoryError("\(address): \(Self.explain(error))")
+        }
+    }
+
+    func close() async {
+        try? await connection.close()
+    }
+
+    /// The server's own message when there is one (PSQLError's description hides it on purpose).
+    private static func explain(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+                return message + code
+            }
+            if let underlying = error.underlying { return "\(underlying)" }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+}
+#endif

@@ -1,0 +1,92 @@
+import ArgumentParser
+import CoordinatorLens
+import CoordinatorLensHistory
+import Foundation
+
+/// Where the leak history is: `--history PATH` (SQLite) or `--history postgres://user@host:port/database`.
+struct HistoryStoreOption: ParsableArguments {
+    @Option(
+        name: .customLong("history"),
+        help: "The leak history: a SQLite file (default .coordlens/history.sqlite) or postgres://user@host:port/database (password in PGPASSWORD)."
+    )
+    var location: String?
+
+    /// Runs `body` on the store and closes it, also when `body` throws; a `HistoryError` becomes a usage failure (exit 2).
+    func using<T>(_ body: (HistoryStore) async throws -> T) async throws -> T {
+        try await HistoryStoreOption.using(location ?? HistoryLocation.defaultPath, body)
+    }
+
+    static func using<T>(_ text: String, _ body: (HistoryStore) async throws -> T) async throws -> T {
+        let store = try await open(text)
+        do {
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch let error as HistoryError {
+            await store.close()
+            throw UsageFailure(message: error.message)
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    static func open(_ text: String) async throws -> HistoryStore {
+        do {
+            return try await HistoryStore.open(try HistoryLocation(text))
+        } catch {
+            throw UsageFailure(message: error.message)
+        }
+    }
+}
+
+/// What a stored run is tagged with: `--commit`, `--branch` and `--label`.
+struct RunTagOptions: ParsableArguments {
+    @Option(help: "The commit the app was built from, stored with each run.")
+    var commit: String?
+
+    @Option(help: "The branch, stored with each run.")
+    var branch: String?
+
+    @Option(help: "Free text stored with each run, such as the CI job's name.")
+    var label: String?
+}
+
+/// `check --history DB`: record the checked runs and mark each leak new or seen before.
+struct CheckHistoryOptions: ParsableArguments {
+    @Option(
+        name: .customLong("history"),
+        help: "Record the runs in this leak history (a SQLite file or postgres://…) and mark each leak new or seen before."
+    )
+    var location: String?
+
+    @OptionGroup var tags: RunTagOptions
+}
+
+extension CheckHistoryOptions {
+    /// With `--history`: stores every checked session and returns, per session, each leak fingerprint marked new or
+    /// seen before in the earlier runs of the same app; nil without `--history`.
+    func record(_ checks: [SessionCheck]) async throws -> CheckHistoryMarks? {
+        guard let location else { return nil }
+        return try await HistoryStoreOption.using(location) { store in
+            var sessions: [CheckHistoryMarks.Session] = []
+            var notes = LeakNotes()
+            for (index, check) in checks.enumerated() {
+                let record = RunRecord(check: check, recordedAt: Date(), commit: tags.commit, branch: tags.branch, label: tags.label)
+                let (id, _) = try await store.add(record)
+                let earlier = try await store.history(HistoryFilter(app: record.app, upToRun: id))
+                let leaks = record.leaks.map { leak in
+                    let mark = HistoryReport.mark(leak.fingerprint, in: earlier)
+                    return CheckHistoryMarks.Leak(fingerprint: leak.fingerprint, count: leak.count, isNew: mark.isNew, note: mark.text)
+                }
+                let noteOf = Dictionary(leaks.map { ($0.fingerprint, LeakNotes.Note(accepted: false, text: $0.note)) }) { first, _ in first }
+                for group in check.snapshot.leakGroups {
+                    guard let note = noteOf[group.fingerprint.description] else { continue }
+                    for id in group.ids { notes.add(note, session: index, id: id) }
+                }
+                sessions.append(CheckHistoryMarks.Session(app: record.app, run: record.run, storedAs: id, leaks: leaks))
+            }
+            return CheckHistoryMarks(store: store.location.description, sessions: sessions, notes: notes)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+"""`coordlens diff A B -o diff.html` in Chromium: opened from disk, it loads nothing but itself, lists the fixed and
+new leaks, and draws the very picture `coordlens diff --format svg` draws for the same pair."""
+import os
+import tempfile
+import unittest
+import xml.etree.ElementTree as ElementTree
+
+from inspector_support import Browser, coordlens
+
+SAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "checkout-fix")
+BEFORE = os.path.join(SAMPLES, "before.ndjson")
+AFTER = os.path.join(SAMPLES, "after.ndjson")
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def element_ids(svg_text):
+    return sorted(element.get("id") for element in ElementTree.fromstring(svg_text).iter() if element.get("id"))
+
+
+class DiffReportTests(unittest.TestCase):
+    def open(self, a, b):
+        report = tempfile.mktemp(suffix=".html")
+        status, _ = coordlens("diff", a, b, "-o", report)
+        self.addCleanup(os.unlink, report)
+        browser = Browser()
+        browser.__enter__()
+        self.addCleanup(browser.__exit__, None, None, None)
+        page = browser.browser.new_page(viewport={"width": 1440, "height": 900})
+        requests = []
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto("file://" + os.path.abspath(report))
+        self.assertEqual(requests, ["file://" + os.path.abspath(report)], "nothing but the file itself is loaded")
+        return status, page
+
+    def test_the_fixed_run_shows_the_leak_as_fixed_and_none_new(self):
+        status, page = self.open(BEFORE, AFTER)
+        self.assertEqual(status, 0)
+        self.assertEqual(page.locator("section.fixed h2").inner_text(), "Fixed leaks (1)")
+        self.assertIn("CheckoutCoordinator#5", page.locator("section.fixed li").first.inner_text())
+        self.assertEqual(page.locator("section.new h2").inner_text(), "New leaks (0)")
+        # The link leads to the node in the picture.
+        target = page.locator("section.fixed li a").first.get_attribute("href")
+        self.assertEqual(page.locator("#diff-picture svg " + target).count(), 1)
+
+    def test_the_other_way_round_shows_it_as_new(self):
+        status, page = self.open(AFTER, BEFORE)
+        self.assertEqual(status, 1, "B has a leak A does not: diff exits 1 as it does for every format")
+        self.assertEqual(page.locator("section.new h2").inner_text(), "New leaks (1)")
+        self.assertIn("CheckoutCoordinator", page.locator("section.new li").first.inner_text())
+        self.assertEqual(page.locator("section.fixed h2").inner_text(), "Fixed leaks (0)")
+
+    def test_the_picture_has_the_ids_of_diff_format_svg(self):
+        _, page = self.open(BEFORE, AFTER)
+        status, svg = coordlens("diff", BEFORE, AFTER, "--format", "svg")
+        self.assertEqual(status, 0)
+        expected = element_ids(svg)
+        self.assertTrue(any(i.startswith("n") for i in expected))
+        drawn = sorted(page.eval_on_selector_all("#diff-picture svg [id]", "elements => elements.map(e => e.id)"))
+        self.assertEqual(drawn, expected)
+
+
+if __name__ == "__main__":
+    unittest.main()
