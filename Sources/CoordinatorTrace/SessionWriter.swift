@@ -29,6 +29,10 @@ final class SessionWriter: @unchecked Sendable {
     private var lostInBacklog = 0
     /// Events the callers' queue refused, not yet reported.
     private var refused = 0
+    /// The periodic sweep's place: it checks at most `sweepBudget` objects a tick, a slice per hold of the lock, and
+    /// goes on from here at the next tick.
+    private var sweepCursor = SweepCursor()
+    private static let sweepBudget = 8_192
 
     init(app: String, run: String, sink: any TraceSink, options: TraceOptions, tracer: LockedBox<TracerState>) {
         self.app = app
@@ -116,6 +120,7 @@ final class SessionWriter: @unchecked Sendable {
                 complete(request, finishing: true)
                 return
             }
+            sweepSlices(tracer)
             refused += tracer.withLock { state in drain(&state, into: &drained) }
             for event in drained { process(event) }
             drained.removeAll(keepingCapacity: true)
@@ -125,10 +130,29 @@ final class SessionWriter: @unchecked Sendable {
         }
     }
 
-    /// Under the tracer's lock: sweep, add a heartbeat when the app has been quiet, take the queue.
+    /// Finds freed objects where no probe reports them, a slice at a time (`SweepCursor`), so that no hook call waits
+    /// for more than one slice; a pass over many objects spreads over several ticks. Deaths are stamped when found.
+    private func sweepSlices(_ tracer: LockedBox<TracerState>) {
+        #if !canImport(ObjectiveC)
+        var checked = 0
+        while checked < Self.sweepBudget {
+            let finished = tracer.withLock { state -> Bool in
+                guard state.session?.writer === self else { return true }
+                return state.session!.sweep(&sweepCursor)
+            }
+            if finished {
+                sweepCursor = SweepCursor()
+                return
+            }
+            sweepCursor.check()
+            checked += SweepCursor.slice
+        }
+        #endif
+    }
+
+    /// Under the tracer's lock: add a heartbeat when the app has been quiet, take the queue.
     private func drain(_ state: inout TracerState, into drained: inout [RawEvent]) -> Int {
         guard state.session?.writer === self else { return 0 }
-        state.session!.sweep()
         if state.session!.queue.isEmpty,
            MonotonicClock.now() &- lastEventNanos >= UInt64(options.heartbeatInterval * 1e9) {
             state.session!.heartbeat()
