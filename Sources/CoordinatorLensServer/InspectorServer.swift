@@ -45,6 +45,9 @@ public final class InspectorServer: @unchecked Sendable {
         }
         let recorder = try options.recordPath.map { try StreamRecorder(path: $0, bufferBytes: options.recordBufferBytes) }
         self.recorder = recorder
+        if let recorder, let path = options.recordPath, recorder.existingBytes > 0 {
+            log("recording: appending to \(TextSanitizer.visible(path)), which already holds \(NumberText.grouped(recorder.existingBytes)) bytes; earlier runs stay, and a run that continues reads as one session")
+        }
         let page = options.httpPort.map { _ in PageServer(sessions: self.sessions, grace: options.grace) }
         self.page = page
         let feed = page?.feed
@@ -153,9 +156,10 @@ public final class InspectorServer: @unchecked Sendable {
     }
 
     private func reportRecordingProblems() {
-        guard let (dropped, failure) = recorder?.takeProblems() else { return }
+        guard let (dropped, failure, resumed) = recorder?.takeProblems() else { return }
         if dropped > 0 { log("recording: \(dropped) lines dropped, the disk could not keep up (the replay shows them as a seq gap)") }
         if let failure { log(TextSanitizer.visible(failure)) }
+        if let resumed { log(resumed) }
     }
 }
 
