@@ -11,9 +11,9 @@ final class ListenProcess: @unchecked Sendable {
 
     /// Starts `coordlens listen --port 0 <arguments>`, under `ulimit -n descriptors` when given, and waits (at most
     /// 20 s) until it says where it listens.
-    init(_ arguments: [String], descriptors: Int? = nil) throws {
+    init(_ arguments: [String], descriptors: Int? = nil, port: Int = 0) throws {
         let executable = try BuiltProduct.coordlens.locate()
-        let command = [executable.path, "listen", "--port", "0", "--http-port", "0"] + arguments
+        let command = [executable.path, "listen", "--port", "\(port)", "--http-port", "0"] + arguments
         if let descriptors {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -n \(descriptors) && exec \"$0\" \"$@\""] + command
