@@ -265,7 +265,7 @@ func hostileShapes() {
     print(String(format: "peak resident memory of the bench so far: %.0f MB", peakMegabytes()))
 }
 
-// `coordlens-bench [hook|hook-ratios|decode|decode-only|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
+// `coordlens-bench [hook|hook-ratios|sweep|growth|decode|decode-only|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 // The child processes of the `check` figure.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "check-child" { try checkChild(CommandLine.arguments[2]); exit(0) }
@@ -278,6 +278,8 @@ print("coordlens-bench (release build; \(ProcessInfo.processInfo.activeProcessor
 if wanted.isEmpty || wanted.contains("check") { try checkAsAProcess() }
 if wanted.isEmpty || wanted.contains("hook") { hookCost() }
 if wanted.isEmpty || wanted.contains("hook") || wanted.contains("hook-ratios") { hookRatios() }
+if wanted.isEmpty || wanted.contains("sweep") { longestCall() }
+if wanted.isEmpty || wanted.contains("growth") { growthTime() }
 if wanted.isEmpty || wanted.contains("decode") { try decodeThroughput() }
 // The decoder alone, without the tree, to tell which of the two a change in the figure above comes from.
 if wanted.contains("decode-only") { try decodeThroughput(applying: false) }

@@ -110,6 +110,12 @@ public enum EventDecoder {
             return .session(SessionHeader(app: try required(app, .app), run: try required(run, .run), pid: pid, version: version), line: lineNumber)
         }
 
+        // A recorder's note that it could not write some of this session's lines (`coordlens listen` on a full disk):
+        // no event, a warning on its line that says how many.
+        if kind == .unknown("gap"), seq == nil {
+            let missing = try required(count, .count)
+            throw FieldError(message: "the recording misses \(missing) event\(missing == 1 ? "" : "s") of this session here: its recorder could not write them (a full disk)")
+        }
         let sequence = try required(seq, .seq)
         let seconds = try required(time, .t)
         guard seconds >= 0, seconds.isFinite else { throw FieldError(message: "\"t\" must be a non-negative number of seconds") }

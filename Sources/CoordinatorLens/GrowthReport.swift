@@ -47,6 +47,9 @@ public struct GrowthReport: Sendable, Encodable {
         log.notes.forEach { tree.report($0) }
         var marks: [Mark] = []
         var countsAtMarks: [[String: Int]] = []
+        // Live coordinators per type, kept up to date event by event: counting the whole tree at each mark made a run
+        // that repeats its flow quadratic in its marks.
+        var live: [String: Int] = [:]
         for entry in log.entries {
             switch entry {
             case .malformed(let diagnostic):
@@ -54,14 +57,22 @@ public struct GrowthReport: Sendable, Encodable {
             case .unkept(let count):
                 tree.countUnkept(count)
             case .record(let record):
+                let id: CoordinatorID?
+                switch record.event {
+                case .add(let added, _, _): id = added
+                case .deinitialized(let freed): id = freed
+                default: id = nil
+                }
+                let before = id.flatMap { tree.storedIgnoringChildren($0) }
                 tree.apply(record)
+                if let id {
+                    let after = tree.storedIgnoringChildren(id)
+                    if let before, before.deinitAt == nil { live[before.type, default: 0] -= 1 }
+                    if let after, after.deinitAt == nil { live[after.type, default: 0] += 1 }
+                }
                 guard case .mark(let seen) = record.event, seen == label else { continue }
                 marks.append(Mark(label: label, seq: record.seq, time: record.time))
-                var counts: [String: Int] = [:]
-                for coordinator in tree.all where coordinator.deinitAt == nil {
-                    counts[coordinator.type, default: 0] += 1
-                }
-                countsAtMarks.append(counts)
+                countsAtMarks.append(live.filter { $0.value > 0 })
             }
         }
         guard marks.count >= 2 else {

@@ -220,9 +220,12 @@ public struct SessionTree: Sendable {
             warn(record, "add of \(existing.type)#\(id), which already deinited: ids are never reused")
             return
         }
-        if let parentIndex, isAncestor(index, of: parentIndex) {
+        if let parentIndex, let through = pathAncestry(of: parentIndex, reaches: index) {
             let parentName = name(of: parentIndex)
-            warn(record, "moving \(existing.type)#\(id) under \(parentName) would make a parent cycle: ignored")
+            // A detached coordinator's path goes through the parent it left, so a cycle through that one would give
+            // paths that start nowhere, as a direct cycle would.
+            let former = through.map { " through \(name(of: $0.detached))'s former parent \(name(of: $0.former))" } ?? ""
+            warn(record, "moving \(existing.type)#\(id) under \(parentName) would make a parent cycle\(former): ignored")
             return
         }
         detach(index)
@@ -301,15 +304,24 @@ public struct SessionTree: Sendable {
         return coordinators[index].parent == nil && slot[index] == position
     }
 
-    private func isAncestor(_ candidate: Int, of index: Int) -> Bool {
+    /// Whether `candidate` is on the path from `index` up to its root, the path every output draws: through the
+    /// parent, or for a detached coordinator through the parent it was removed from. Nil when it is not; otherwise
+    /// the first detached step on the way (nil inside when the path is all current parents).
+    private func pathAncestry(of index: Int, reaches candidate: Int) -> (detached: Int, former: Int)?? {
         var current: Int? = index
+        var firstDetached: (detached: Int, former: Int)?
         var steps = 0
         while let at = current, steps <= coordinators.count {
-            if at == candidate { return true }
-            current = coordinators[at].parent.flatMap { indexByID[$0] }
+            if at == candidate { return .some(firstDetached) }
+            if let parent = coordinators[at].parent {
+                current = indexByID[parent]
+            } else {
+                current = coordinators[at].removedFrom.flatMap { indexByID[$0] }
+                if let current, firstDetached == nil { firstDetached = (at, current) }
+            }
             steps += 1
         }
-        return false
+        return nil
     }
 
     private mutating func remove(_ id: CoordinatorID, from parent: CoordinatorID?, _ record: EventRecord) {

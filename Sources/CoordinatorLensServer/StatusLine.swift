@@ -3,13 +3,15 @@ import CoordinatorLens
 /// The one-line status `listen` prints for a session; text from the network goes through `TextSanitizer.visible(_:)`.
 enum StatusLine {
     static let maxAppCharacters = 60
+    /// Run ids up to this long are shown whole (the hook's are UUIDs, 36 characters).
+    static let maxRunCharacters = 40
 
     static func describe(_ live: LiveSnapshot) -> String {
         let snapshot = live.snapshot
         let counts = snapshot.counts
         let verdicts = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
         let state = snapshot.ended ? "ended" : live.connected ? "live" : "disconnected"
-        var line = "\(name(snapshot.app)) \(TextSanitizer.visible(String(snapshot.run.prefix(8)))) [\(state)] \(live.events) events, "
+        var line = "\(name(snapshot.app)) \(run(snapshot.run)) [\(state)] \(live.events) events, "
             + "\(snapshot.nodes.count) coordinators"
         if !verdicts.isEmpty { line += ": " + verdicts.joined(separator: ", ") }
         if !snapshot.warnings.isEmpty { line += ", \(snapshot.warnings.count) warnings" }
@@ -19,7 +21,14 @@ enum StatusLine {
 
     /// A session's app and run for a one-off message, such as its eviction.
     static func name(app: String, run: String) -> String {
-        "\(name(app)) \(TextSanitizer.visible(String(run.prefix(8))))"
+        "\(name(app)) \(self.run(run))"
+    }
+
+    /// The whole run id, or for a longer one its first 32 characters and 8 hex digits of the hash its picture's file
+    /// name carries: ids that share a prefix (`crowd-174`, `crowd-175`) never print alike.
+    static func run(_ run: String) -> String {
+        guard run.count > maxRunCharacters else { return TextSanitizer.visible(run) }
+        return TextSanitizer.visible(String(run.prefix(32))) + "…" + FileName.hash(run).prefix(8)
     }
 
     private static func name(_ app: String) -> String {

@@ -5,6 +5,8 @@ final class BoundScreen: @unchecked Sendable {
     let coordinator: TrackedCoordinator
     /// The screen's address when it was bound, the key `screenLeft` finds it by.
     let key: ObjectIdentifier
+    /// Its index in `ObjectRegistry.watchedScreens` while it is its coordinator's current screen; -1 otherwise.
+    var slot = -1
 
     init(_ object: AnyObject, of coordinator: TrackedCoordinator) {
         self.object = object

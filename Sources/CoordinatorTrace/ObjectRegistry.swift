@@ -10,6 +10,10 @@ struct ObjectRegistry {
     private(set) var screens: [Int: BoundScreen] = [:]
     /// The same bindings by the screen's address, so a screen that leaves finds its coordinators without a scan.
     private var coordinatorsByScreen: [ObjectKey: [BoundScreen]] = [:]
+    /// The same coordinators and current screens in arrays, so a sweep can check them a slice at a time with the lock
+    /// released in between (see `SweepCursor`); a removal moves the last entry into the hole.
+    private(set) var watchedCoordinators: [TrackedCoordinator] = []
+    private(set) var watchedScreens: [BoundScreen] = []
     private var lastID = 0
 
     /// The coordinator's entry, and whether this call created it.
@@ -19,6 +23,8 @@ struct ObjectRegistry {
         lastID += 1
         let tracked = TrackedCoordinator(object, id: lastID)
         coordinators[key] = tracked
+        tracked.slot = watchedCoordinators.count
+        watchedCoordinators.append(tracked)
         return (tracked, true)
     }
 
@@ -26,6 +32,14 @@ struct ObjectRegistry {
     mutating func forget(_ coordinator: TrackedCoordinator) {
         let key = ObjectKey(coordinator.key)
         if coordinators[key] === coordinator { coordinators[key] = nil }
+        if coordinator.slot >= 0 {
+            let last = watchedCoordinators.removeLast()
+            if last !== coordinator {
+                last.slot = coordinator.slot
+                watchedCoordinators[coordinator.slot] = last
+            }
+            coordinator.slot = -1
+        }
         bind(coordinator.id, to: nil)
     }
 
@@ -36,8 +50,20 @@ struct ObjectRegistry {
             let key = ObjectKey(old.key)
             coordinatorsByScreen[key]?.removeAll { $0 === old }
             if coordinatorsByScreen[key]?.isEmpty == true { coordinatorsByScreen[key] = nil }
+            if old.slot >= 0 {
+                let last = watchedScreens.removeLast()
+                if last !== old {
+                    last.slot = old.slot
+                    watchedScreens[old.slot] = last
+                }
+                old.slot = -1
+            }
         }
-        if let screen { coordinatorsByScreen[ObjectKey(screen.key), default: []].append(screen) }
+        if let screen {
+            coordinatorsByScreen[ObjectKey(screen.key), default: []].append(screen)
+            screen.slot = watchedScreens.count
+            watchedScreens.append(screen)
+        }
     }
 
     /// The current bindings of `screen`: a dead screen whose address was reused is never one of them.
@@ -51,30 +77,24 @@ struct ObjectRegistry {
         screens[screen.coordinator.id] === screen
     }
 
-    /// The coordinators whose object is gone, by id, for a sweep where no probe reports deaths.
-    func deallocatedCoordinators() -> [TrackedCoordinator] {
-        var gone: [TrackedCoordinator] = []
-        for coordinator in coordinators.values where coordinator.object == nil { gone.append(coordinator) }
-        return gone.sorted { $0.id < $1.id }
-    }
-
-    /// The current screens that are gone, for the same kind of sweep.
-    func deallocatedScreens() -> [BoundScreen] {
-        var gone: [BoundScreen] = []
-        for screen in screens.values where screen.object == nil { gone.append(screen) }
-        return gone.sorted { $0.coordinator.id < $1.coordinator.id }
-    }
-
-    /// The latest moment at which a finished, still living coordinator becomes decidable (its done time plus
-    /// `grace`); nil when none is waiting to be freed.
-    func latestDecision(grace: UInt64) -> UInt64? {
-        var latest: UInt64?
-        for coordinator in coordinators.values where coordinator.deinitAt == 0 {
-            guard let done = coordinator.doneAt else { continue }
-            let decided = done &+ grace
-            latest = max(latest ?? decided, decided)
+    /// Copies up to `limit` watched entries below `cursor` (screens first, then coordinators) into it, moving it
+    /// down, for the cursor to check outside the lock. Entries are taken from the end of each array down: a removal
+    /// only ever moves an entry from the end, which was either taken already or is taken again, so a pass misses no
+    /// entry that was watched when it began.
+    func copySlice(into cursor: inout SweepCursor, limit: Int, checksObjects: Bool) {
+        var budget = limit
+        cursor.screens = checksObjects ? min(cursor.screens, watchedScreens.count) : 0
+        while budget > 0, cursor.screens > 0 {
+            cursor.screens -= 1
+            budget -= 1
+            cursor.screensTaken.append(watchedScreens[cursor.screens])
         }
-        return latest
+        cursor.coordinators = min(cursor.coordinators, watchedCoordinators.count)
+        while budget > 0, cursor.coordinators > 0 {
+            cursor.coordinators -= 1
+            budget -= 1
+            cursor.coordinatorsTaken.append(watchedCoordinators[cursor.coordinators])
+        }
     }
 }
 

@@ -101,9 +101,9 @@ struct SessionState {
         queue.append(event)
     }
 
-    /// A mark, after a sweep: every deallocation that happened before the call is in the stream before the mark.
+    /// A mark; the caller finished a sweep in the same hold of the lock (`Tracer.afterSweep`), so every deallocation
+    /// that happened before the call is in the stream before the mark.
     mutating func marked(_ label: String, site: RawSite) {
-        sweep()
         queue.append(RawEvent(
             kind: .mark, id: 0, nanos: MonotonicClock.now(), label: label,
             file: site.file, path: site.path, line: site.line, function: site.function
@@ -114,24 +114,48 @@ struct SessionState {
         queue.append(RawEvent(kind: .heartbeat, id: 0, nanos: MonotonicClock.now()))
     }
 
-    /// Queues the session's end, after a last sweep; it is never refused.
+    /// Queues the session's end (after a last sweep, as for `marked`); it is never refused.
     mutating func ended() {
-        sweep()
         queue.appendAlways(RawEvent(kind: .end, id: 0, nanos: MonotonicClock.now()))
     }
 
-    /// Reports the coordinators and screens that were freed since the last sweep. Where probes report deaths the
-    /// moment they happen (Apple platforms) there is nothing to find; elsewhere this is a pass over weak references.
-    mutating func sweep() {
-        #if !canImport(ObjectiveC)
-        let screens = registry.deallocatedScreens()
-        let coordinators = registry.deallocatedCoordinators()
-        guard !screens.isEmpty || !coordinators.isEmpty else { return }
-        let now = MonotonicClock.now()
-        // A screen freed with its coordinator: its dismiss goes first, as it would have with a probe.
-        for screen in screens { screenDeallocated(screen, at: now) }
-        for tracked in coordinators { deallocated(tracked, at: now) }
+    /// One hold of the lock in a sweep: reports what the cursor found gone in the slice it checked, then copies the
+    /// next slice into it (to `check` after the lock is released); true once the pass is over, with nothing taken.
+    /// Where probes report deaths the moment they happen (Apple platforms) there is nothing to find, and a pass only
+    /// looks for the latest decision when the cursor asks for it.
+    mutating func sweep(_ cursor: inout SweepCursor, limit: Int = SweepCursor.slice) -> Bool {
+        #if canImport(ObjectiveC)
+        cursor.checksObjects = false
+        if cursor.grace == nil { (cursor.screens, cursor.coordinators) = (0, 0) }
         #endif
+        report(&cursor)
+        guard !(cursor.screens == 0 && cursor.coordinators == 0) else { return true }
+        registry.copySlice(into: &cursor, limit: limit, checksObjects: cursor.checksObjects)
+        return false
+    }
+
+    private mutating func report(_ cursor: inout SweepCursor) {
+        if !cursor.screensGone.isEmpty || !cursor.coordinatorsGone.isEmpty {
+            let now = MonotonicClock.now()
+            cursor.screensGone.sort { $0.coordinator.id < $1.coordinator.id }
+            cursor.coordinatorsGone.sort { $0.id < $1.id }
+            // A screen freed with its coordinator: its dismiss goes first, as it would have with a probe.
+            for screen in cursor.screensGone { screenDeallocated(screen, at: now) }
+            for tracked in cursor.coordinatorsGone {
+                if let screen = registry.screens[tracked.id], screen.object == nil { screenDeallocated(screen, at: now) }
+                deallocated(tracked, at: now)
+            }
+        }
+        if let grace = cursor.grace {
+            for coordinator in cursor.coordinatorsTaken where coordinator.deinitAt == 0 {
+                guard let done = coordinator.doneAt else { continue }
+                cursor.latestDecision = max(cursor.latestDecision ?? 0, done &+ grace)
+            }
+        }
+        cursor.screensGone.removeAll(keepingCapacity: true)
+        cursor.coordinatorsGone.removeAll(keepingCapacity: true)
+        cursor.screensTaken.removeAll(keepingCapacity: true)
+        cursor.coordinatorsTaken.removeAll(keepingCapacity: true)
     }
 
     /// A coordinator's deallocation, from a sweep or a probe.

@@ -21,18 +21,24 @@ public final class Tracer: @unchecked Sendable {
         let writer = SessionWriter(app: app, run: UUID().uuidString.lowercased(), sink: sink, options: options, tracer: state)
         // Ending the old session and publishing the new one under one lock: two racing starts leave one session, and
         // the writer of the one that lost gets its last batch and stops.
-        let previous = state.withLock { tracer -> FinalBatch? in
+        let previous = afterSweep { tracer -> FinalBatch? in
             let previous = FinalBatch.take(from: &tracer)
             let session = SessionState(
                 app: app, run: writer.run, writer: writer, capacity: options.bufferCapacity, probes: state
             )
             writer.startNanos = session.startNanos
             tracer.session = session
+            tracer.lastWriter = writer
             gate.set(open: true)
             return previous
         }
         writer.start()
         previous?.hand()
+    }
+
+    /// What the current or last session produced and reported as dropped; nil before the first `start`.
+    public var counts: TraceCounts? {
+        state.withLock { $0.lastWriter }?.counts
     }
 
     /// The current session's run id, or nil when no session runs.
@@ -109,7 +115,7 @@ public final class Tracer: @unchecked Sendable {
         filePath: StaticString = #filePath
     ) {
         guard gate.mayBeOpen else { return }
-        state.withLock { $0.session?.marked(label, site: RawSite(file: file, path: filePath, line: line, function: function)) }
+        afterSweep { $0.session?.marked(label, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
     /// Ends the session: first waits, at most `TraceOptions.grace`, for coordinators that are done but not yet freed,
@@ -117,7 +123,7 @@ public final class Tracer: @unchecked Sendable {
     /// `TraceOptions.endTimeout`, and not at all for a sink that cannot deliver), and later calls ignored.
     public func end() {
         settle()
-        state.withLock { tracer -> FinalBatch? in
+        afterSweep { tracer -> FinalBatch? in
             defer { gate.set(open: false) }
             return FinalBatch.take(from: &tracer)
         }?.hand()
@@ -126,10 +132,7 @@ public final class Tracer: @unchecked Sendable {
     /// Waits until everything recorded so far has reached the sink, including deallocations that already happened.
     @discardableResult
     public func flush(timeout: Double = 2) -> Bool {
-        let writer = state.withLock { tracer -> SessionWriter? in
-            tracer.session?.sweep()
-            return tracer.session?.writer
-        }
+        let writer = afterSweep { $0.session?.writer }
         return writer?.flush(timeout: timeout) ?? true
     }
 
@@ -137,14 +140,45 @@ public final class Tracer: @unchecked Sendable {
     /// so that the end's time decides it.
     private func settle() {
         while true {
-            let decision = state.withLock { tracer -> UInt64? in
-                guard tracer.session != nil else { return nil }
-                tracer.session!.sweep()
-                return tracer.session!.registry.latestDecision(grace: tracer.session!.writer.options.graceNanoseconds)
-            }
+            var cursor: SweepCursor?
+            let decision = afterSweep(
+                cursor: { SweepCursor(grace: $0.options.graceNanoseconds) },
+                finished: { cursor = $0 }
+            ) { tracer -> UInt64?? in tracer.session == nil ? nil : .some(cursor?.latestDecision) }
+            guard let decision else { return }
             let now = MonotonicClock.now()
             guard let decision, now <= decision else { return }
             SettlePause.pause(nanoseconds: min(decision - now + 1, SettlePause.slice))
+        }
+    }
+}
+
+extension Tracer {
+    /// Sweeps the current session a slice at a time (`SweepCursor`), then runs `body` in the same hold of the lock
+    /// that reports the last slice: every deallocation that happened before the call is reported before
+    /// what `body` queues, and no other call waits for more than one slice. A session that changes meanwhile (an
+    /// `end` and a `start` on other threads) is swept from its own beginning. With no session, `body` runs at once.
+    func afterSweep<Result>(
+        cursor makeCursor: (SessionWriter) -> SweepCursor = { _ in SweepCursor() },
+        finished: (SweepCursor) -> Void = { _ in },
+        _ body: (inout TracerState) -> Result
+    ) -> Result {
+        var swept: SessionWriter?
+        var cursor = SweepCursor()
+        while true {
+            let result: Result? = state.withLock { tracer in
+                // Only the writer is read out: a copy of the session would make the sweep below copy its registry.
+                guard let writer = tracer.session?.writer else { return body(&tracer) }
+                if swept !== writer {
+                    swept = writer
+                    cursor = makeCursor(writer)
+                }
+                guard tracer.session!.sweep(&cursor) else { return nil }
+                finished(cursor)
+                return body(&tracer)
+            }
+            if let result { return result }
+            cursor.check()
         }
     }
 }

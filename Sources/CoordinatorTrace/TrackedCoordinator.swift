@@ -22,6 +22,8 @@ final class TrackedCoordinator: @unchecked Sendable {
     /// When a remove detached it; an add clears it, as the inspector's rules do.
     var removedAt: UInt64 = 0
     var deinitAt: UInt64 = 0
+    /// Its index in `ObjectRegistry.watchedCoordinators`; -1 once forgotten.
+    var slot = -1
 
     init(_ object: AnyObject, id: Int) {
         self.object = object

@@ -7,9 +7,22 @@ enum DiffInput {
     case recording([InputSession])
     case snapshot(Snapshot, source: String)
 
+    /// A recording is read as `check` reads one, a chunk at a time through the line limit, with the same messages
+    /// for an empty or unreadable input; only a snapshot (one JSON object) is read whole.
     static func read(_ path: String, limits: InputLimits = .default) throws -> DiffInput {
-        let (data, source) = try RecordingInput.contents(of: path)
-        if startsWithEvent(data) { return .recording(sessions(of: data, source: source, limits: limits)) }
+        let input = try RecordingInput.Input(path)
+        defer { input.close() }
+        let first = try input.chunk()
+        if first.isEmpty || startsWithEvent(first) {
+            var recording = Recording(limits: limits)
+            first.withUnsafeBytes { recording.consume($0) }
+            try input.rest { chunk in chunk.withUnsafeBytes { recording.consume($0) } }
+            recording.finish()
+            return .recording(try RecordingInput.sessions(of: recording, source: input.source))
+        }
+        var data = first
+        try input.rest { data.append($0) }
+        let source = input.source
         let snapshotError: any Error
         do {
             return .snapshot(try JSONDecoder().decode(Snapshot.self, from: data), source: source)
@@ -30,7 +43,11 @@ enum DiffInput {
         let bytes = [UInt8](data.prefix(64 * 1024))
         var start = 0
         while start < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[start]) { start += 1 }
-        let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+        guard let end = bytes[start...].firstIndex(of: 0x0A) else {
+            // A first line longer than the window (a giant type name, say) is judged by how it starts.
+            let head = bytes[start...].filter { $0 != 0x20 && $0 != 0x09 }
+            return head.starts(with: Array(#"{"seq""#.utf8)) || head.starts(with: Array(#"{"event""#.utf8))
+        }
         let line = Array(bytes[start..<end])
         switch line.withUnsafeBufferPointer({ EventDecoder.decode($0, lineNumber: 1) }) {
         case .session, .record: return true

@@ -17,16 +17,21 @@ enum RecordingInput {
     ) throws -> [InputSession] {
         try paths.flatMap { path in
             let (recording, source) = try streamed(path, limits: limits, keeping: retention)
-            guard recording.usableLines > 0 else {
-                throw UsageFailure(message: "\(source): no session line and no event to read: " + emptiness(of: recording))
-            }
-            // Session lines but not one readable event, while some lines failed: a producer speaking another format.
-            if recording.eventLines == 0, let first = recording.firstProblem {
-                let notes = recording.sessions.flatMap(\.notes).map(\.message).filter { $0.hasPrefix("no event could be used") }
-                throw UsageFailure(message: "\(source): " + (notes.first ?? "no event could be used (first: \(first))"))
-            }
-            return recording.sessions.map { InputSession(source: source, log: $0) }
+            return try sessions(of: recording, source: source)
         }
+    }
+
+    /// The sessions of a recording read whole, or the bad-input error `check` gives for it.
+    static func sessions(of recording: Recording, source: String) throws -> [InputSession] {
+        guard recording.usableLines > 0 else {
+            throw UsageFailure(message: "\(source): no session line and no event to read: " + emptiness(of: recording))
+        }
+        // Session lines but not one readable event, while some lines failed: a producer speaking another format.
+        if recording.eventLines == 0, let first = recording.firstProblem {
+            let notes = recording.sessions.flatMap(\.notes).map(\.message).filter { $0.hasPrefix("no event could be used") }
+            throw UsageFailure(message: "\(source): " + (notes.first ?? "no event could be used (first: \(first))"))
+        }
+        return recording.sessions.map { InputSession(source: source, log: $0) }
     }
 
     private static func emptiness(of recording: Recording) -> String {
@@ -41,33 +46,51 @@ enum RecordingInput {
     private static func streamed(
         _ path: String, limits: InputLimits, keeping retention: Recording.Retention
     ) throws -> (Recording, source: String) {
-        let handle: FileHandle
-        let source: String
-        if path == "-" {
-            (handle, source) = (FileHandle.standardInput, "<stdin>")
-        } else {
-            guard let file = FileHandle(forReadingAtPath: path) else { throw UsageFailure(message: "cannot read \(path)") }
-            (handle, source) = (file, path)
-        }
-        defer { if path != "-" { try? handle.close() } }
+        let input = try Input(path)
+        defer { input.close() }
         var recording = Recording(limits: limits, keeping: retention)
-        do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                chunk.withUnsafeBytes { recording.consume($0) }
-            }
-        } catch {
-            throw UsageFailure(message: "cannot read \(path): \(error.localizedDescription)")
-        }
+        try input.rest { chunk in chunk.withUnsafeBytes { recording.consume($0) } }
         recording.finish()
-        return (recording, source)
+        return (recording, input.source)
     }
 
-    /// The bytes behind one argument and the name reports give it.
-    static func contents(of path: String) throws -> (data: Data, source: String) {
-        if path == "-" { return (FileHandle.standardInput.readDataToEndOfFile(), "<stdin>") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageFailure(message: "cannot read \(path)")
+    /// One argument opened for reading a chunk at a time.
+    struct Input {
+        let path: String
+        let handle: FileHandle
+        /// The name reports give it.
+        let source: String
+
+        init(_ path: String) throws {
+            self.path = path
+            if path == "-" {
+                (handle, source) = (FileHandle.standardInput, "<stdin>")
+            } else {
+                guard let file = FileHandle(forReadingAtPath: path) else { throw UsageFailure(message: "cannot read \(path)") }
+                (handle, source) = (file, path)
+            }
         }
-        return (data, path)
+
+        /// The next chunk, up to 1 MiB; empty at the end.
+        func chunk() throws -> Data {
+            do {
+                return try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw UsageFailure(message: "cannot read \(path): \(error.localizedDescription)")
+            }
+        }
+
+        /// Hands every chunk left to `body`, in order.
+        func rest(_ body: (Data) -> Void) throws {
+            while true {
+                let next = try chunk()
+                if next.isEmpty { return }
+                body(next)
+            }
+        }
+
+        func close() {
+            if path != "-" { try? handle.close() }
+        }
     }
 }

@@ -9,11 +9,11 @@ final class ListenProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var text = ""
 
-    /// Starts `coordlens listen --port 0 <arguments>`, under `ulimit -n descriptors` when given, inside `namespace`
-    /// when given, and waits (at most 20 s) until it says where it listens.
-    init(_ arguments: [String], descriptors: Int? = nil, namespace: NetworkNamespace? = nil) throws {
+    /// Starts `coordlens listen --port <port> <arguments>`, under `ulimit -n descriptors` when given, inside
+    /// `namespace` when given, and waits (at most 20 s) until it says where it listens.
+    init(_ arguments: [String], descriptors: Int? = nil, port: Int = 0, namespace: NetworkNamespace? = nil) throws {
         let executable = try BuiltProduct.coordlens.locate()
-        let command = [executable.path, "listen", "--port", "0", "--http-port", "0"] + arguments
+        let command = [executable.path, "listen", "--port", "\(port)", "--http-port", "0"] + arguments
         if let namespace {
             let wrapped = namespace.command(command)
             process.executableURL = URL(fileURLWithPath: wrapped[0])

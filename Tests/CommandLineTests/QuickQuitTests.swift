@@ -92,6 +92,31 @@ import Testing
         #expect(render.status == 2)
     }
 
+    /// `diff` and `growth` read a recording as `check` does: the same message for an empty input, and a line past
+    /// the limit skipped as it streams by rather than read whole (a 128 MiB type name, under an address-space limit that reading it whole would break).
+    @Test func diffAndGrowthReadRecordingsAsCheckDoes() throws {
+        let empty = try Streams.file("")
+        for arguments in [["diff", empty, try Streams.file(Streams.clean)], ["growth", empty, "--mark", "loop"]] {
+            let result = try BuiltProduct.coordlens.run(arguments)
+            #expect(result.status == 2, "\(arguments[0])")
+            #expect(result.standardError.contains("\(empty): no session line and no event to read: the input is empty"), "\(arguments[0]): \(result.standardError)")
+        }
+
+        var giant = #"{"event":"session","v":1,"app":"Giant","run":"g"}"# + "\n"
+        giant += #"{"seq":1,"t":0,"event":"add","id":1,"type":"App"}"# + "\n"
+        giant += #"{"seq":2,"t":0.1,"event":"mark","label":"loop"}"# + "\n"
+        giant += #"{"seq":3,"t":0.2,"event":"add","id":2,"type":""# + String(repeating: "G", count: 128 << 20) + #"","parent":1}"# + "\n"
+        giant += #"{"seq":4,"t":0.3,"event":"add","id":3,"type":"Leaky","parent":1}"# + "\n"
+        giant += #"{"seq":5,"t":0.4,"event":"mark","label":"loop"}"# + "\n"
+        let path = try Streams.file(giant, name: "giant.ndjson")
+        let growth = try ProcessRun.run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "ulimit -v 196608 && exec \"$0\" growth \"$1\" --mark loop", try BuiltProduct.coordlens.locate().path, path]
+        )
+        #expect(growth.status == 1, "Leaky grows (exit 1), under a 192 MiB address-space limit: \(growth.standardError)")
+        #expect(growth.standardOutput.contains("Leaky"), "\(growth.standardOutput)")
+    }
+
     @Test func smallGracePeriodsPrintInMilliseconds() throws {
         let check = try BuiltProduct.coordlens.run(["check", try Streams.file(Streams.clean), "--grace", "0.001"])
         #expect(check.standardOutput.contains("grace 1 ms"))

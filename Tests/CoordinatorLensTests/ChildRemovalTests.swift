@@ -8,6 +8,8 @@ import Testing
         var children: [Int: [Int]] = [:]
         var parent: [Int: Int] = [:]
         var roots: [Int] = []
+        /// The parent a removed coordinator left, until it is added again: paths, and so cycles, go through it.
+        var former: [Int: Int] = [:]
 
         mutating func detach(_ id: Int) {
             if let above = parent[id] {
@@ -39,11 +41,13 @@ import Testing
             let above = random.next() % 4 == 0 ? nil : Int(random.next() % 60) + 1
             if random.next() % 3 == 0, known.contains(id), model.parent[id] != nil {
                 script.at(Double(step), .remove(id: CoordinatorID(id), parent: nil))
+                model.former[id] = model.parent[id]
                 model.detach(id)
                 model.attach(id, to: nil)
             } else if let above, known.contains(above), !isAncestor(id, of: above, in: model), above != id {
                 script.at(Double(step), .add(id: CoordinatorID(id), type: "T\(id % 3)", parent: CoordinatorID(above)))
                 if known.contains(id) { model.detach(id) }
+                model.former[id] = nil
                 model.attach(id, to: above)
                 known.insert(id)
             } else if above == nil || !known.contains(above!) {
@@ -80,7 +84,7 @@ import Testing
         var current: Int? = id
         while let at = current {
             if at == candidate { return true }
-            current = model.parent[at]
+            current = model.parent[at] ?? model.former[at]
         }
         return false
     }

@@ -41,6 +41,25 @@ import Testing
         #expect(tree[4] == nil)
     }
 
+    /// A sits under C, which was removed from B, which sits under A: C's path goes through B, so that add would make
+    /// every path in the loop start nowhere.
+    @Test func aCycleThroughAFormerParentIsRefused() {
+        var script = Script()
+        script.at(0, .add(id: 1, type: "A", parent: nil))
+        script.at(0, .add(id: 2, type: "B", parent: 1))
+        script.at(0, .add(id: 3, type: "C", parent: 2))
+        script.at(1, .remove(id: 3, parent: 2))
+        script.at(2, .add(id: 1, type: "A", parent: 3))
+        let tree = script.tree()
+        #expect(tree.diagnostics.map(\.line) == [6])
+        #expect(tree.diagnostics.first?.message == "moving A#1 under C#3 would make a parent cycle through C#3's former parent B#2: ignored")
+        #expect(tree.roots == [1, 3])
+        let snapshot = tree.snapshot(at: 10)
+        for id: CoordinatorID in [1, 2, 3] {
+            #expect(snapshot.path(to: id).first?.id == 1, "the path to \(id) starts at the root A")
+        }
+    }
+
     @Test func addOfAKnownIdMovesIt() {
         var script = Script()
         script.at(0, .add(id: 1, type: "A", parent: nil))

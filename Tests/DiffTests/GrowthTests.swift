@@ -38,6 +38,55 @@ struct GrowthTests {
         #expect(lines.last == "1 type grows at every mark")
     }
 
+    @Test("counts kept event by event match a recount of the whole tree at every mark, whatever the stream does")
+    func countsMatchARecount() throws {
+        var run = RunRecording(run: "messy")
+        let app = run.add("App", under: nil)
+        var alive: [Int] = []
+        for iteration in 0..<60 {
+            let flow = run.add(iteration % 3 == 0 ? "Detail" : "Share", under: app)
+            alive.append(flow)
+            if iteration % 4 == 1 { run.move(flow, "Detail", under: alive[0]) }  // a move is no new coordinator
+            if iteration % 5 == 2 { run.deinitialize(alive.removeFirst()) }
+            if iteration % 7 == 3 { run.deinitialize(flow) ; run.deinitialize(flow) }  // a second deinit is ignored
+            if iteration % 11 == 4 { run.move(flow, "Share", under: app) }  // an add of a deinited id is refused
+            if iteration % 13 == 5 { run.deinitialize(9_999) }  // an unknown id changes nothing
+            run.mark("loop")
+        }
+        let log = run.log
+        let report = try GrowthReport(log, label: "loop")
+        var tree = SessionTree(header: log.header)
+        var recounts: [[String: Int]] = []
+        for entry in log.entries {
+            guard case .record(let record) = entry else { continue }
+            tree.apply(record)
+            guard record.event == .mark(label: "loop") else { continue }
+            var counts: [String: Int] = [:]
+            for coordinator in tree.all where coordinator.deinitAt == nil { counts[coordinator.type, default: 0] += 1 }
+            recounts.append(counts)
+        }
+        #expect(report.marks.count == 60)
+        let types = Set(recounts.flatMap(\.keys)).sorted()
+        #expect(report.types.map(\.type) == types)
+        for counts in report.types {
+            #expect(counts.counts == recounts.map { $0[counts.type, default: 0] }, "\(counts.type)")
+        }
+    }
+
+    @Test("30,000 marks over as many live coordinators: linear, so this finishes in seconds even in a debug build")
+    func manyMarks() throws {
+        var run = RunRecording(run: "long")
+        let app = run.add("App", under: nil)
+        for _ in 0..<30_000 {
+            run.add("Leaky", under: app)
+            run.mark("loop")
+        }
+        let report = try GrowthReport(run.log, label: "loop")
+        #expect(report.marks.count == 30_000)
+        #expect(report.growing.map(\.type) == ["Leaky"])
+        #expect(report.growing.first?.counts.last == 30_000)
+    }
+
     @Test("nothing grows when every iteration cleans up")
     func flat() throws {
         let report = try GrowthReport(Self.run(iterations: 3, leakDetail: false, bannerIterations: 0).log, label: "loop")

@@ -95,16 +95,17 @@ struct MatchingTests {
         #expect(path.types == ["AppCoordinator", "MainTabCoordinator", "FeedCoordinator"])
     }
 
-    @Test("a detached coordinator whose former parent was then attached below it still gets a path")
+    @Test("a move under a detached coordinator's own former parent's descendant is refused, and every path starts at the root")
     func formerParentCycle() {
         var run = RunRecording(run: "a")
         let first = run.add("FirstCoordinator", under: nil)
         let second = run.add("SecondCoordinator", under: first)
         run.remove(second, from: first)
-        // Second hangs under First, the parent it left, while First now hangs under Second: the links would cycle.
+        // Second hangs under First, the parent it left; First under Second would make the links cycle.
         run.move(first, "FirstCoordinator", under: second)
         let snapshot = run.snapshot
-        #expect(snapshot.warnings.isEmpty)
+        #expect(snapshot.warnings.map(\.line) == [5])
+        #expect(snapshot.warnings.first?.message.contains("parent cycle through SecondCoordinator#2's former parent") == true)
 
         let index = TypePathIndex(snapshot)
         #expect(index.roots.count == 1)

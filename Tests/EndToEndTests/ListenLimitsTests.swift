@@ -96,6 +96,28 @@ import Testing
         #expect(lines.all.contains { $0.contains("6 unreadable lines") })
     }
 
+    @Test func statusLinesTellRunIdsThatShareAPrefixApart() async throws {
+        var options = ListenOptions()
+        options.port = 0
+        let lines = LockedLines()
+        let server = InspectorServer(options: options) { lines.append($0) }
+        let port = try await server.start()
+        let long = String(repeating: "L", count: 45)
+        let runs = ["crowd-174", "crowd-175", "crowd-176", long + "-a", long + "-b"]
+        for run in runs {
+            let connection = try RawConnection(port: port)
+            try connection.send(sessionLine(app: "Crowd", run: run))
+            try connection.send(#"{"seq":1,"t":0,"event":"end"}"# + "\n")
+            connection.close()
+        }
+        let printed = await eventually(server) { lines.all.filter { $0.contains("[ended]") }.count >= runs.count }
+        #expect(printed, "\(lines.all)")
+        let names = Set(lines.all.filter { $0.contains("[ended]") }.map { $0.components(separatedBy: " [ended]")[0] })
+        #expect(names.count == runs.count, "one name per run: \(names)")
+        for run in runs.prefix(3) { #expect(names.contains("Crowd \(run)")) }
+        await server.stop()
+    }
+
     @Test func runIdsThatLookAlikeGetAPictureEach() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
