@@ -32,14 +32,7 @@ struct ObjectRegistry {
     mutating func forget(_ coordinator: TrackedCoordinator) {
         let key = ObjectKey(coordinator.key)
         if coordinators[key] === coordinator { coordinators[key] = nil }
-        if coordinator.slot >= 0 {
-            let last = watchedCoordinators.removeLast()
-            if last !== coordinator {
-                last.slot = coordinator.slot
-                watchedCoordinators[coordinator.slot] = last
-            }
-            coordinator.slot = -1
-        }
+        Self.unwatch(coordinator, in: &watchedCoordinators)
         bind(coordinator.id, to: nil)
     }
 
@@ -50,20 +43,24 @@ struct ObjectRegistry {
             let key = ObjectKey(old.key)
             coordinatorsByScreen[key]?.removeAll { $0 === old }
             if coordinatorsByScreen[key]?.isEmpty == true { coordinatorsByScreen[key] = nil }
-            if old.slot >= 0 {
-                let last = watchedScreens.removeLast()
-                if last !== old {
-                    last.slot = old.slot
-                    watchedScreens[old.slot] = last
-                }
-                old.slot = -1
-            }
+            Self.unwatch(old, in: &watchedScreens)
         }
         if let screen {
             coordinatorsByScreen[ObjectKey(screen.key), default: []].append(screen)
             screen.slot = watchedScreens.count
             watchedScreens.append(screen)
         }
+    }
+
+    /// Takes `entry` out of its watched array in O(1): the last entry moves into its slot.
+    private static func unwatch<Entry: SweepSlotted>(_ entry: Entry, in watched: inout [Entry]) {
+        guard entry.slot >= 0 else { return }
+        let last = watched.removeLast()
+        if last !== entry {
+            last.slot = entry.slot
+            watched[entry.slot] = last
+        }
+        entry.slot = -1
     }
 
     /// The current bindings of `screen`: a dead screen whose address was reused is never one of them.
@@ -118,3 +115,11 @@ struct ObjectKey: Hashable {
         return Int(bitPattern: product.high ^ product.low)
     }
 }
+
+/// An entry of one of the registry's watched arrays, knowing its place there (-1: not watched).
+protocol SweepSlotted: AnyObject {
+    var slot: Int { get set }
+}
+
+extension TrackedCoordinator: SweepSlotted {}
+extension BoundScreen: SweepSlotted {}
