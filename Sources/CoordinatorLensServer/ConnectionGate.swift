@@ -13,6 +13,7 @@ final class ConnectionGate: @unchecked Sendable {
     private var refusing = false
     private var refused = 0
     private var acceptFailing = false
+    private var lastRead = Date.distantPast
 
     init(limit: Int, log: @escaping @Sendable (String) -> Void) {
         self.limit = limit
@@ -63,6 +64,28 @@ final class ConnectionGate: @unchecked Sendable {
         }
         lock.unlock()
         message.map(log)
+    }
+
+    /// A connection read something: `drain` waits for these to stop.
+    func noteRead() {
+        lock.withLock { lastRead = Date() }
+    }
+
+    /// Waits until no connection has read anything for `quiet` seconds, at most until `deadline`: on SIGTERM the
+    /// lines hooks already sent (in the sockets' buffers) are read and kept before the connections close.
+    func drain(quiet: Double = 0.1, by deadline: Date) async {
+        while Date() < deadline {
+            let idle = Date().timeIntervalSince(lock.withLock { lastRead })
+            if idle >= quiet { return }
+            try? await Task.sleep(nanoseconds: UInt64(max(0.01, quiet - idle) * 1e9))
+        }
+    }
+
+    /// Has every connection that asked for acknowledgements told what `listen` now holds of its run.
+    func acknowledgeAll() async {
+        for channel in lock.withLock({ Array(open.values) }) {
+            try? await channel.eventLoop.submit { channel.pipeline.fireUserInboundEventTriggered(FinalAcknowledgement()) }.get()
+        }
     }
 
     /// Closes every open connection and waits until each has let go of its session.

@@ -1,6 +1,9 @@
 import CoordinatorLens
 import NIOCore
 
+/// Asks a hook connection to send its last acknowledgement now, before `listen` closes it.
+struct FinalAcknowledgement: Sendable {}
+
 /// Reads one hook connection through the core's `StreamReader` and feeds its session's live tree and the recording.
 final class HookConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
@@ -14,14 +17,24 @@ final class HookConnectionHandler: ChannelInboundHandler {
     private var run: String?
     private var headerLine: [UInt8] = []
     private var refused = false
+    /// What `listen` holds for good of each run, and what this connection last told its hook of it.
+    private let acknowledged: AcknowledgedSeqs
+    /// The hook asked for acknowledgements in its session line (`"acks":1`).
+    private var acknowledging = false
+    private var lastAcknowledged = -1
+    private var ticker: RepeatedTask?
+    /// How often an acknowledging connection is told what was kept since.
+    static let acknowledgementInterval = TimeAmount.milliseconds(20)
 
     /// `name` tells this connection's invented run apart when it sends events before any session line.
     init(
         name: String, sessions: LiveSessions, recorder: StreamRecorder?, maxLineBytes: Int,
+        acknowledged: AcknowledgedSeqs = AcknowledgedSeqs(),
         changed: @escaping @Sendable () -> Void = {}, log: @escaping @Sendable (String) -> Void
     ) {
         self.sessions = sessions
         self.recorder = recorder
+        self.acknowledged = acknowledged
         self.changed = changed
         self.log = log
         reader = StreamReader(maxLineBytes: maxLineBytes, inventedRunPrefix: "\(name)-")
@@ -31,14 +44,56 @@ final class HookConnectionHandler: ChannelInboundHandler {
         guard !refused else { return }
         let buffer = unwrapInboundIn(data)
         buffer.withUnsafeReadableBytes { bytes in
-            reader.consume(bytes) { item, line in take(item, line) }
+            reader.consume(bytes) { item, line in take(item, line, context) }
         }
         changed()
         if refused { context.close(promise: nil) }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is FinalAcknowledgement {
+            acknowledge(context, force: true)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    /// Tells the hook the highest seq of its run that `listen` holds for good, when that moved (or `force`).
+    private func acknowledge(_ context: ChannelHandlerContext, force: Bool = false) {
+        guard acknowledging, let run else { return }
+        let seq = acknowledged.highest(of: run)
+        guard seq > lastAcknowledged || force, context.channel.isWritable else { return }
+        lastAcknowledged = seq
+        var buffer = context.channel.allocator.buffer(capacity: 32)
+        buffer.writeString("{\"ack\":\(seq)}\n")
+        context.writeAndFlush(NIOAny(buffer), promise: nil)
+    }
+
+    /// The first acknowledgement after a session line: once every line queued for the recording before it is
+    /// written, so that a hook that reconnects is told all that `listen` already holds of its run.
+    private func acknowledgeSession(_ context: ChannelHandlerContext) {
+        lastAcknowledged = -1
+        if ticker == nil {
+            let loop = context.eventLoop
+            let handler = NIOLoopBound(self, eventLoop: loop)
+            let bound = NIOLoopBound(context, eventLoop: loop)
+            ticker = loop.scheduleRepeatedTask(initialDelay: Self.acknowledgementInterval, delay: Self.acknowledgementInterval) { _ in
+                handler.value.acknowledge(bound.value)
+            }
+        }
+        guard let recorder else { return acknowledge(context, force: true) }
+        let loop = context.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: loop)
+        let bound = NIOLoopBound(context, eventLoop: loop)
+        recorder.afterWriting {
+            loop.execute { handler.value.acknowledge(bound.value, force: true) }
+        }
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
-        if !refused { reader.finish { item, line in take(item, line) } }
+        ticker?.cancel()
+        ticker = nil
+        if !refused { reader.finish { item, line in take(item, line, context) } }
         if let run { sessions.close(run: run) }
         run = nil
         changed()
@@ -49,7 +104,7 @@ final class HookConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    private func take(_ item: StreamReader.Item, _ line: UnsafeBufferPointer<UInt8>) {
+    private func take(_ item: StreamReader.Item, _ line: UnsafeBufferPointer<UInt8>, _ context: ChannelHandlerContext) {
         guard !refused else { return }
         switch item {
         case .session(let header, _):
@@ -58,16 +113,33 @@ final class HookConnectionHandler: ChannelInboundHandler {
             }
             headerLine = Array(line)
             recorder?.write(line, run: header.run, header: headerLine)
+            acknowledging = Self.asksForAcknowledgements(line)
+            if acknowledging { acknowledgeSession(context) }
         case .inventedSession(let header, let note):
             guard switchTo(header) else { return }
             sessions.report(note, run: header.run)
             headerLine = Array(#"{"event":"session","v":1,"app":"unknown","run":"\#(header.run)"}"#.utf8)
         case .record(let record, let run):
             sessions.apply(record, run: run)
-            recorder?.write(line, run: run, header: headerLine)
+            if let recorder {
+                recorder.write(line, run: run, header: headerLine, seq: record.seq)
+            } else {
+                acknowledged.note(record.seq, of: run)
+            }
         case .malformed(let diagnostic, let run), .overlong(let diagnostic, let run):
             sessions.reportUnreadable(diagnostic, run: run)
         }
+    }
+
+    /// Whether a session line holds `"acks":1`, the hook's request for acknowledgements (unknown to the core's
+    /// decoder, which ignores keys it does not know).
+    static func asksForAcknowledgements(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let key = Array(#""acks":1"#.utf8)
+        guard line.count >= key.count else { return false }
+        for start in 0...(line.count - key.count) where line[start] == 0x22 {
+            if line[start..<(start + key.count)].elementsEqual(key) { return true }
+        }
+        return false
     }
 
     /// Leaves the current run for `header`'s; false when the session table is full and the connection is refused.

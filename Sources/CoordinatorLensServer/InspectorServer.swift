@@ -46,7 +46,10 @@ public final class InspectorServer: @unchecked Sendable {
         if let directory = options.outputDirectory {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        let recorder = try options.recordPath.map { try StreamRecorder(path: $0, bufferBytes: options.recordBufferBytes) }
+        let acknowledged = AcknowledgedSeqs()
+        let recorder = try options.recordPath.map {
+            try StreamRecorder(path: $0, bufferBytes: options.recordBufferBytes, acknowledged: acknowledged)
+        }
         self.recorder = recorder
         if let recorder, let path = options.recordPath, recorder.existingBytes > 0 {
             log("recording: appending to \(TextSanitizer.visible(path)), which already holds \(NumberText.grouped(recorder.existingBytes)) bytes; earlier runs stay, and a run that continues reads as one session")
@@ -54,8 +57,11 @@ public final class InspectorServer: @unchecked Sendable {
         let page = options.httpPort.map { _ in PageServer(sessions: self.sessions, grace: options.grace, paths: options.sourcePaths, token: options.token) }
         self.page = page
         let feed = page?.feed
-        let changed: @Sendable () -> Void = { feed?.changed() }
         let (sessions, gate, log, maxLineBytes) = (self.sessions, self.gate, self.log, options.maxLineBytes)
+        let changed: @Sendable () -> Void = {
+            gate.noteRead()
+            feed?.changed()
+        }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -76,7 +82,7 @@ public final class InspectorServer: @unchecked Sendable {
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(HookConnectionHandler(
                         name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes,
-                        changed: changed, log: log
+                        acknowledged: acknowledged, changed: changed, log: log
                     ))
                 }
             }
@@ -130,10 +136,15 @@ public final class InspectorServer: @unchecked Sendable {
         let started = Date()
         try? await channel?.close()
         channel = nil
+        // What hooks already sent is read and kept first, and hooks that asked are told what was kept, so they can
+        // resend the rest to the next `listen` (docs/PROTOCOL.md).
+        await gate.drain(by: started.addingTimeInterval(1))
+        if let recorder { _ = await onItsOwnThread { recorder.flush(by: started.addingTimeInterval(1.5)) } }
+        await gate.acknowledgeAll()
         await page?.stop()
         await gate.closeAll()
         if let recorder {
-            let flushed = await onItsOwnThread { recorder.close(by: started.addingTimeInterval(1.8)) }
+            let flushed = await onItsOwnThread { recorder.close(by: started.addingTimeInterval(2)) }
             if !flushed { log("recording: the disk did not take everything within 2 s; the rest is lost") }
             reportRecordingProblems()
         }

@@ -1,3 +1,4 @@
+import CoordinatorLens
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -21,8 +22,13 @@ final class StreamRecorder: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var queued: [UInt8] = []
-    /// Lines queued per run since the last batch was taken, with each run's session line.
+    /// Lines queued per run since the last batch was taken, with each run's session line and highest seq.
     private var queuedRuns: [String: (header: [UInt8], lines: Int)] = [:]
+    private var queuedSeqs: [String: Int] = [:]
+    /// Whether the writing thread holds a batch it has not finished with.
+    private var writing = false
+    /// Called once everything queued before they were added is written (`afterWriting`).
+    private var waiting: [@Sendable () -> Void] = []
     private var lastRun: String?
     private var closing = false
     private var dropped = 0
@@ -34,6 +40,8 @@ final class StreamRecorder: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     /// Bytes the file held when `listen` started.
     let existingBytes: Int
+    /// Told each run's highest seq once its line is in the file.
+    private let acknowledged: AcknowledgedSeqs
 
     // Owned by the writing thread.
     /// The file's length after the last whole line written.
@@ -44,7 +52,9 @@ final class StreamRecorder: @unchecked Sendable {
     /// The run whose line was written last, so a batch after a gap starts with its own session line.
     private var lastRunWritten: String?
 
-    init(path: String, bufferBytes: Int) throws {
+    /// Opens `path` for appending; the seqs of the runs it already holds go to `acknowledged`, so a hook that
+    /// reconnects after a restart resends only what the file lacks.
+    init(path: String, bufferBytes: Int, acknowledged: AcknowledgedSeqs = AcknowledgedSeqs()) throws {
         let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw ListenError(message: "cannot open the recording \(path): \(String(cString: strerror(errno)))")
@@ -63,6 +73,8 @@ final class StreamRecorder: @unchecked Sendable {
             }
         }
         self.descriptor = descriptor
+        self.acknowledged = acknowledged
+        acknowledged.note(Self.highestSeqs(descriptor: descriptor, size: size))
         self.existingBytes = Int(max(0, size))
         self.written = max(0, size)
         self.bufferBytes = bufferBytes
@@ -71,8 +83,9 @@ final class StreamRecorder: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues one complete line (without newline) belonging to `run`, whose session line is `header`.
-    func write(_ line: UnsafeBufferPointer<UInt8>, run: String, header: [UInt8]) {
+    /// Queues one complete line (without newline) belonging to `run`, whose session line is `header`; `seq` is the
+    /// event's, nil for a session line.
+    func write(_ line: UnsafeBufferPointer<UInt8>, run: String, header: [UInt8], seq: Int? = nil) {
         condition.lock()
         defer { condition.unlock() }
         guard !closing else { return }
@@ -91,6 +104,7 @@ final class StreamRecorder: @unchecked Sendable {
         queued.append(contentsOf: line)
         queued.append(0x0A)
         if !isHeader { queuedRuns[run, default: (header, 0)].lines += 1 }
+        if let seq, seq > queuedSeqs[run, default: 0] { queuedSeqs[run] = seq }
         condition.signal()
     }
 
@@ -103,6 +117,31 @@ final class StreamRecorder: @unchecked Sendable {
         droppedReported = dropped
         defer { (failure, resumed) = (nil, nil) }
         return (fresh, failure, resumed)
+    }
+
+    /// Waits until every line queued before the call is written (or counted as refused by the disk), at most until
+    /// `deadline`; true when it was.
+    func flush(by deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !queued.isEmpty || writing {
+            if !condition.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    /// Calls `body` (on the writing thread, or at once) when every line queued before the call has been written or
+    /// counted as refused by the disk.
+    func afterWriting(_ body: @escaping @Sendable () -> Void) {
+        condition.lock()
+        if queued.isEmpty, !writing {
+            condition.unlock()
+            body()
+            return
+        }
+        waiting.append(body)
+        condition.signal()
+        condition.unlock()
     }
 
     /// Writes what is queued, then closes the file; waits at most until `deadline`. Returns whether all was written.
@@ -119,15 +158,25 @@ final class StreamRecorder: @unchecked Sendable {
     private func drainForever() {
         while true {
             condition.lock()
-            while queued.isEmpty && !closing { condition.wait() }
+            while queued.isEmpty && !closing && waiting.isEmpty { condition.wait() }
+            let called = waiting
+            waiting.removeAll()
             let batch = queued
             let runs = queuedRuns
+            let seqs = queuedSeqs
             queued.removeAll(keepingCapacity: batch.count < 1 << 20)
             queuedRuns.removeAll(keepingCapacity: true)
+            queuedSeqs.removeAll(keepingCapacity: true)
             let endsWith = lastRun
             let last = closing
+            writing = true
             condition.unlock()
-            if !batch.isEmpty { record(batch, runs: runs, endingWith: endsWith) }
+            if !batch.isEmpty, record(batch, runs: runs, endingWith: endsWith) { acknowledged.note(seqs) }
+            condition.lock()
+            writing = false
+            condition.broadcast()
+            condition.unlock()
+            called.forEach { $0() }
             if last {
                 condition.lock()
                 let rest = queued.isEmpty
@@ -136,15 +185,20 @@ final class StreamRecorder: @unchecked Sendable {
             }
         }
         FileDescriptor.close(descriptor)
+        condition.lock()
+        let called = waiting
+        waiting.removeAll()
+        condition.unlock()
+        called.forEach { $0() }
         finished.signal()
     }
 
     /// Writes a batch, or while the disk refuses, counts it; the first batch the disk takes after a refusal starts
-    /// with a `gap` line per run that lost lines. Retries a refusing disk at most once a second.
-    private func record(_ batch: [UInt8], runs: [String: (header: [UInt8], lines: Int)], endingWith: String?) {
+    /// with a `gap` line per run that lost lines. Retries a refusing disk at most once a second. True when written.
+    private func record(_ batch: [UInt8], runs: [String: (header: [UInt8], lines: Int)], endingWith: String?) -> Bool {
         if !lost.isEmpty, Date().timeIntervalSince(lastAttempt) < 1 {
             count(runs)
-            return
+            return false
         }
         lastAttempt = Date()
         var bytes: [UInt8] = []
@@ -169,7 +223,7 @@ final class StreamRecorder: @unchecked Sendable {
                 failure = "recording stopped: \(error); lines are counted until the disk takes them again"
                 condition.unlock()
             }
-            return
+            return false
         }
         if !lost.isEmpty {
             let missing = lost.values.reduce(0) { $0 + $1.lines }
@@ -180,6 +234,26 @@ final class StreamRecorder: @unchecked Sendable {
             condition.unlock()
         }
         lastRunWritten = endingWith
+        return true
+    }
+
+    /// The highest seq of each run in the first `size` bytes of the file: a chunk at a time, through the core's reader.
+    private static func highestSeqs(descriptor: Int32, size: off_t) -> [String: Int] {
+        var reader = StreamReader(maxLineBytes: 1 << 20)
+        var highest: [String: Int] = [:]
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
+        func take(_ item: StreamReader.Item, _: UnsafeBufferPointer<UInt8>) {
+            if case .record(let record, let run) = item, record.seq > highest[run, default: 0] { highest[run] = record.seq }
+        }
+        while offset < size {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+            guard count > 0 else { break }
+            offset += off_t(count)
+            chunk.withUnsafeBytes { reader.consume(UnsafeRawBufferPointer(rebasing: $0.prefix(count)), take) }
+        }
+        reader.finish(take)
+        return highest
     }
 
     private func count(_ runs: [String: (header: [UInt8], lines: Int)]) {

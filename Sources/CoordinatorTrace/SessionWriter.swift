@@ -32,6 +32,11 @@ final class SessionWriter: @unchecked Sendable {
     /// The periodic sweep's place: it checks at most `sweepBudget` objects a tick, a slice per hold of the lock, and
     /// goes on from here at the next tick.
     private var sweepCursor = SweepCursor()
+    /// Whether the `end` line went into the backlog, with the seq it took.
+    private var endSeq: Int?
+    /// Guarded by `wake`: what `counts` reports.
+    private var produced = 0
+    private var reportedDropped = 0
     private static let sweepBudget = 8_192
 
     init(app: String, run: String, sink: any TraceSink, options: TraceOptions, tracer: LockedBox<TracerState>) {
@@ -71,6 +76,20 @@ final class SessionWriter: @unchecked Sendable {
         wake.unlock()
     }
 
+    /// The session's events so far, those refused by the queue included, and the total its `dropped` lines reported.
+    var counts: TraceCounts {
+        wake.lock()
+        defer { wake.unlock() }
+        return TraceCounts(events: produced, dropped: reportedDropped)
+    }
+
+    private func count(events: Int = 0, dropped: Int = 0) {
+        wake.lock()
+        produced += events
+        reportedDropped += dropped
+        wake.unlock()
+    }
+
     /// Waits until the writer has delivered its last batch and closed the sink; false on timeout.
     @discardableResult
     func waitUntilFinished(timeout: Double) -> Bool {
@@ -92,6 +111,7 @@ final class SessionWriter: @unchecked Sendable {
         header.field("app", app)
         header.field("run", run)
         header.field("pid", Int(ProcessInfo.processInfo.processIdentifier))
+        if sink.asksForAcknowledgements { header.field("acks", 1) }
         backlog.append(header.close())
         // Counts declared in the options hold from the start, before any coordinator is added.
         for expected in options.expectedCounts { process(expected.rawEvent(at: startNanos)) }
@@ -109,6 +129,7 @@ final class SessionWriter: @unchecked Sendable {
 
             if let last {
                 refused += last.refused
+                count(events: last.refused)
                 for event in last.events { process(event) }
                 deliverRest()
                 complete(request, finishing: true)
@@ -121,7 +142,9 @@ final class SessionWriter: @unchecked Sendable {
                 return
             }
             sweepSlices(tracer)
-            refused += tracer.withLock { state in drain(&state, into: &drained) }
+            let newlyRefused = tracer.withLock { state in drain(&state, into: &drained) }
+            refused += newlyRefused
+            if newlyRefused > 0 { count(events: newlyRefused) }
             for event in drained { process(event) }
             drained.removeAll(keepingCapacity: true)
             reportLosses()
@@ -168,24 +191,60 @@ final class SessionWriter: @unchecked Sendable {
         wake.unlock()
     }
 
-    /// Delivers what is left within `endTimeout`, giving up on a sink that takes nothing three times running, then
-    /// closes the sink.
+    /// Delivers what is left within `endTimeout`, giving up on a sink that takes nothing three times running with no
+    /// live connection, and waits for the receiver's acknowledgements; then closes the sink. Giving up, it keeps the last part of the time
+    /// (a quarter, at most 0.5 s) to send one `dropped` line counting every line surely lost, and the `end` again.
     private func deliverRest() {
         sink.prepareForLastDelivery()
         deliver()
-        let deadline = MonotonicClock.now() + UInt64(options.endTimeout * 1e9)
+        let start = MonotonicClock.now()
+        let total = UInt64(options.endTimeout * 1e9)
+        let reserve = min(total / 4, 500_000_000)
+        let deadline = start + total - reserve
+        deliverBacklog(until: deadline)
+        if backlogStart == backlog.count {
+            let left = Double(deadline - min(deadline, MonotonicClock.now())) / 1e9
+            _ = sink.awaitAcknowledgements(timeout: left)
+        }
+        let lost = (backlog.count - backlogStart) + sink.abandonUnacknowledged()
+        if lost > 0 {
+            backlog.removeAll()
+            backlogStart = 0
+            reportLastLosses(lost)
+            sink.prepareForLastDelivery()
+            deliverBacklog(until: start + total)
+        }
+        sink.close()
+    }
+
+    private func deliverBacklog(until deadline: UInt64) {
         var idle = 0
         while backlogStart < backlog.count, MonotonicClock.now() < deadline, idle < 3 {
             let before = backlogStart
             deliver()
             if backlogStart == before {
-                idle += 1
+                // A connection whose buffer is full is waited for; the sink drops it once it stalls.
+                if !sink.holdsLiveConnection { idle += 1 }
                 Thread.sleep(forTimeInterval: 0.02)
             } else {
                 idle = 0
             }
         }
-        sink.close()
+    }
+
+    /// The last `lost` lines the session numbered were not delivered: one `dropped` line says so, then the `end`
+    /// goes out again. The lost lines are the last ones, the `end` among them; the `dropped` line takes the `end`'s
+    /// seq, so its count matches the gap a reader sees, and the new `end` follows it.
+    private func reportLastLosses(_ lost: Int) {
+        var count = lost
+        if let endSeq, endSeq == seq {
+            seq -= 1
+            count -= 1
+        }
+        if count > 0 { emitDropped(count) }
+        if endSeq != nil {
+            emit(.end, at: max(lastEventNanos, startNanos), always: true, counted: false) { _ in }
+        }
     }
 
     private func process(_ event: RawEvent) {
@@ -235,6 +294,7 @@ final class SessionWriter: @unchecked Sendable {
             reportLosses(evenOverAFullBacklog: true)
             // The end always goes out, over a full backlog if need be, so the inspector knows the session is over.
             emit(.end, at: event.nanos, from: event, always: true) { _ in }
+            endSeq = seq
         }
     }
 
@@ -243,10 +303,11 @@ final class SessionWriter: @unchecked Sendable {
     /// Numbers and encodes one line of `kind` at `nanos`, with `event`'s call site if it has one; when the backlog is
     /// full the seq is still used, so the gap shows downstream.
     private func emit(
-        _ kind: WireKind, at nanos: UInt64, from event: RawEvent? = nil, always: Bool = false,
+        _ kind: WireKind, at nanos: UInt64, from event: RawEvent? = nil, always: Bool = false, counted: Bool = true,
         _ fields: (inout LineEncoder) -> Void
     ) {
         seq += 1
+        if counted, kind != .dropped { count(events: 1) }
         if room <= 0 { deliver() }
         guard room > 0 || always else {
             lostInBacklog += 1
@@ -280,8 +341,9 @@ final class SessionWriter: @unchecked Sendable {
         }
     }
 
-    private func emitDropped(_ count: Int) {
-        emit(.dropped, at: max(lastEventNanos, startNanos), always: true) { $0.field("count", count) }
+    private func emitDropped(_ dropped: Int) {
+        count(dropped: dropped)
+        emit(.dropped, at: max(lastEventNanos, startNanos), always: true) { $0.field("count", dropped) }
     }
 
     private func deliver() {

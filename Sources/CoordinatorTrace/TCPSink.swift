@@ -12,6 +12,13 @@ import Darwin
 /// While no inspector listens it retries with exponential backoff and returns 0 from `deliver`, so the tracer keeps
 /// a bounded backlog and later reports what it had to drop. Each new connection starts with the session line, so the
 /// inspector can resume the same run after a reconnect.
+///
+/// The session line asks for acknowledgements (`"acks":1`): `listen` answers `{"ack":N}` lines, N the highest seq of
+/// the run it holds for good (recorded, or applied when it records nothing). Lines sent and not yet acknowledged are
+/// kept; when a connection fails they are resent on the next one, after its first acknowledgement says what that
+/// inspector already holds, so a restart or a cut connection loses nothing and duplicates nothing. An inspector that
+/// does not acknowledge (one older than this) is streamed to as before. Lines go out whole: a send the socket cannot
+/// take stops at a line boundary, and a line once begun is finished unless the connection fails.
 public final class TCPSink: TraceSink, @unchecked Sendable {
     /// The inspector's host name or address.
     public let host: String
@@ -21,10 +28,37 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     private var sessionLine: [UInt8]?
     private var nextAttempt: UInt64 = 0
     private var backoff: UInt64 = TCPSink.initialBackoff
+    /// Lines sent and not acknowledged yet, with their seqs, oldest first from `unackedStart`.
+    private var unacked: [(seq: Int, line: [UInt8])] = []
+    private var unackedStart = 0
+    /// Of those, the ones from here on are still to be sent on the current connection (after a reconnect).
+    private var unsentFrom = 0
+    /// Whether the inspector acknowledges; nil until the first connection tells.
+    private var acknowledging: Bool?
+    /// Bytes received that do not end in a newline yet.
+    private var received: [UInt8] = []
+    /// The rest of a line the socket took only part of: sent before anything else, so lines stay whole.
+    private var tail: [UInt8] = []
+    /// When the connection last took bytes or acknowledged lines.
+    private var lastProgress: UInt64 = 0
 
     static let initialBackoff: UInt64 = 50_000_000
     static let maximumBackoff: UInt64 = 2_000_000_000
     static let connectTimeoutMilliseconds: Int32 = 1_000
+    /// How long a new connection waits for the inspector's first acknowledgement.
+    static let firstAcknowledgementMilliseconds: Int32 = 500
+    /// How long `close` waits for the socket to take the rest of a line it took part of.
+    static let lineCompletionMilliseconds: Int32 = 500
+    /// The socket's send buffer (Linux doubles it): small enough that a slow inspector makes the writer keep lines
+    /// (and count what it drops) rather than the kernel, and that the final `dropped` and `end` lines of a session that
+    /// gives up get through within its last half second at 1 MB/s; 128 KiB in flight still carries 6 MB/s at 20 ms.
+    static let sendBufferBytes: Int32 = 64 * 1024
+    /// A connection that takes no byte and acknowledges no line for this long while lines wait is taken for dead (a
+    /// peer gone without closing, a stalled inspector): it is dropped, and what it did not acknowledge is resent on
+    /// the next one.
+    static let stallNanoseconds: UInt64 = 3_000_000_000
+    /// Lines kept unacknowledged at most; past it `deliver` takes nothing until acknowledgements come.
+    static let maximumUnacknowledged = 16_384
 
     /// Nothing connects yet: the first delivery does.
     public init(host: String, port: Int) {
@@ -36,26 +70,109 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         closeSocket()
     }
 
+    public var asksForAcknowledgements: Bool { true }
+
+    /// A connection that took nothing for a moment is waited for, up to `stallNanoseconds` without progress.
+    public var holdsLiveConnection: Bool { socket >= 0 }
+
+    /// Lines sent and not acknowledged yet.
+    public var unacknowledged: Int { unacked.count - unackedStart }
+
     public func deliver(_ lines: ArraySlice<[UInt8]>) -> Int {
-        guard let first = lines.first else { return 0 }
-        if sessionLine == nil { sessionLine = first }
+        if sessionLine == nil, let first = lines.first { sessionLine = first }
+        var lines = lines
         if socket < 0 {
-            guard MonotonicClock.now() >= nextAttempt, connect() else { return 0 }
-            // A fresh connection needs the session line first, unless it is the very line being sent.
-            if let sessionLine, sessionLine != first, !send(sessionLine) { return 0 }
+            guard MonotonicClock.now() >= nextAttempt, sessionLine != nil, connect(), start() else { return 0 }
+            // The session line was just sent.
+            if let first = lines.first, first == sessionLine {
+                lines = lines.dropFirst()
+                guard !lines.isEmpty else { return 1 }
+                return 1 + deliverOnConnection(lines)
+            }
         }
-        var buffer: [UInt8] = []
-        var ends: [Int] = []
-        for line in lines {
-            buffer.append(contentsOf: line)
-            ends.append(buffer.count)
-        }
-        let sent = sendAll(buffer)
-        if sent == buffer.count { return lines.count }
-        return ends.firstIndex(where: { $0 > sent }) ?? lines.count
+        return deliverOnConnection(lines)
     }
 
+    private func deliverOnConnection(_ lines: ArraySlice<[UInt8]>) -> Int {
+        readAcknowledgements(waitingMilliseconds: 0)
+        guard socket >= 0 else { return 0 }
+        guard resendPending() else {
+            dropIfStalled()
+            return 0
+        }
+        if acknowledging == true, unacknowledged >= Self.maximumUnacknowledged {
+            return 0
+        }
+        var delivered = 0
+        for line in lines {
+            guard sendWhole(line) else {
+                if delivered == 0 { dropIfStalled() }
+                break
+            }
+            if acknowledging == true, let seq = Self.seq(of: line) {
+                unacked.append((seq, line))
+                unsentFrom = unacked.count
+            }
+            delivered += 1
+        }
+        return delivered
+    }
+
+    /// Waits, at most `timeout` seconds, until every line sent is acknowledged; reconnects and resends if the
+    /// connection fails meanwhile. True when nothing is left unacknowledged.
+    public func awaitAcknowledgements(timeout: Double) -> Bool {
+        let deadline = MonotonicClock.now() + UInt64(max(0, timeout) * 1e9)
+        while unacknowledged > 0, MonotonicClock.now() < deadline {
+            if socket < 0 {
+                nextAttempt = 0
+                guard connect(), start() else { return false }
+                continue
+            }
+            guard sendTail(), resendPending() else {
+                if socket >= 0 { readAcknowledgements(waitingMilliseconds: 5) }
+                dropIfStalled()
+                continue
+            }
+            dropIfStalled()
+            let left = Int32(clamping: (deadline &- MonotonicClock.now()) / 1_000_000)
+            readAcknowledgements(waitingMilliseconds: max(1, min(left, 50)))
+        }
+        return unacknowledged == 0
+    }
+
+    /// Gives up waiting for acknowledgements: returns how many lines are surely lost, those sent on a connection
+    /// that failed and not sent again. Lines in flight on a connection that still works are not counted: the
+    /// system delivers them after the sink closes.
+    public func abandonUnacknowledged() -> Int {
+        let lost = socket < 0 ? unacknowledged : unacked.count - unsentFrom
+        unacked.removeAll()
+        (unackedStart, unsentFrom) = (0, 0)
+        return lost
+    }
+
+    /// Sends again what a failed connection left unacknowledged; false while the socket cannot take it all.
+    private func resendPending() -> Bool {
+        while unsentFrom < unacked.count {
+            guard sendWhole(unacked[unsentFrom].line) else { return false }
+            unsentFrom += 1
+        }
+        if acknowledging != true, !unacked.isEmpty {
+            // An inspector that does not acknowledge: nothing more to track.
+            unacked.removeAll()
+            (unackedStart, unsentFrom) = (0, 0)
+        }
+        return true
+    }
+
+    /// Finishes a line the socket took part of (waiting at most `lineCompletionMilliseconds`), then closes.
     public func close() {
+        if socket >= 0, !tail.isEmpty {
+            var poller = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+            let deadline = MonotonicClock.now() + UInt64(Self.lineCompletionMilliseconds) * 1_000_000
+            while !tail.isEmpty, socket >= 0, MonotonicClock.now() < deadline, poll(&poller, 1, 20) >= 0 {
+                _ = sendTail()
+            }
+        }
         closeSocket()
     }
 
@@ -63,6 +180,95 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     /// connection on loopback, which is immediate.
     public func prepareForLastDelivery() {
         nextAttempt = 0
+    }
+
+    /// A new connection: the session line, the inspector's first acknowledgement (or none, from an older one), and
+    /// the lines it does not hold yet sent again. False when the connection failed meanwhile.
+    private func start() -> Bool {
+        guard let sessionLine, sendWhole(sessionLine) else {
+            dropConnection()
+            return false
+        }
+        if acknowledging != false {
+            let known = readAcknowledgements(waitingMilliseconds: Self.firstAcknowledgementMilliseconds, untilFirst: true)
+            guard socket >= 0 else { return false }
+            if known != nil { acknowledging = true } else if acknowledging == nil { acknowledging = false }
+        }
+        // What this inspector does not hold yet goes out again before anything new.
+        unsentFrom = unackedStart
+        return true
+    }
+
+    /// Reads what the inspector sent, without waiting beyond `waitingMilliseconds`; drops acknowledged lines.
+    /// Returns the last seq acknowledged, nil when none came. A closed or failed connection is dropped.
+    @discardableResult
+    private func readAcknowledgements(waitingMilliseconds: Int32, untilFirst: Bool = false) -> Int? {
+        guard socket >= 0 else { return nil }
+        var latest: Int?
+        var wait = waitingMilliseconds
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while socket >= 0 {
+            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, wait) == 1 else { break }
+            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { break }
+            guard count > 0 else {
+                // The inspector closed the connection or it failed: what is unacknowledged goes to the next one.
+                dropConnection()
+                break
+            }
+            received.append(contentsOf: chunk[..<count])
+            while let newline = received.firstIndex(of: 0x0A) {
+                if let seq = Self.acknowledgedSeq(in: received[..<newline]) {
+                    latest = seq
+                    lastProgress = MonotonicClock.now()
+                    acknowledge(upTo: seq)
+                }
+                received.removeSubrange(...newline)
+            }
+            if untilFirst, latest != nil { break }
+            wait = untilFirst ? wait : 0
+        }
+        return latest
+    }
+
+    private func acknowledge(upTo seq: Int) {
+        while unackedStart < unacked.count, unacked[unackedStart].seq <= seq { unackedStart += 1 }
+        unsentFrom = max(unsentFrom, unackedStart)
+        if unackedStart == unacked.count {
+            unacked.removeAll(keepingCapacity: true)
+            (unackedStart, unsentFrom) = (0, 0)
+        } else if unackedStart > 4_096, unackedStart * 2 > unacked.count {
+            unacked.removeFirst(unackedStart)
+            unsentFrom -= unackedStart
+            unackedStart = 0
+        }
+    }
+
+    /// The N of an `{"ack":N}` line.
+    static func acknowledgedSeq(in line: ArraySlice<UInt8>) -> Int? {
+        let key = Array(#""ack":"#.utf8)
+        guard let start = line.firstRange(of: key)?.upperBound else { return nil }
+        var value = 0
+        var index = start
+        while index < line.endIndex, (0x30...0x39).contains(line[index]) {
+            value = value &* 10 &+ Int(line[index] - 0x30)
+            index += 1
+        }
+        return index > start ? value : nil
+    }
+
+    /// The seq the hook's encoder writes first in every event line; nil for the session line.
+    static func seq(of line: [UInt8]) -> Int? {
+        let key = Array(#"{"seq":"#.utf8)
+        guard line.starts(with: key) else { return nil }
+        var value = 0
+        var index = key.count
+        while index < line.count, (0x30...0x39).contains(line[index]) {
+            value = value &* 10 &+ Int(line[index] - 0x30)
+            index += 1
+        }
+        return index > key.count ? value : nil
     }
 
     private func connect() -> Bool {
@@ -83,6 +289,8 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         while let info = candidate {
             if let connected = open(info.pointee) {
                 socket = connected
+                lastProgress = MonotonicClock.now()
+                received.removeAll()
                 backoff = TCPSink.initialBackoff
                 return true
             }
@@ -92,7 +300,8 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         return false
     }
 
-    /// Connects without blocking the writer for long: a non-blocking connect, then a bounded wait.
+    /// Connects without blocking the writer for long: a non-blocking connect, then a bounded wait. The socket stays
+    /// non-blocking: sends that the socket cannot take stop at a line boundary instead of waiting.
     private func open(_ info: addrinfo) -> Int32? {
         let descriptor = Foundation.socket(info.ai_family, info.ai_socktype, info.ai_protocol)
         guard descriptor >= 0 else { return nil }
@@ -116,18 +325,37 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
             _ = Foundation.close(descriptor)
             return nil
         }
-        _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK)
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var size = Self.sendBufferBytes
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         return descriptor
     }
 
-    private func send(_ bytes: [UInt8]) -> Bool {
-        sendAll(bytes) == bytes.count
+    /// Hands one line to the socket, or nothing when it takes nothing now (false). When it takes part of the line,
+    /// the rest is kept and sent before anything else, so the line is never left cut while the connection lives.
+    /// False also when the connection failed (it is then dropped, and a retry scheduled).
+    private func sendWhole(_ line: [UInt8]) -> Bool {
+        guard sendTail() else { return false }
+        let sent = sendSome(line[...])
+        guard sent > 0 else { return false }
+        if sent < line.count { tail = Array(line[sent...]) }
+        return true
     }
 
-    /// Sends as much as the connection takes; on failure the connection is dropped and a retry scheduled.
-    private func sendAll(_ bytes: [UInt8]) -> Int {
+    private func dropIfStalled() {
+        if socket >= 0, MonotonicClock.now() &- lastProgress > Self.stallNanoseconds { dropConnection() }
+    }
+
+    /// Sends what is left of a cut line; true when nothing is left.
+    private func sendTail() -> Bool {
+        guard !tail.isEmpty else { return true }
+        let sent = sendSome(tail[...])
+        tail.removeFirst(max(0, sent))
+        return tail.isEmpty
+    }
+
+    /// Sends as much of `bytes` as the socket takes without waiting; 0 when it takes nothing or the connection failed.
+    private func sendSome(_ bytes: ArraySlice<UInt8>) -> Int {
+        guard socket >= 0 else { return 0 }
         var sent = 0
         while sent < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in
@@ -139,15 +367,23 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
             }
             if result > 0 {
                 sent += result
+                lastProgress = MonotonicClock.now()
             } else if result < 0, errno == EINTR {
                 continue
-            } else {
-                closeSocket()
-                scheduleRetry()
+            } else if result < 0, errno == EAGAIN || errno == EWOULDBLOCK {
                 break
+            } else {
+                dropConnection()
+                return 0
             }
         }
         return sent
+    }
+
+    /// The connection failed: lines not acknowledged wait for the next one.
+    private func dropConnection() {
+        closeSocket()
+        scheduleRetry()
     }
 
     private func scheduleRetry() {
@@ -156,6 +392,8 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     }
 
     private func closeSocket() {
+        // A cut line's rest belongs to this connection; the whole line is in `unacked` to send again.
+        tail.removeAll()
         guard socket >= 0 else { return }
         _ = Foundation.close(socket)
         socket = -1

@@ -28,11 +28,17 @@ public final class Tracer: @unchecked Sendable {
             )
             writer.startNanos = session.startNanos
             tracer.session = session
+            tracer.lastWriter = writer
             gate.set(open: true)
             return previous
         }
         writer.start()
         previous?.hand()
+    }
+
+    /// What the current or last session produced and reported as dropped; nil before the first `start`.
+    public var counts: TraceCounts? {
+        state.withLock { $0.lastWriter }?.counts
     }
 
     /// The current session's run id, or nil when no session runs.
