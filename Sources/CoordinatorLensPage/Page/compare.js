@@ -64,7 +64,7 @@
       error.textContent = "Could not compare: " + failure.message;
       document.getElementById("compare-picture").replaceChildren();
       document.getElementById("compare-summary").textContent = "";
-      for (const id of ["compare-new", "compare-fixed"]) document.getElementById(id).replaceChildren();
+      for (const id of ["compare-new", "compare-fixed", "compare-still"]) document.getElementById(id).replaceChildren();
     }
   }
 
@@ -96,6 +96,7 @@
       + `${summary.added} added, ${summary.gone} gone, ${summary.changed} changed, ${summary.unchanged} unchanged`;
     list("compare-new", "New leaks", "!", comparison.newLeaks);
     list("compare-fixed", "Fixed leaks", "✓", comparison.fixedLeaks);
+    list("compare-still", "Still leaking", "=", comparison.stillLeaking);
     const picture = document.getElementById("compare-picture");
     const svg = new DOMParser().parseFromString(comparison.svg, "image/svg+xml").documentElement;
     if (svg.nodeName !== "svg") { picture.replaceChildren(); return; }
@@ -118,7 +119,8 @@
     back.addEventListener("click", close);
     const head = node("div", { class: "compare-head" }, node("label", {}, "A ", a), "→", node("label", {}, "B ", b), back,
       node("span", { id: "compare-summary" }), node("span", { id: "compare-error" }));
-    const lists = node("div", { class: "compare-lists" }, node("section", { id: "compare-new" }), node("section", { id: "compare-fixed" }));
+    const lists = node("div", { class: "compare-lists" }, node("section", { id: "compare-new" }), node("section", { id: "compare-fixed" }),
+      node("section", { id: "compare-still" }));
     pane.append(head, node("div", { class: "compare-body" }, lists, node("div", { id: "compare-picture" })));
     document.querySelector(".stage").append(pane);
     return pane;
