@@ -49,6 +49,7 @@ let package = Package(
                 .embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js"),
                 .embedInCode("Page/diff-report.css"), .embedInCode("Page/known-leaks.js"), .embedInCode("Page/known-leaks.css"),
                 .embedInCode("Page/lifetimes.js"), .embedInCode("Page/lifetimes.css"),
+                .embedInCode("Page/compare.js"), .embedInCode("Page/compare.css"),
             ]
         ),
         .target(

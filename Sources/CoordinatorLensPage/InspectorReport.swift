@@ -90,6 +90,9 @@ public enum InspectorReport {
             .replacingOccurrences(of: #"<link rel="stylesheet" href="/lifetimes.css">"#, with: "<style>\n\(lifetimesStyle)</style>")
             .replacingOccurrences(of: #"<script src="/lifetimes.js" defer></script>"#, with: "")
             .replacingOccurrences(of: #"<script src="/known-leaks.js" defer></script>"#, with: "")
+            // Comparing runs asks the server; a report has one run and no server.
+            .replacingOccurrences(of: #"<link rel="stylesheet" href="/compare.css">"#, with: "")
+            .replacingOccurrences(of: #"<script src="/compare.js" defer></script>"#, with: "")
             .replacingOccurrences(
                 of: "</body>",
                 with: #"<script type="application/json" id="lens-report">"# + inertJSON + "</script>\n<script>\n" + script + "</script>\n"

@@ -19,6 +19,8 @@ public enum PageAssets {
         case "/known-leaks.css": Asset(bytes: PackageResources.known_leaks_css, contentType: "text/css; charset=utf-8")
         case "/lifetimes.js": Asset(bytes: PackageResources.lifetimes_js, contentType: "text/javascript; charset=utf-8")
         case "/lifetimes.css": Asset(bytes: PackageResources.lifetimes_css, contentType: "text/css; charset=utf-8")
+        case "/compare.js": Asset(bytes: PackageResources.compare_js, contentType: "text/javascript; charset=utf-8")
+        case "/compare.css": Asset(bytes: PackageResources.compare_css, contentType: "text/css; charset=utf-8")
         default: nil
         }
     }

@@ -70,6 +70,8 @@ final class InspectorPage: @unchecked Sendable {
         case .coordinator(let run, let id):
             guard let (log, _) = sessions.history(run: run) else { return unknownRun(run) }
             return json(CoordinatorEvent.byCoordinator(in: log, paths: paths)[id] ?? [])
+        case .compare(let query):
+            return compared(query)
         case .events, .asset, .notFound:
             return .text(404, "not found")
         case .badRequest(let message):
@@ -102,6 +104,36 @@ final class InspectorPage: @unchecked Sendable {
             snapshot, summary: SessionSummary(live), seq: view.seq, history: history?.log,
             historyComplete: history?.complete ?? true, atEnd: view.seq == nil && (snapshot.ended || live.recorded), context: context
         )
+    }
+
+    /// Both sessions judged now, as `/api/model` judges them, and diffed; A found by its run id or as the session of
+    /// B's app heard from last before B.
+    private func compared(_ query: CompareQuery) -> Response {
+        let grace = query.grace ?? self.grace
+        guard let b = sessions.live(run: query.b, grace: grace) else { return unknownRun(query.b, side: "B") }
+        let a: LiveSnapshot
+        if let run = query.a {
+            guard let found = sessions.live(run: run, grace: grace) else { return unknownRun(run, side: "A") }
+            a = found
+        } else {
+            let runs = sessions.runs
+            let earlier = runs.firstIndex(of: query.b).map { runs[..<$0].reversed() } ?? []
+            guard let found = earlier.lazy.compactMap({ self.sessions.live(run: $0, grace: grace) }).first(where: { $0.snapshot.app == b.snapshot.app })
+            else {
+                return .text(404, "no earlier session of \(TextSanitizer.visible(b.snapshot.app)) is held to compare \(TextSanitizer.visible(query.b)) with")
+            }
+            a = found
+        }
+        do {
+            let diff = TreeDiff(paths.applied(to: a.snapshot), paths.applied(to: b.snapshot))
+            return json(try RunComparison(diff))
+        } catch {
+            return .text(500, "render failed: \(error)")
+        }
+    }
+
+    private func unknownRun(_ run: String, side: String) -> Response {
+        .text(404, "\(side): no session with run id \(TextSanitizer.visible(run)) is held (it may have been evicted, or never connected)")
     }
 
     private func unknownRun(_ run: String) -> Response {

@@ -54,7 +54,9 @@ public final class InspectorServer: @unchecked Sendable {
         if let recorder, let path = options.recordPath, recorder.existingBytes > 0 {
             log("recording: appending to \(TextSanitizer.visible(path)), which already holds \(NumberText.grouped(recorder.existingBytes)) bytes; earlier runs stay, and a run that continues reads as one session")
         }
-        let page = options.httpPort.map { _ in PageServer(sessions: self.sessions, grace: options.grace, paths: options.sourcePaths, token: options.token) }
+        let page = options.httpPort.map { _ in PageServer(
+            sessions: self.sessions, grace: options.grace, paths: options.sourcePaths, context: options.leakContext, token: options.token
+        ) }
         self.page = page
         let feed = page?.feed
         let (sessions, gate, log, maxLineBytes) = (self.sessions, self.gate, self.log, options.maxLineBytes)

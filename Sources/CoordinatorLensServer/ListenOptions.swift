@@ -1,4 +1,5 @@
 import CoordinatorLens
+import CoordinatorLensPage
 
 /// How `coordlens listen` runs, and the limit on every resource it holds (docs/PROTOCOL.md, "Limits of listen").
 public struct ListenOptions: Sendable {
@@ -45,6 +46,8 @@ public struct ListenOptions: Sendable {
     public var sourcePaths = SourcePaths()
     /// What the page asks of every request; nil lets anyone who reaches the port in (loopback).
     public var token: AccessToken?
+    /// A baseline's and a history's knowledge of leaks (`--baseline`, `--history`): the page marks each leak known or new.
+    public var leakContext: LeakContext?
 
     /// 127.0.0.1:7420, nothing rendered or recorded, the default grace and limits, a refresh every 0.25 s.
     public init() {}

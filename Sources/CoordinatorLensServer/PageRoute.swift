@@ -15,6 +15,8 @@ enum PageRoute: Equatable {
     case model(ViewQuery)
     /// One coordinator's own events, in stream order.
     case coordinator(run: String, id: CoordinatorID)
+    /// Two sessions compared as `coordlens diff` compares them.
+    case compare(CompareQuery)
     case notFound
     case badRequest(String)
 
@@ -37,6 +39,11 @@ enum PageRoute: Equatable {
         switch components.path {
         case "/api/sessions": self = .sessions
         case "/api/events": self = .events
+        case "/api/compare":
+            switch CompareQuery.read(query) {
+            case .success(let compare): self = .compare(compare)
+            case .failure(let problem): self = .badRequest(problem.message)
+            }
         case "/api/tree", "/api/model", "/api/coordinator":
             guard let run = query["run"], !run.isEmpty else {
                 self = .badRequest("`run` is missing")

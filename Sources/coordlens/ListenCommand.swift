@@ -79,6 +79,8 @@ struct ListenCommand: AsyncParsableCommand {
 
     @OptionGroup var access: TokenOptions
 
+    @OptionGroup var known: PageLeakContextOptions
+
     func run() async throws {
         let token = try access.resolve(host: host)
         var options = ListenOptions()
@@ -100,6 +102,7 @@ struct ListenCommand: AsyncParsableCommand {
         options.maxHistoryEvents = maxHistoryEvents
         options.sourcePaths = source.paths
         options.token = token
+        options.leakContext = try await known.context()
         let server = InspectorServer(options: options) { line in say(line) }
         let bound: Int
         do {

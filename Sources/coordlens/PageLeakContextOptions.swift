@@ -3,7 +3,7 @@ import CoordinatorLens
 import CoordinatorLensHistory
 import CoordinatorLensPage
 
-/// `view --baseline FILE --history DB`: what the page marks each leak with (known or new, seen in how many runs) and
+/// `view` and `listen` `--baseline FILE --history DB`: what the page marks each leak with (known or new, seen in how many runs) and
 /// the runs its chart counts over.
 struct PageLeakContextOptions: ParsableArguments {
     @Option(name: .customLong("baseline"), help: "A baseline (coordlens baseline): the page marks its leaks known and the rest new.")
@@ -18,7 +18,7 @@ struct PageLeakContextOptions: ParsableArguments {
     /// The most recent stored runs the page counts over and charts.
     static let chartedRuns = 50
 
-    /// The context, read once; nil when neither option is given.
+    /// The context, read once at start (a history stored to later is not reread); nil when neither option is given.
     func context() async throws -> LeakContext? {
         guard baseline != nil || history != nil else { return nil }
         let accepted = try baseline.map(BaselineFile.read)

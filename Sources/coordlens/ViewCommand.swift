@@ -30,13 +30,19 @@ struct ViewCommand: AsyncParsableCommand {
 
     @OptionGroup var known: PageLeakContextOptions
 
+    @Flag(help: "With two recordings A and B: open the page comparing A's first session with B's, as `coordlens diff A B` does.")
+    var compare = false
+
     func validate() throws {
+        if compare, files.count != 2 { throw ValidationError("--compare takes two recordings, A and B; got \(files.count)") }
         if !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be from 0 to 65535") }
         if !(grace >= 0) { throw ValidationError("--grace must be a number of seconds, 0 or more") }
     }
 
     func run() async throws {
-        let inputs = try RecordingInput.read(files, limits: limits.limits)
+        let perFile = try files.map { try RecordingInput.read([$0], limits: limits.limits) }
+        let inputs = perFile.flatMap { $0 }
+        let compared = try comparedRuns(perFile)
         for input in inputs { WarningPrinter.print(input.log.notes, source: input.source) }
         let token = try access.resolve(host: host)
         let viewer = RecordingViewer(
@@ -51,14 +57,24 @@ struct ViewCommand: AsyncParsableCommand {
         let count = viewer.sessions.runs.count
         say("\(count) session\(count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s")")
         if count < inputs.count { say("\(inputs.count - count) sessions repeat a run id already shown and were left out") }
-        say("Inspector: \(InspectorAddress.url(host: host, port: port, token: token))  (Ctrl-C stops)")
+        let fragment = compared.map { CompareFragment.text(a: $0.a, b: $0.b) } ?? ""
+        say("Inspector: \(InspectorAddress.url(host: host, port: port, token: token))\(fragment)  (Ctrl-C stops)")
         for address in ReachableAddresses.forBinding(host) {
-            say("  from the network: \(InspectorAddress.url(host: address, port: port, token: token))")
+            say("  from the network: \(InspectorAddress.url(host: address, port: port, token: token))\(fragment)")
         }
         let serving = Task { while !Task.isCancelled { try? await Task.sleep(nanoseconds: 200_000_000) } }
         let interrupts = Interrupts { serving.cancel() }
         await serving.value
         interrupts.cancel()
         await viewer.stop()
+    }
+
+    /// With `--compare`: the first session of A's file and of B's, which must be two runs.
+    private func comparedRuns(_ perFile: [[InputSession]]) throws -> (a: String, b: String)? {
+        guard compare, let a = perFile.first?.first, let b = perFile.last?.first else { return nil }
+        guard a.log.header.run != b.log.header.run else {
+            throw UsageFailure(message: "--compare: \(a.source) and \(b.source) hold the same run \(a.log.header.run); compare two runs")
+        }
+        return (a.log.header.run, b.log.header.run)
     }
 }

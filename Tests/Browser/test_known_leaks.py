@@ -1,12 +1,13 @@
 """`coordlens view --baseline FILE --history DB` in Chromium: the leaks panel and the tree mark each leak new (bright)
 or known (muted) with how often it was seen, and a fingerprint's count per stored run is drawn as an SVG chart."""
 import os
+import socket
 import tempfile
 import unittest
 
 from playwright.sync_api import expect
 
-from inspector_support import Browser, Process, coordlens, write_recording
+from inspector_support import Browser, Process, coordlens, listen, write_recording
 
 
 def shop(run, extra=(), settings=1):
@@ -83,6 +84,31 @@ class KnownLeaksTests(unittest.TestCase):
         self.assertAlmostEqual(heights[0], 2 * heights[1])
         self.assertEqual(page.locator("#leaks li.standing-new .chart-button").count(), 0, "a fingerprint never stored has no chart")
         self.assertEqual(page.errors, [])
+
+
+class ListenKnownLeaksTests(unittest.TestCase):
+    """`coordlens listen --baseline FILE` marks a live session's leaks as `view --baseline` does."""
+
+    def test_a_live_session_is_marked_against_the_baseline(self):
+        folder = tempfile.mkdtemp()
+        baseline = os.path.join(folder, "baseline.json")
+        accepted = shop("r1")
+        self.addCleanup(os.unlink, accepted)
+        status, _ = coordlens("baseline", accepted, "-o", baseline)
+        self.assertEqual(status, 0)
+        process, hook, url = listen("--baseline", baseline)
+        self.addCleanup(process.stop)
+        latest = shop("r2", extra=["PaymentCoordinator"])
+        self.addCleanup(os.unlink, latest)
+        with socket.create_connection(("127.0.0.1", hook)) as connection, open(latest, "rb") as recording:
+            connection.sendall(recording.read())
+        with Browser() as browser:
+            page = browser.page(url)
+            page.wait_for_selector("#leaks li.leak .standing")
+            expect(page.locator("#leaks li.standing-new")).to_have_attribute("data-fingerprint", "AppCoordinator/PaymentCoordinator (detached)")
+            expect(page.locator("#leaks li.standing-new .standing")).to_contain_text("NEW · new: not in the baseline")
+            expect(page.locator("#leaks li.standing-known .standing")).to_contain_text("known · known: in the baseline")
+            self.assertEqual(page.errors, [])
 
 
 if __name__ == "__main__":

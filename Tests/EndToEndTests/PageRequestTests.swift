@@ -32,6 +32,7 @@ struct PageRequestTests {
     @Test(arguments: [
         "/api/tree", "/api/tree?run=", "/api/tree?run=a&seq=-1", "/api/tree?run=a&seq=x", "/api/model?run=a&grace=-2",
         "/api/model?run=a&grace=nan", "/api/coordinator?run=a", "/api/coordinator?run=a&id=x", "/api/tree?run=%FF",
+        "/api/compare", "/api/compare?a=x", "/api/compare?b=y", "/api/compare?a=x&b=y&previous=1", "/api/compare?a=x&b=y&grace=-1",
     ])
     func badQueriesAreBadRequests(target: String) {
         guard case .badRequest(let message) = PageRoute(target: target) else {
@@ -39,6 +40,12 @@ struct PageRequestTests {
             return
         }
         #expect(!message.isEmpty)
+    }
+
+    @Test func aComparisonNamesBothRunsOrThePreviousOne() {
+        #expect(PageRoute(target: "/api/compare?a=r%201&b=r2&grace=3") == .compare(CompareQuery(a: "r 1", b: "r2", grace: 3)))
+        #expect(PageRoute(target: "/api/compare?b=r2&previous=1") == .compare(CompareQuery(a: nil, b: "r2", grace: nil)))
+        #expect(PageRoute(target: "/compare.js") == .asset(path: "/compare.js"))
     }
 
     @Test func unknownPathsAreNotFoundAndAssetsAreServed() {

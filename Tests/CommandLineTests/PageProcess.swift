@@ -1,0 +1,70 @@
+import Foundation
+import TestSupport
+
+/// A `coordlens view` or `listen` process serving the page on a free port, for requests over real sockets: started,
+/// its status lines collected, the page's address read from its `Inspector:` line.
+final class PageProcess: @unchecked Sendable {
+    let process = Process()
+    /// The address it printed, fragment and all.
+    private(set) var address = ""
+    private(set) var port = 0
+    private let lock = NSLock()
+    private var text = ""
+
+    /// Starts `coordlens <arguments>` (which must include `--http-port 0`) and waits, at most 20 s, for its address.
+    init(_ arguments: [String]) throws {
+        process.executableURL = try BuiltProduct.coordlens.locate()
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let reader = output.fileHandleForReading
+        Thread { [self] in
+            while true {
+                let data = reader.availableData
+                if data.isEmpty { return }
+                lock.withLock { text += String(decoding: data, as: UTF8.self) }
+            }
+        }.start()
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while Date() < deadline, process.isRunning {
+            if let line = outputLines.first(where: { $0.hasPrefix("Inspector: ") }),
+               let url = line.split(separator: " ").dropFirst().first, let components = URLComponents(string: String(url)),
+               let port = components.port {
+                address = String(url)
+                self.port = port
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        stop()
+        throw ListenProcessFailure(message: "no Inspector: line: \(outputLines)")
+    }
+
+    deinit { stop() }
+
+    /// Every complete line it printed so far.
+    var outputLines: [String] {
+        lock.withLock { text.split(separator: "\n").map(String.init) }
+    }
+
+    /// One GET over a fresh connection: the status and the body.
+    func get(_ target: String, cookie: String? = nil, host: String? = nil) throws -> (status: Int, body: String) {
+        let connection = try RawConnection(port: port)
+        defer { connection.close() }
+        var request = "GET \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
+        if let cookie { request += "Cookie: \(cookie)\r\n" }
+        try connection.send(request + "\r\n")
+        // Nothing ever contains this marker: reads until the server closes.
+        let text = try connection.receive(until: "\u{0}\u{0}", seconds: 30)
+        let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
+        return (status, body)
+    }
+
+    /// Kills it if it still runs (SIGKILL: see ProcessRun).
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
