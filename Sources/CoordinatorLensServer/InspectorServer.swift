@@ -59,7 +59,7 @@ public final class InspectorServer: @unchecked Sendable {
         ) }
         self.page = page
         let feed = page?.feed
-        let (sessions, gate, log, maxLineBytes) = (self.sessions, self.gate, self.log, options.maxLineBytes)
+        let (sessions, gate, log, maxLineBytes, token) = (self.sessions, self.gate, self.log, options.maxLineBytes, options.token)
         let changed: @Sendable () -> Void = {
             gate.noteRead()
             feed?.changed()
@@ -82,6 +82,7 @@ public final class InspectorServer: @unchecked Sendable {
                 }
                 channel.closeFuture.whenComplete { _ in gate.release(channel) }
                 return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(HookTokenGate(token: token, log: log))
                     try channel.pipeline.syncOperations.addHandler(HookConnectionHandler(
                         name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes,
                         acknowledged: acknowledged, changed: changed, log: log

@@ -19,11 +19,20 @@ import Darwin
 /// inspector already holds, so a restart or a cut connection loses nothing and duplicates nothing. An inspector that
 /// does not acknowledge (one older than this) is streamed to as before. Lines go out whole: a send the socket cannot
 /// take stops at a line boundary, and a line once begun is finished unless the connection fails.
+///
+/// With a token (an inspector bound beyond loopback prints it), every connection starts with `{"auth":"TOKEN"}`. An
+/// inspector that refuses it answers `{"refused":"token"}` and closes; the sink says so once on the app's standard
+/// error and keeps trying at its longest backoff, so the backlog fills and its drops are counted as with no
+/// inspector at all.
 public final class TCPSink: TraceSink, @unchecked Sendable {
     /// The inspector's host name or address.
     public let host: String
     /// The inspector's TCP port.
     public let port: Int
+    /// The `auth` line sent first on every connection, when a token was given.
+    private let authLine: [UInt8]?
+    /// Whether the inspector's refusal was told to the app's console already.
+    private var refusalTold = false
     private var socket: Int32 = -1
     private var sessionLine: [UInt8]?
     private var nextAttempt: UInt64 = 0
@@ -60,10 +69,12 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     /// Lines kept unacknowledged at most; past it `deliver` takes nothing until acknowledgements come.
     static let maximumUnacknowledged = 16_384
 
-    /// Nothing connects yet: the first delivery does.
-    public init(host: String, port: Int) {
+    /// Nothing connects yet: the first delivery does. `token` is the one `coordlens listen` printed when it binds
+    /// beyond loopback.
+    public init(host: String, port: Int, token: String? = nil) {
         self.host = host
         self.port = port
+        authLine = token.map { Array(#"{"auth":"#.utf8) + LineEncoder.quoted($0.utf8) + Array("}\n".utf8) }
     }
 
     deinit {
@@ -185,6 +196,10 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     /// A new connection: the session line, the inspector's first acknowledgement (or none, from an older one), and
     /// the lines it does not hold yet sent again. False when the connection failed meanwhile.
     private func start() -> Bool {
+        if let authLine, !sendWhole(authLine) {
+            dropConnection()
+            return false
+        }
         guard let sessionLine, sendWhole(sessionLine) else {
             dropConnection()
             return false
@@ -223,6 +238,8 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
                     latest = seq
                     lastProgress = MonotonicClock.now()
                     acknowledge(upTo: seq)
+                } else if received[..<newline].starts(with: Array(#"{"refused":"#.utf8)) {
+                    tellRefusal(String(decoding: received[..<newline], as: UTF8.self))
                 }
                 received.removeSubrange(...newline)
             }
@@ -230,6 +247,15 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
             wait = untilFirst ? wait : 0
         }
         return latest
+    }
+
+    /// Once per sink, on the app's standard error; the connection closes next and retries wait their longest.
+    private func tellRefusal(_ line: String) {
+        backoff = Self.maximumBackoff
+        guard !refusalTold else { return }
+        refusalTold = true
+        let reason = line.contains("token") ? (authLine == nil ? "it wants a token: pass the one it printed to .tcp(host:port:token:)" : "the token is not the one it printed") : line
+        FileHandle.standardError.write(Data("CoordinatorTrace: coordlens listen at \(host):\(port) refused this app's connection: \(reason)\n".utf8))
     }
 
     private func acknowledge(upTo seq: Int) {

@@ -42,6 +42,9 @@ extension TraceSink where Self == MemorySink {
 }
 
 extension TraceSink where Self == TCPSink {
-    /// Streams to `coordlens listen` at host:port, reconnecting with backoff.
-    public static func tcp(host: String = "127.0.0.1", port: Int) -> TCPSink { TCPSink(host: host, port: port) }
+    /// Streams to `coordlens listen` at host:port, reconnecting with backoff; `token` is the one `listen` printed when
+    /// it binds beyond loopback.
+    public static func tcp(host: String = "127.0.0.1", port: Int, token: String? = nil) -> TCPSink {
+        TCPSink(host: host, port: port, token: token)
+    }
 }

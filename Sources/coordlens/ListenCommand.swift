@@ -112,8 +112,11 @@ struct ListenCommand: AsyncParsableCommand {
         }
         say("coordlens listening on \(host):\(bound)")
         if let pagePort = server.pagePort { say("Inspector: \(InspectorAddress.url(host: host, port: pagePort, token: token))") }
-        for address in ReachableAddresses.forBinding(host) {
+        let reachable = ReachableAddresses.forBinding(host)
+        if reachable.isEmpty, token != nil { say("Hook: CoordinatorTrace.start(app: …, sink: \(HookLine.sink(host: host, port: bound, token: token)))") }
+        for address in reachable {
             if let pagePort = server.pagePort { say("  from the network: \(InspectorAddress.url(host: address, port: pagePort, token: token))") }
+            say("  hook from the network: CoordinatorTrace.start(app: …, sink: \(HookLine.sink(host: address, port: bound, token: token)))")
         }
         let wanted = sessions
         let serving = Task { await server.run(untilEnded: wanted) }

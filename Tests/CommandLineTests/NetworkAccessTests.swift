@@ -1,3 +1,4 @@
+import CoordinatorTrace
 import Foundation
 import TestSupport
 import Testing
@@ -61,5 +62,80 @@ struct NetworkAccessTests {
             ["listen", "--host", "0.0.0.0", "--token", String(repeating: "a", count: 32), "--unsafe-no-token"], timeout: 20
         )
         #expect(contradiction.standardError.contains("contradict"))
+    }
+
+    /// A sample app on this side of the link streams to `listen` on the other with the token from the hook line
+    /// `listen` printed; with a wrong one it is refused, says so on its console, and nothing of it is recorded.
+    @Test func aHookFromAnotherHostGetsInWithItsTokenOnly() async throws {
+        let namespace = try NetworkNamespace()
+        defer { namespace.remove() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-net-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/rec.ndjson"
+        let listen = try ListenProcess(["--host", "0.0.0.0", "--record", path], namespace: namespace)
+        defer { listen.stop() }
+        let hookLine = try #require(listen.waitForLine(timeout: 10) { $0.contains("hook from the network:") && $0.contains(namespace.insideAddress) })
+        #expect(hookLine.contains(".tcp(host: \"\(namespace.insideAddress)\", port: \(listen.port), token: \""), "\(hookLine)")
+        let token = try #require(HookTokenTests.token(inHookLine: hookLine))
+        let destination = "\(namespace.insideAddress):\(listen.port)"
+
+        let wrong = try await HookTokenTests.deliveroo.runAsync(["--tcp", destination, "--token", String(repeating: "0", count: 64)], timeout: 60)
+        #expect(wrong.standardError.contains("refused this app's connection: the token is not the one it printed"), "\(wrong.standardError)")
+        #expect(listen.waitForLine(timeout: 10) { $0.contains("refused a hook connection from \(namespace.outsideAddress): wrong token") } != nil, "\(listen.lines)")
+
+        // A thousand wrong tokens: each answered and closed, none kept, and the right one still gets in.
+        let before = listen.residentMiB ?? 0
+        for attempt in 0..<1_000 {
+            let connection = try RawConnection(host: namespace.insideAddress, port: listen.port)
+            try connection.send("{\"auth\":\"\(String(format: "%064x", attempt))\"}\n{\"event\":\"session\",\"v\":1,\"app\":\"Forged\",\"run\":\"f\(attempt)\"}\n")
+            let answer = try connection.receive(until: "\n", seconds: 10)
+            connection.close()
+            if attempt == 0 { #expect(answer == "{\"refused\":\"token\"}\n") }
+        }
+        let after = listen.residentMiB ?? 0
+        #expect(after - before < 20, "resident memory went from \(before) to \(after) MiB")
+
+        let right = try await HookTokenTests.deliveroo.runAsync(["--tcp", destination, "--token", token], timeout: 60)
+        #expect(right.status == 0 && !right.standardError.contains("refused"), "\(right.standardError)")
+        #expect(listen.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(listen.lines)")
+        #expect(listen.send(SIGTERM, exitWithin: 10))
+        let runs = HookTokenTests.recordedRuns(path)
+        #expect(runs.count == 1, "only the app with the token is recorded: \(runs)")
+        let check = try await BuiltProduct.coordlens.runAsync(["check", path], timeout: 60)
+        #expect(check.standardOutput.contains("RETAINED"), "the run is judged: \(check.standardOutput)")
+    }
+
+    /// `kill -9` of `listen` across the link mid-stream, and a new one on the same address: the hook reconnects and
+    /// resends what the recording lacks, so the hook's own count equals what is recorded plus what it dropped.
+    @Test func aKilledListenAcrossTheLinkLosesNothing() throws {
+        let namespace = try NetworkNamespace()
+        defer { namespace.remove() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-net-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/rec.ndjson"
+        let token = String(repeating: "t", count: 48)
+        // Inside its own namespace every port is free.
+        let port = 47_420
+        let first = try ListenProcess(["--host", "0.0.0.0", "--token", token, "--record", path], port: port, namespace: namespace)
+        let tracer = Tracer()
+        tracer.start(
+            app: "AcrossTheLink", sink: .tcp(host: namespace.insideAddress, port: port, token: token),
+            options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 20)
+        )
+        let run = try #require(tracer.runID)
+        let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(first.send(SIGKILL, exitWithin: 10))
+        Thread.sleep(forTimeInterval: 0.3)
+        let second = try ListenProcess(["--host", "0.0.0.0", "--token", token, "--record", path], port: port, namespace: namespace)
+        defer { withExtendedLifetime(first) { second.stop() } }
+        streamer.wait()
+        tracer.end()
+        #expect(second.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(second.lines)")
+        #expect(second.send(SIGTERM, exitWithin: 10))
+        let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
+        #expect(dropped == 0, "a hook with room for its backlog drops nothing across a restart")
     }
 }

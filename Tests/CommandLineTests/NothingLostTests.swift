@@ -20,67 +20,6 @@ import Testing
         return proxy.port
     }
 
-    /// Streams from `threads` threads, `rounds` rounds of `perRound` events each (adds, removes and deinits of
-    /// children under one root, a mark each round), pausing `pause` seconds between rounds.
-    private final class Streamer: @unchecked Sendable {
-        final class Node {}
-        let tracer: Tracer
-        let root = Node()
-        private let done = DispatchSemaphore(value: 0)
-        private let threads: Int
-
-        init(_ tracer: Tracer, threads: Int = 1, rounds: Int, perRound: Int, pause: Double) {
-            self.tracer = tracer
-            self.threads = threads
-            tracer.added(root, to: nil)
-            for thread in 0..<threads {
-                Thread { [self] in
-                    var kept: [Node] = []
-                    for round in 0..<rounds {
-                        for index in 0..<perRound {
-                            let child = Node()
-                            tracer.added(child, to: root)
-                            if index % 3 == 0 { tracer.removed(child, from: root) } else { kept.append(child) }
-                        }
-                        if kept.count > 200 { kept.removeFirst(100) }
-                        tracer.mark("t\(thread) r\(round)")
-                        if pause > 0 { Thread.sleep(forTimeInterval: pause) }
-                    }
-                    done.signal()
-                }.start()
-            }
-        }
-
-        func wait() {
-            for _ in 0..<threads { done.wait() }
-        }
-    }
-
-    /// The equation over the recording at `path` for the tracer's run; returns the dropped total it found.
-    @discardableResult
-    private func expectEverythingAccounted(_ tracer: Tracer, run: String, path: String) throws -> Int {
-        let counts = try #require(tracer.counts)
-        let recording = Recording(bytes: Array(try #require(FileManager.default.contents(atPath: path))))
-        let log = try #require(recording.session(run: run))
-        let records = log.entries.compactMap { entry -> EventRecord? in
-            if case .record(let record) = entry { return record }
-            return nil
-        }
-        let dropped = records.reduce(0) { total, record in
-            if case .dropped(let count) = record.event { return total + count }
-            return total
-        }
-        let events = records.filter { if case .dropped = $0.event { false } else { true } }
-        #expect(Set(records.map(\.seq)).count == records.count, "no line recorded twice")
-        #expect(events.count + dropped == counts.events,
-                "recorded \(events.count) + dropped \(dropped) = hook's \(counts.events) events")
-        #expect(dropped == counts.dropped, "every dropped count the hook reported is in the recording")
-        #expect(records.last?.event == .end, "the session's end is recorded")
-        let malformed = log.entries.filter { if case .malformed = $0 { true } else { false } }
-        #expect(malformed.isEmpty, "whole lines only: \(malformed.prefix(3))")
-        return dropped
-    }
-
     private func restartMidStream(_ signal: Int32) throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -90,7 +29,7 @@ import Testing
         let tracer = Tracer()
         tracer.start(app: "Faults", sink: .tcp(port: port), options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 20))
         let run = try #require(tracer.runID)
-        let streamer = Streamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
+        let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
         Thread.sleep(forTimeInterval: 0.3)
         #expect(first.send(signal, exitWithin: 10))
         Thread.sleep(forTimeInterval: 0.3)
@@ -102,7 +41,7 @@ import Testing
         tracer.end()
         #expect(listen.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(listen.lines)")
         #expect(listen.send(SIGTERM, exitWithin: 10))
-        let dropped = try expectEverythingAccounted(tracer, run: run, path: path)
+        let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
         #expect(dropped == 0, "a hook with room for its backlog drops nothing across a restart")
     }
 
@@ -127,7 +66,7 @@ import Testing
         let tracer = Tracer()
         tracer.start(app: "Faults", sink: .tcp(port: proxy.port), options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 20))
         let run = try #require(tracer.runID)
-        let streamer = Streamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
+        let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
         for _ in 0..<3 {
             Thread.sleep(forTimeInterval: 0.2)
             proxy.cut()
@@ -136,7 +75,7 @@ import Testing
         tracer.end()
         #expect(listen.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(listen.lines)")
         #expect(listen.send(SIGTERM, exitWithin: 10))
-        let dropped = try expectEverythingAccounted(tracer, run: run, path: path)
+        let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
         #expect(dropped == 0)
     }
 
@@ -153,12 +92,12 @@ import Testing
         let tracer = Tracer()
         tracer.start(app: "Faults", sink: .tcp(port: proxy.port))
         let run = try #require(tracer.runID)
-        Streamer(tracer, threads: 8, rounds: 20, perRound: 1_000, pause: 0).wait()
+        HookStreamer(tracer, threads: 8, rounds: 20, perRound: 1_000, pause: 0).wait()
         tracer.end()
         #expect(proxy.waitUntilIdle(seconds: 60))
         #expect(listen.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(listen.lines)")
         #expect(listen.send(SIGTERM, exitWithin: 10))
-        let dropped = try expectEverythingAccounted(tracer, run: run, path: path)
+        let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
         #expect(dropped > 0, "a reader this slow makes the hook drop")
     }
 }

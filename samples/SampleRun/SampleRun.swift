@@ -19,7 +19,7 @@ public enum SampleRun {
         switch SampleDestination.parse(arguments) {
         case .success(let parsed): destination = parsed
         case .failure(let error):
-            FileHandle.standardError.write(Data("\(app): \(error)\nusage: \(app) [--tcp HOST:PORT | --file PATH]\n".utf8))
+            FileHandle.standardError.write(Data("\(app): \(error)\nusage: \(app) [--tcp HOST:PORT [--token TOKEN] | --file PATH]\n".utf8))
             exit(2)
         }
         CoordinatorTrace.start(app: app, sink: destination.makeSink())

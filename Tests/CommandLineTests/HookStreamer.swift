@@ -1,0 +1,69 @@
+import CoordinatorLens
+import CoordinatorTrace
+import Foundation
+import Testing
+
+/// Streams from `threads` threads, `rounds` rounds of `perRound` events each (adds, removes and deinits of
+/// children under one root, a mark each round), pausing `pause` seconds between rounds.
+final class HookStreamer: @unchecked Sendable {
+    final class Node {}
+    let tracer: Tracer
+    let root = Node()
+    private let done = DispatchSemaphore(value: 0)
+    private let threads: Int
+
+    init(_ tracer: Tracer, threads: Int = 1, rounds: Int, perRound: Int, pause: Double) {
+        self.tracer = tracer
+        self.threads = threads
+        tracer.added(root, to: nil)
+        for thread in 0..<threads {
+            Thread { [self] in
+                var kept: [Node] = []
+                for round in 0..<rounds {
+                    for index in 0..<perRound {
+                        let child = Node()
+                        tracer.added(child, to: root)
+                        if index % 3 == 0 { tracer.removed(child, from: root) } else { kept.append(child) }
+                    }
+                    if kept.count > 200 { kept.removeFirst(100) }
+                    tracer.mark("t\(thread) r\(round)")
+                    if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+                }
+                done.signal()
+            }.start()
+        }
+    }
+
+    func wait() {
+        for _ in 0..<threads { done.wait() }
+    }
+}
+
+/// The equation the fault tests hold a hook to: its own count of events equals what the recording holds plus what
+/// `dropped` lines report.
+enum HookAccounting {
+    /// The equation over the recording at `path` for the tracer's run; returns the dropped total it found.
+    @discardableResult
+    static func expectEverythingAccounted(_ tracer: Tracer, run: String, path: String) throws -> Int {
+        let counts = try #require(tracer.counts)
+        let recording = Recording(bytes: Array(try #require(FileManager.default.contents(atPath: path))))
+        let log = try #require(recording.session(run: run))
+        let records = log.entries.compactMap { entry -> EventRecord? in
+            if case .record(let record) = entry { return record }
+            return nil
+        }
+        let dropped = records.reduce(0) { total, record in
+            if case .dropped(let count) = record.event { return total + count }
+            return total
+        }
+        let events = records.filter { if case .dropped = $0.event { false } else { true } }
+        #expect(Set(records.map(\.seq)).count == records.count, "no line recorded twice")
+        #expect(events.count + dropped == counts.events,
+                "recorded \(events.count) + dropped \(dropped) = hook's \(counts.events) events")
+        #expect(dropped == counts.dropped, "every dropped count the hook reported is in the recording")
+        #expect(records.last?.event == .end, "the session's end is recorded")
+        let malformed = log.entries.filter { if case .malformed = $0 { true } else { false } }
+        #expect(malformed.isEmpty, "whole lines only: \(malformed.prefix(3))")
+        return dropped
+    }
+}
