@@ -12,13 +12,38 @@ enum RecordingInput {
     /// Every input must hold at least one session line or event: an app that never wrote its stream, or a file that
     /// is not a recording, is bad input (exit 2), never an empty pass.
     /// `keeping` `.treeAtEnd` (for judging at the end) keeps each session's tree instead of its lines.
+    ///
+    /// A run found in several files (a `listen` restarted onto another recording, a file per device session) is one
+    /// session: those files are read again as one stream, in the order given, and the run shows once, where it first
+    /// appears, its source naming every file (line numbers then count on from one file to the next).
     static func read(
         _ paths: [String], limits: InputLimits = .default, keeping retention: Recording.Retention = .everyLine
     ) throws -> [InputSession] {
-        try paths.flatMap { path in
-            let (recording, source) = try streamed(path, limits: limits, keeping: retention)
+        let perFile = try paths.map { path in
+            let (recording, source) = try streamed([path], limits: limits, keeping: retention)
             return try sessions(of: recording, source: source)
         }
+        var files: [String: [Int]] = [:]
+        for (index, sessions) in perFile.enumerated() {
+            for run in Set(sessions.map(\.log.header.run)) { files[run, default: []].append(index) }
+        }
+        let spanning = files.filter { $0.value.count > 1 }
+        guard !spanning.isEmpty, !paths.contains("-") else { return perFile.flatMap { $0 } }
+        let joinedFiles = Set(spanning.values.joined()).sorted()
+        let (joined, source) = try streamed(joinedFiles.map { paths[$0] }, limits: limits, keeping: retention)
+        var joinedSessions: [String: InputSession] = [:]
+        for session in joined.sessions where spanning[session.header.run] != nil {
+            joinedSessions[session.header.run] = InputSession(source: source, log: session)
+        }
+        var result: [InputSession] = []
+        for session in perFile.joined() {
+            guard spanning[session.log.header.run] != nil else {
+                result.append(session)
+                continue
+            }
+            if let first = joinedSessions.removeValue(forKey: session.log.header.run) { result.append(first) }
+        }
+        return result
     }
 
     /// The sessions of a recording read whole, or the bad-input error `check` gives for it.
@@ -43,15 +68,21 @@ enum RecordingInput {
 
     /// Reads one argument chunk by chunk, so a large recording never sits in memory whole next to what is read
     /// from it.
+    /// Several paths are read as one stream, a newline between them so a file's cut last line stays its own.
     private static func streamed(
-        _ path: String, limits: InputLimits, keeping retention: Recording.Retention
+        _ paths: [String], limits: InputLimits, keeping retention: Recording.Retention
     ) throws -> (Recording, source: String) {
-        let input = try Input(path)
-        defer { input.close() }
         var recording = Recording(limits: limits, keeping: retention)
-        try input.rest { chunk in chunk.withUnsafeBytes { recording.consume($0) } }
+        var sources: [String] = []
+        for path in paths {
+            let input = try Input(path)
+            defer { input.close() }
+            if !sources.isEmpty { [UInt8(ascii: "\n")].withUnsafeBytes { recording.consume($0) } }
+            try input.rest { chunk in chunk.withUnsafeBytes { recording.consume($0) } }
+            sources.append(input.source)
+        }
         recording.finish()
-        return (recording, input.source)
+        return (recording, sources.joined(separator: " + "))
     }
 
     /// One argument opened for reading a chunk at a time.

@@ -40,8 +40,9 @@ struct ViewCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let perFile = try files.map { try RecordingInput.read([$0], limits: limits.limits) }
-        let inputs = perFile.flatMap { $0 }
+        // Compared, each file stands alone; otherwise a run that continues from one file into another is one session.
+        let perFile = compare ? try files.map { try RecordingInput.read([$0], limits: limits.limits) } : []
+        let inputs = compare ? perFile.flatMap { $0 } : try RecordingInput.read(files, limits: limits.limits)
         let compared = try comparedRuns(perFile)
         for input in inputs { WarningPrinter.print(input.log.notes, source: input.source) }
         let token = try access.resolve(host: host)

@@ -24,6 +24,29 @@ import Testing
         }.joined(separator: "\n") + "\n"
     }
 
+    /// A run split over two recordings (a `listen` restarted onto another file) is judged as one session by `check`:
+    /// the first file alone leaves the child undecided, the second alone knows no coordinator, both together retain it.
+    @Test func aRunSplitOverTwoFilesIsJudgedAsOneSession() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (first, second, other) = (folder + "/before.ndjson", folder + "/after.ndjson", folder + "/other.ndjson")
+        try (Self.session("split") + Self.events(1...2) + #"{"seq":3,"t":0.1,"event":"dismiss","id":2}"# + "\n")
+            .write(toFile: first, atomically: true, encoding: .utf8)
+        try (Self.session("split") + #"{"seq":4,"t":5,"event":"end"}"# + "\n").write(toFile: second, atomically: true, encoding: .utf8)
+        try (Self.session("apart") + Self.events(1...1) + #"{"seq":2,"t":1,"event":"end"}"# + "\n").write(toFile: other, atomically: true, encoding: .utf8)
+
+        let alone = try await BuiltProduct.coordlens.runAsync(["check", first], timeout: 60)
+        #expect(alone.standardOutput.contains("UNDECIDED Child#2"), "\(alone.standardOutput)")
+        let joined = try await BuiltProduct.coordlens.runAsync(["check", "--format", "json", first, other, second], timeout: 60)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(joined.standardOutput.utf8)) as? [String: Any])
+        let sessions = try #require(report["sessions"] as? [[String: Any]])
+        #expect(sessions.map { $0["run"] as? String } == ["split", "apart"], "one session per run, in the order first seen")
+        let text = try await BuiltProduct.coordlens.runAsync(["check", first, other, second], timeout: 60)
+        #expect(text.status == 1)
+        #expect(text.standardOutput.contains("RETAINED Child#2: still a child of Root#1"), "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("1 retained in 2 sessions"), "\(text.standardOutput)")
+    }
+
     /// A restart on the same file, after a `kill -9` that left a cut line: the first run stays, the cut line stays a
     /// line of its own, and a run that continues across the restart reads as one session.
     @Test(.timeLimit(.minutes(1)))
