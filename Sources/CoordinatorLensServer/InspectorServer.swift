@@ -6,9 +6,9 @@ import NIOPosix
 
 /// The live inspector: accepts hook connections, keeps every session's tree, re-renders and reports as they change.
 ///
-/// Three threads share the work and never wait for each other: the event loop reads connections into `sessions`,
-/// the recorder writes the recording, the render queue draws pictures. `refresh` only judges the sessions that
-/// changed and hands them to the render queue.
+/// Four threads share the work and never wait for each other: one event loop reads hook connections into `sessions`,
+/// another serves the page, the recorder writes the recording, the render queue draws pictures. `refresh` only
+/// judges the sessions that changed and hands them to the render queue.
 public final class InspectorServer: @unchecked Sendable {
     /// The options it was made with; they do not change while it runs.
     public let options: ListenOptions
@@ -16,6 +16,8 @@ public final class InspectorServer: @unchecked Sendable {
     public let sessions: LiveSessions
     private let log: @Sendable (String) -> Void
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// The page's own thread: a hook line that makes the intake copy a huge tree never holds up a page or its feed.
+    private let pageGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let renders: RenderQueue
     private let gate: ConnectionGate
     private var channel: (any Channel)?
@@ -98,7 +100,7 @@ public final class InspectorServer: @unchecked Sendable {
         }
         if let page, let httpPort = options.httpPort {
             do {
-                pagePort = try await page.start(host: options.host, port: httpPort, group: group)
+                pagePort = try await page.start(host: options.host, port: httpPort, group: pageGroup)
             } catch {
                 try? await channel?.close()
                 _ = recorder?.close(by: Date())
@@ -158,6 +160,7 @@ public final class InspectorServer: @unchecked Sendable {
         }
         renders.stop()
         try? await group.shutdownGracefully()
+        try? await pageGroup.shutdownGracefully()
     }
 
     private func evictIdleSessions() {

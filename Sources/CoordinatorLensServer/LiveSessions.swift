@@ -58,6 +58,12 @@ public final class LiveSessions: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
+    /// The runs held and their latest judgements, behind a lock of their own: a page that connects reads them without
+    /// waiting for the lock lines are applied under, which a line that copies a huge tree holds for a while. Taken
+    /// after `lock` when both are, never before it.
+    private let shownLock = NSLock()
+    private var shownOrder: [String] = []
+    private var shown: [String: Judgement] = [:]
     private var finished = 0
     private var evictedForRoom: [SessionHeader] = []
     /// Runs changed since the page feed last asked, so it pushes what changed and nothing else.
@@ -99,6 +105,7 @@ public final class LiveSessions: @unchecked Sendable {
             if entries.count >= maxSessions, !evictOldestDisconnected() { return .full }
             entries[header.run] = Entry(tree: SessionTree(header: header), lastArrival: now, lastActivity: now, history: HistoryChunks())
             order.append(header.run)
+            shownLock.withLock { shownOrder.append(header.run) }
         }
         let shared = entries[header.run]!.connections > 0
         if shared {
@@ -204,6 +211,7 @@ public final class LiveSessions: @unchecked Sendable {
         entry.finishCounted = true
         entries[log.header.run] = entry
         order.append(log.header.run)
+        shownLock.withLock { shownOrder.append(log.header.run) }
         changedRuns.insert(log.header.run)
         return true
     }
@@ -246,12 +254,10 @@ public final class LiveSessions: @unchecked Sendable {
     /// never judged with it: what a page that connects gets at once, so a session that grows by the second never
     /// keeps it waiting for a judgement of its whole tree. The feed's next round brings each one up to date.
     func latestSnapshots(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
-        lock.lock()
-        let copies = order.compactMap { run in entries[run].map { (run, $0) } }
-        lock.unlock()
-        return copies.map { run, entry in
-            if let kept = entry.judged, kept.grace == grace { return kept.live }
-            return judged(run: run, entry, grace: grace, now: now)
+        let (runs, kept) = shownLock.withLock { (shownOrder, shown) }
+        return runs.compactMap { run in
+            if let judgement = kept[run], judgement.grace == grace { return judgement.live }
+            return live(run: run, grace: grace, now: now)
         }
     }
 
@@ -319,6 +325,10 @@ public final class LiveSessions: @unchecked Sendable {
         guard !runs.isEmpty else { return }
         for run in runs { entries.removeValue(forKey: run) }
         order.removeAll { runs.contains($0) }
+        shownLock.withLock {
+            for run in runs { shown.removeValue(forKey: run) }
+            shownOrder.removeAll { runs.contains($0) }
+        }
         changedRuns.formUnion(runs)
     }
 
@@ -332,7 +342,9 @@ public final class LiveSessions: @unchecked Sendable {
         let live = Self.judge(entry, grace: grace, now: now)
         lock.lock()
         if entries[run]?.version == entry.version {
-            entries[run]!.judged = Judgement(version: entry.version, grace: grace, at: now, live: live)
+            let judgement = Judgement(version: entry.version, grace: grace, at: now, live: live)
+            entries[run]!.judged = judgement
+            shownLock.withLock { shown[run] = judgement }
         }
         lock.unlock()
         return live
