@@ -6,12 +6,23 @@ public enum CheckJSONReport {
     /// `{"grace":G,"sessions":[…],"retained":N,"undecided":M}`, documented in the README; call sites' files as
     /// `paths` prints them.
     public static func json(for result: CheckResult, paths: SourcePaths = SourcePaths()) -> String {
-        var out = "{\"grace\":\(JSONText.number(result.grace)),\"sessions\":["
-        out += result.sessions.enumerated().map { session($0.element, paths: paths, notes: noted(result, $0.offset)) }.joined(separator: ",")
-        out += "],\"retained\":\(result.retained),\"undecided\":\(result.undecided)"
+        var out = ""
+        write(for: result, paths: paths) { out += $0 }
+        return out
+    }
+
+    /// The same JSON handed to `emit` a piece at a time, a coordinator's object at most: a report of long string ids
+    /// runs to several times the recording's size, and is never held whole.
+    public static func write(for result: CheckResult, paths: SourcePaths = SourcePaths(), to emit: (String) -> Void) {
+        emit("{\"grace\":\(JSONText.number(result.grace)),\"sessions\":[")
+        for (index, check) in result.sessions.enumerated() {
+            if index > 0 { emit(",") }
+            session(check, paths: paths, notes: noted(result, index), to: emit)
+        }
+        var end = "],\"retained\":\(result.retained),\"undecided\":\(result.undecided)"
         // With --baseline or --history only: each leak's note, and how many leaks fail the run.
-        if !result.notes.isEmpty { out += ",\"failing\":\(result.failingRetained)" }
-        return out + "}"
+        if !result.notes.isEmpty { end += ",\"failing\":\(result.failingRetained)" }
+        emit(end + "}")
     }
 
     /// `[{"id":…,"known":B,"note":…}]` for the session's retained coordinators, or nil when the result has no notes.
@@ -25,16 +36,19 @@ public enum CheckJSONReport {
         return "[" + notes.joined(separator: ",") + "]"
     }
 
-    private static func session(_ check: SessionCheck, paths: SourcePaths, notes: String?) -> String {
+    private static func session(_ check: SessionCheck, paths: SourcePaths, notes: String?, to emit: (String) -> Void) {
         let snapshot = check.snapshot
         var index = PathIndex(snapshot)
-        var out = "{\"app\":\(JSONText.quoted(snapshot.app)),\"run\":\(JSONText.quoted(snapshot.run)),"
-        out += "\"evaluatedAt\":\(JSONText.number(snapshot.evaluatedAt)),\"ended\":\(snapshot.ended),"
-        out += "\"coordinators\":[" + snapshot.nodes.map { coordinator($0, path: index.path(to: $0.id), paths: paths) }.joined(separator: ",") + "],"
-        out += "\"undecided\":[" + check.undecided.map(undecided).joined(separator: ",") + "],"
-        out += "\"warnings\":[" + snapshot.warnings.map(warning).joined(separator: ",") + "]"
-        if let notes { out += ",\"notes\":" + notes }
-        return out + "}"
+        var head = "{\"app\":\(JSONText.quoted(snapshot.app)),\"run\":\(JSONText.quoted(snapshot.run)),"
+        head += "\"evaluatedAt\":\(JSONText.number(snapshot.evaluatedAt)),\"ended\":\(snapshot.ended),\"coordinators\":["
+        emit(head)
+        for (position, node) in snapshot.nodes.enumerated() {
+            emit((position > 0 ? "," : "") + coordinator(node, path: index.path(to: node.id), paths: paths))
+        }
+        var tail = "],\"undecided\":[" + check.undecided.map(undecided).joined(separator: ",") + "],"
+        tail += "\"warnings\":[" + snapshot.warnings.map(warning).joined(separator: ",") + "]"
+        if let notes { tail += ",\"notes\":" + notes }
+        emit(tail + "}")
     }
 
     private static func coordinator(_ node: SnapshotNode, path: (ids: [CoordinatorID], omitted: Int), paths: SourcePaths) -> String {

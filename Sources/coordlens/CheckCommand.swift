@@ -60,7 +60,11 @@ struct CheckCommand: AsyncParsableCommand {
             }
             if let marks { blocks.append(marks.text) }
             print(blocks.joined(separator: "\n\n"))
-        case .json: print(CheckJSONReport.json(for: result, paths: paths))
+        case .json:
+            var output = StreamedOutput()
+            CheckJSONReport.write(for: result, paths: paths) { output.append($0) }
+            output.append("\n")
+            output.flush()
         case .gcc: print(GCCReport.text(for: result, allowingUndecided: allowUndecided, paths: paths), terminator: "")
         case .github: print(GitHubAnnotationsReport.text(for: result, allowingUndecided: allowUndecided, paths: paths))
         case .sarif: print(SARIFReport.json(for: result, allowingUndecided: allowUndecided, paths: paths))
