@@ -1,3 +1,4 @@
+import CoordinatorLens
 import CoordinatorLensPage
 import Dispatch
 import Foundation
@@ -10,7 +11,10 @@ import NIOHTTP1
 /// Changes are coalesced: the first after a quiet moment goes out at once, later ones at most once per `interval`,
 /// which grows with the time a round of judging takes, so a stream of thousands of events a second costs a few
 /// rounds a second. A page that reads slowly is skipped while its connection is full (NIO's writability), then sent
-/// every session anew once it drains: its queue never holds more than about one message per session.
+/// every session anew once it drains: its queue never holds more than about one message per session. A page that
+/// stays full for `stallTimeout` takes nothing and is dropped (a browser's EventSource reconnects by itself), and a
+/// page arriving while every place is taken gets the place of the one full the longest, so pages that never read
+/// cannot lock out one that does.
 final class PageFeed: @unchecked Sendable {
     /// Pages connected at once; a further one is refused, so a runaway script cannot exhaust descriptors.
     static let maximumClients = 64
@@ -25,16 +29,22 @@ final class PageFeed: @unchecked Sendable {
     private let lock = NSLock()
     // Guarded by `lock`.
     private var clients: [Int: any Channel] = [:]
-    private var lagging = Set<Int>()
+    /// Since when each full page has been full.
+    private var lagging: [Int: DispatchTime] = [:]
     private var nextClient = 0
     private var scheduled = false
     private var lastRound = DispatchTime(uptimeNanoseconds: 0)
     private var interval = 0.02
     private var pinging = false
 
-    init(sessions: LiveSessions, grace: Double) {
+    private let stallTimeout: Double
+    private let log: @Sendable (String) -> Void
+
+    init(sessions: LiveSessions, grace: Double, stallTimeout: Double = PageLimits().feedStallTimeout, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.sessions = sessions
         self.grace = grace
+        self.stallTimeout = stallTimeout
+        self.log = log
     }
 
     /// Pages connected now.
@@ -51,12 +61,18 @@ final class PageFeed: @unchecked Sendable {
         return lagging.count
     }
 
-    /// Registers a page whose response head has been written; sends it every session. Nil when too many are open.
+    /// Registers a page whose response head has been written; sends it every session. Nil when too many are open and
+    /// none of them is full.
     func add(_ channel: any Channel) -> Int? {
         lock.lock()
-        guard clients.count < Self.maximumClients else {
-            lock.unlock()
-            return nil
+        var displaced: (any Channel)?
+        if clients.count >= Self.maximumClients {
+            guard let (longest, _) = lagging.min(by: { $0.value < $1.value }) else {
+                lock.unlock()
+                return nil
+            }
+            displaced = clients.removeValue(forKey: longest)
+            lagging[longest] = nil
         }
         nextClient += 1
         let id = nextClient
@@ -65,6 +81,10 @@ final class PageFeed: @unchecked Sendable {
         pinging = true
         lock.unlock()
         if startPings { schedulePing() }
+        if let displaced {
+            log("inspector page feed: \(Self.maximumClients) pages open; dropped the one whose connection was full the longest for a new one")
+            displaced.close(promise: nil)
+        }
         queue.async { self.sendEverything(to: id) }
         return id
     }
@@ -72,14 +92,37 @@ final class PageFeed: @unchecked Sendable {
     func remove(_ id: Int) {
         lock.lock()
         clients[id] = nil
-        lagging.remove(id)
+        lagging[id] = nil
         lock.unlock()
+    }
+
+    /// A page's connection is full: unless it drains within `stallTimeout`, the page is dropped.
+    func filled(_ id: Int) {
+        lock.lock()
+        let first = clients[id] != nil && lagging[id] == nil
+        if first { lagging[id] = .now() }
+        lock.unlock()
+        if first { queue.asyncAfter(deadline: .now() + stallTimeout) { self.dropIfStalled(id) } }
+    }
+
+    private func dropIfStalled(_ id: Int) {
+        lock.lock()
+        // A page that drained and filled again since has a later check of its own.
+        guard let since = lagging[id], DispatchTime.now().uptimeNanoseconds >= since.uptimeNanoseconds + UInt64(stallTimeout * 1e9) else {
+            lock.unlock()
+            return
+        }
+        let channel = clients.removeValue(forKey: id)
+        lagging[id] = nil
+        lock.unlock()
+        log("inspector page feed: dropped a page whose connection took nothing for \(Seconds(stallTimeout)) (a browser reconnects by itself)")
+        channel?.close(promise: nil)
     }
 
     /// A page's connection drained: if it missed messages while full, it gets every session anew.
     func drained(_ id: Int) {
         lock.lock()
-        let missed = lagging.remove(id) != nil
+        let missed = lagging.removeValue(forKey: id) != nil
         lock.unlock()
         if missed { queue.async { self.sendEverything(to: id) } }
     }
@@ -140,12 +183,7 @@ final class PageFeed: @unchecked Sendable {
     }
 
     private func send(_ text: String, to id: Int, on channel: any Channel) {
-        guard channel.isWritable else {
-            lock.lock()
-            lagging.insert(id)
-            lock.unlock()
-            return
-        }
+        guard channel.isWritable else { return filled(id) }
         let buffer = channel.allocator.buffer(string: text)
         channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
     }

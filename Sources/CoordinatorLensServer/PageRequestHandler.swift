@@ -52,7 +52,7 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, let feedClient { feed.drained(feedClient) }
+        if let feedClient { context.channel.isWritable ? feed.drained(feedClient) : feed.filled(feedClient) }
         context.fireChannelWritabilityChanged()
     }
 
