@@ -63,7 +63,8 @@ public final class InspectorServer: @unchecked Sendable {
         self.page = page
         let feed = page?.feed
         let changed: @Sendable () -> Void = { feed?.changed() }
-        let (sessions, gate, log, maxLineBytes, hookIdleTimeout) = (self.sessions, self.gate, self.log, options.maxLineBytes, options.hookIdleTimeout)
+        let (sessions, gate, log) = (self.sessions, self.gate, self.log)
+        let (maxLineBytes, hookIdleTimeout) = (options.maxLineBytes, options.hookIdleTimeout)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -82,7 +83,9 @@ public final class InspectorServer: @unchecked Sendable {
                 }
                 channel.closeFuture.whenComplete { _ in gate.release(channel) }
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(LineDeadlineHandler(timeout: hookIdleTimeout, name: "connection-\(number)", log: log))
+                    try channel.pipeline.syncOperations.addHandler(
+                        LineDeadlineHandler(timeout: hookIdleTimeout, name: "connection-\(number)", log: log)
+                    )
                     try channel.pipeline.syncOperations.addHandler(HookConnectionHandler(
                         name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes,
                         changed: changed, log: log

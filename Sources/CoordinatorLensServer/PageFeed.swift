@@ -16,12 +16,16 @@ import NIOHTTP1
 /// page arriving while every place is taken gets the place of the one full the longest, so pages that never read
 /// cannot lock out one that does.
 final class PageFeed: @unchecked Sendable {
-    /// Pages connected at once; a further one is refused, so a runaway script cannot exhaust descriptors.
+    /// Pages connected at once; a further one takes the place of a full one or is refused, so a runaway script cannot
+    /// hold every place.
     static let maximumClients = 64
     static let pingInterval = 15.0
 
     private let sessions: LiveSessions
     private let grace: Double
+    /// Seconds a page's connection may stay full before the page is dropped.
+    private let stallTimeout: Double
+    private let log: @Sendable (String) -> Void
     /// Sends, in order; it never judges a tree, so a page that connects is answered while a big session is judged.
     private let queue = DispatchQueue(label: "coordlens-page-feed")
     /// Judges the changed sessions of each round, then hands the messages to `queue`.
@@ -37,10 +41,10 @@ final class PageFeed: @unchecked Sendable {
     private var interval = 0.02
     private var pinging = false
 
-    private let stallTimeout: Double
-    private let log: @Sendable (String) -> Void
-
-    init(sessions: LiveSessions, grace: Double, stallTimeout: Double = PageLimits().feedStallTimeout, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(
+        sessions: LiveSessions, grace: Double, stallTimeout: Double = PageLimits().feedStallTimeout,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.sessions = sessions
         self.grace = grace
         self.stallTimeout = stallTimeout
@@ -108,7 +112,8 @@ final class PageFeed: @unchecked Sendable {
     private func dropIfStalled(_ id: Int) {
         lock.lock()
         // A page that drained and filled again since has a later check of its own.
-        guard let since = lagging[id], DispatchTime.now().uptimeNanoseconds >= since.uptimeNanoseconds + UInt64(stallTimeout * 1e9) else {
+        guard let since = lagging[id],
+              DispatchTime.now().uptimeNanoseconds >= since.uptimeNanoseconds + UInt64(stallTimeout * 1e9) else {
             lock.unlock()
             return
         }

@@ -33,7 +33,8 @@ final class PageServer: @unchecked Sendable {
 
     /// Binds `host:port` (0: a free port); returns the port bound.
     func start(host: String, port: Int, group: any EventLoopGroup) async throws -> Int {
-        let (page, feed, work, token, gate, requestTimeout) = (self.page, self.feed, self.work, self.token, self.gate, self.requestTimeout)
+        let (page, feed, work, token) = (self.page, self.feed, self.work, self.token)
+        let (gate, requestTimeout) = (self.gate, self.requestTimeout)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
