@@ -13,11 +13,12 @@ import NIOHTTP1
 /// rounds a second. A page that reads slowly is skipped while its connection is full (NIO's writability), then sent
 /// every session anew once it drains: its queue never holds more than about one message per session. A page that
 /// stays full for `stallTimeout` takes nothing and is dropped (a browser's EventSource reconnects by itself), and a
-/// page arriving while every place is taken gets the place of the one full the longest, so pages that never read
+/// page arriving while every place is taken gets the place of the one full the longest, or of the oldest when none is
+/// full (on a quiet inspector a page that never reads cannot be told from one that does), so pages that never read
 /// cannot lock out one that does.
 final class PageFeed: @unchecked Sendable {
-    /// Pages connected at once; a further one takes the place of a full one or is refused, so a runaway script cannot
-    /// hold every place.
+    /// Pages connected at once; a further one takes the place of the one full the longest, or of the oldest, so
+    /// pages that never read cannot hold every place.
     static let maximumClients = 64
     static let pingInterval = 15.0
 
@@ -65,18 +66,17 @@ final class PageFeed: @unchecked Sendable {
         return lagging.count
     }
 
-    /// Registers a page whose response head has been written; sends it every session. Nil when too many are open and
-    /// none of them is full.
-    func add(_ channel: any Channel) -> Int? {
+    /// Registers a page whose response head has been written; sends it every session. With every place taken, the
+    /// page full the longest, or else the oldest, is closed to make room.
+    func add(_ channel: any Channel) -> Int {
         lock.lock()
-        var displaced: (any Channel)?
+        var displaced: (channel: any Channel, wasFull: Bool)?
         if clients.count >= Self.maximumClients {
-            guard let (longest, _) = lagging.min(by: { $0.value < $1.value }) else {
-                lock.unlock()
-                return nil
+            let full = lagging.min(by: { $0.value < $1.value })?.key
+            if let victim = full ?? clients.keys.min(), let closing = clients.removeValue(forKey: victim) {
+                displaced = (closing, full != nil)
+                lagging[victim] = nil
             }
-            displaced = clients.removeValue(forKey: longest)
-            lagging[longest] = nil
         }
         nextClient += 1
         let id = nextClient
@@ -86,8 +86,9 @@ final class PageFeed: @unchecked Sendable {
         lock.unlock()
         if startPings { schedulePing() }
         if let displaced {
-            log("inspector page feed: \(Self.maximumClients) pages open; dropped the one whose connection was full the longest for a new one")
-            displaced.close(promise: nil)
+            let which = displaced.wasFull ? "the one whose connection was full the longest" : "the oldest"
+            log("inspector page feed: \(Self.maximumClients) pages open; closed \(which) for a new one (a browser reconnects by itself)")
+            displaced.channel.close(promise: nil)
         }
         queue.async { self.sendEverything(to: id) }
         return id

@@ -98,6 +98,27 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func onAQuietInspectorEventStreamClientsThatNeverReadStillGiveWayToARealPage() throws {
+        let listen = try ListenProcess([])
+        defer { listen.stop() }
+        let pagePort = try #require(listen.pagePort)
+        let hook = try RawConnection(port: listen.port)
+        try hook.send(Self.session("small"))
+        #expect(listen.waitForLine(timeout: 20) { $0.contains(" small [") } != nil)
+        // Their connections never fill, so only their age can tell them from a real page: the oldest gives way.
+        let silent = try (0..<70).map { _ in
+            let connection = try RawConnection(port: pagePort)
+            try connection.send(Self.get("/api/events", port: pagePort))
+            return connection
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        let feed = Self.firstOK("/api/events", port: pagePort, until: "event: hello", seconds: 20)
+        #expect(feed.hasPrefix("HTTP/1.1 200"), "a real page's feed: \(feed.prefix(80))")
+        #expect(feed.contains(#""run":"small""#))
+        withExtendedLifetime((silent, hook)) {}
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func aSlowDripPageConnectionIsClosedWithinTheRequestDeadline() throws {
         let listen = try ListenProcess(["--page-request-timeout", "2"])
         defer { listen.stop() }
