@@ -1,10 +1,13 @@
 import Foundation
 import NIOCore
 
-/// Keeps hook connections under a limit so file descriptors stay free for the recording and the pictures, and says
-/// once per episode when it turns connections away or the system refuses to accept more.
+/// Keeps one port's connections (hook or page) under a limit so file descriptors stay free for the other port, the
+/// recording and the pictures, and says once per episode when it turns connections away or the system refuses to
+/// accept more.
 final class ConnectionGate: @unchecked Sendable {
     let limit: Int
+    /// What its status lines call a connection: "connection" for hooks, "page connection" for the page.
+    private let kind: String
     private let log: @Sendable (String) -> Void
     private let lock = NSLock()
     // Guarded by `lock`.
@@ -15,22 +18,10 @@ final class ConnectionGate: @unchecked Sendable {
     private var acceptFailing = false
     private var lastRead = Date.distantPast
 
-    init(limit: Int, log: @escaping @Sendable (String) -> Void) {
+    init(limit: Int, kind: String = "connection", log: @escaping @Sendable (String) -> Void) {
         self.limit = limit
+        self.kind = kind
         self.log = log
-    }
-
-    /// The default limit: the open-file limit less `reserved`, at least 1, at most 1,024.
-    static func defaultLimit(reserving reserved: Int) -> Int {
-        var limit = rlimit()
-        #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0 else { return 64 }
-        let available = Int(clamping: limit.rlim_cur) - reserved  // unlimited is the largest value: 1,024
-        return min(1_024, max(1, available))
     }
 
     /// A number for a newly accepted connection that may stay, nil when it may not and the caller closes it.
@@ -44,7 +35,7 @@ final class ConnectionGate: @unchecked Sendable {
             acceptFailing = false
         } else {
             refused += 1
-            if !refusing { message = "connection limit of \(limit) reached: closing new connections until one ends" }
+            if !refusing { message = "\(kind) limit of \(limit) reached: closing new \(kind)s until one ends" }
             refusing = true
         }
         let number = serial
@@ -59,7 +50,7 @@ final class ConnectionGate: @unchecked Sendable {
         var message: String?
         if refusing, open.count < limit {
             refusing = false
-            message = "accepting connections again (\(refused) turned away)"
+            message = "accepting \(kind)s again (\(refused) turned away)"
             refused = 0
         }
         lock.unlock()

@@ -20,6 +20,7 @@ public final class InspectorServer: @unchecked Sendable {
     private let pageGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let renders: RenderQueue
     private let gate: ConnectionGate
+    private let descriptors: DescriptorBudget
     private var channel: (any Channel)?
     private var recorder: StreamRecorder?
     private var page: PageServer?
@@ -38,9 +39,11 @@ public final class InspectorServer: @unchecked Sendable {
             maxCoordinators: options.maxCoordinators
         )
         renders = RenderQueue(options: options, log: log)
-        gate = ConnectionGate(
-            limit: options.maxConnections ?? ConnectionGate.defaultLimit(reserving: options.reservedDescriptors), log: log
+        descriptors = DescriptorBudget.current(
+            reserved: options.reservedDescriptors, hookLimit: options.maxConnections, pageLimit: options.page.maxConnections,
+            servesPage: options.httpPort != nil
         )
+        gate = ConnectionGate(limit: descriptors.hookConnections, log: log)
     }
 
     /// Binds and starts accepting; returns the port actually bound.
@@ -56,12 +59,16 @@ public final class InspectorServer: @unchecked Sendable {
         if let recorder, let path = options.recordPath, recorder.existingBytes > 0 {
             log("recording: appending to \(TextSanitizer.visible(path)), which already holds \(NumberText.grouped(recorder.existingBytes)) bytes; earlier runs stay, and a run that continues reads as one session")
         }
-        let page = options.httpPort.map { _ in PageServer(
-            sessions: self.sessions, grace: options.grace, paths: options.sourcePaths, context: options.leakContext, token: options.token
-        ) }
+        let page = options.httpPort.map { _ in
+            PageServer(
+                sessions: self.sessions, grace: options.grace, paths: options.sourcePaths, context: options.leakContext,
+                token: options.token, limits: options.page, connectionLimit: self.descriptors.pageConnections, log: self.log
+            )
+        }
         self.page = page
         let feed = page?.feed
-        let (sessions, gate, log, maxLineBytes, token) = (self.sessions, self.gate, self.log, options.maxLineBytes, options.token)
+        let (sessions, gate, log, token) = (self.sessions, self.gate, self.log, options.token)
+        let (maxLineBytes, hookIdleTimeout) = (options.maxLineBytes, options.hookIdleTimeout)
         let changed: @Sendable () -> Void = {
             gate.noteRead()
             feed?.changed()
@@ -84,6 +91,9 @@ public final class InspectorServer: @unchecked Sendable {
                 }
                 channel.closeFuture.whenComplete { _ in gate.release(channel) }
                 return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        LineDeadlineHandler(timeout: hookIdleTimeout, name: "connection-\(number)", log: log)
+                    )
                     try channel.pipeline.syncOperations.addHandler(HookTokenGate(token: token, log: log))
                     try channel.pipeline.syncOperations.addHandler(HookConnectionHandler(
                         name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes,

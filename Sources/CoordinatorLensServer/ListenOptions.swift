@@ -30,10 +30,16 @@ public struct ListenOptions: Sendable {
     /// Sessions kept in memory at once; a new run past it evicts the oldest one without a connection, or, when all
     /// are connected, its connection is closed.
     public var maxSessions = 1_000
-    /// Open hook connections at once; nil: the open-file limit minus `reservedDescriptors`, at most 1,024.
+    /// Open hook connections at once; nil: the open-file limit less `reservedDescriptors` and the page's share, at
+    /// most 1,024 (`DescriptorBudget`).
     public var maxConnections: Int?
     /// File descriptors kept free for the recording, pictures and the process itself.
     public var reservedDescriptors = 32
+    /// Seconds a hook connection may send no complete line before it is closed; well above the hook's heartbeat
+    /// (every second by default, at most every 60 s).
+    public var hookIdleTimeout = 180.0
+    /// The page's connection limit and deadlines.
+    public var page = PageLimits()
     /// Bytes of recorded lines waiting for the disk; past it lines are dropped from the recording and counted.
     public var recordBufferBytes = 16 << 20
     /// Coordinators one session may hold in memory; past it new ones are counted (and recorded), not kept.

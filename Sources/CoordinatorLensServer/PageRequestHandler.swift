@@ -52,7 +52,7 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable, let feedClient { feed.drained(feedClient) }
+        if let feedClient { context.channel.isWritable ? feed.drained(feedClient) : feed.filled(feedClient) }
         context.fireChannelWritabilityChanged()
     }
 
@@ -114,10 +114,10 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func startFeed(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         var headers = HTTPHeaders(Self.securityHeaders)
         headers.add(name: "Content-Type", value: "text/event-stream; charset=utf-8")
-        guard feedClient == nil, let id = feed.add(context.channel) else {
-            return Self.write(.text(503, "too many inspector pages are open"), version: head.version, keepAlive: false, headOnly: false, on: context.channel)
+        guard feedClient == nil else {
+            return Self.write(.text(409, "this connection already carries the feed"), version: head.version, keepAlive: false, headOnly: false, on: context.channel)
         }
-        feedClient = id
+        feedClient = feed.add(context.channel)
         // The head goes out before the feed's first message: both are written from the feed's queue or after this.
         context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
     }

@@ -6,10 +6,12 @@ import NIOHTTP1
 import NIOPosix
 
 /// The inspector page's HTTP listener: binds its port on an event loop group it is given and serves `InspectorPage`
-/// and `PageFeed` over it.
+/// and `PageFeed` over it, holding at most `gate.limit` connections, each within `PageLimits` deadlines.
 final class PageServer: @unchecked Sendable {
     let feed: PageFeed
     private let page: InspectorPage
+    private let gate: ConnectionGate
+    private let requestTimeout: Double
     // Concurrent: a page asks for a session's model and picture at once, and only the picture waits for libgvc.
     private let work = DispatchQueue(label: "coordlens-page", attributes: .concurrent)
     private var channel: (any Channel)?
@@ -19,16 +21,20 @@ final class PageServer: @unchecked Sendable {
 
     init(
         sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil,
-        token: AccessToken? = nil
+        token: AccessToken? = nil, limits: PageLimits = PageLimits(), connectionLimit: Int,
+        log: @escaping @Sendable (String) -> Void
     ) {
         self.token = token
         page = InspectorPage(sessions: sessions, grace: grace, paths: paths, context: context)
-        feed = PageFeed(sessions: sessions, grace: grace)
+        feed = PageFeed(sessions: sessions, grace: grace, stallTimeout: limits.feedStallTimeout, log: log)
+        gate = ConnectionGate(limit: connectionLimit, kind: "page connection", log: log)
+        requestTimeout = limits.requestTimeout
     }
 
     /// Binds `host:port` (0: a free port); returns the port bound.
     func start(host: String, port: Int, group: any EventLoopGroup) async throws -> Int {
         let (page, feed, work, token) = (self.page, self.feed, self.work, self.token)
+        let (gate, requestTimeout) = (self.gate, self.requestTimeout)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -39,8 +45,16 @@ final class PageServer: @unchecked Sendable {
                 }
             }
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                // Idle connections count too, and one past the limit is closed at once rather than left queued.
+                guard gate.admit(channel) != nil else {
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(RefusedConnectionHandler())
+                    }
+                }
+                channel.closeFuture.whenComplete { _ in gate.release(channel) }
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(RequestDeadlineHandler(timeout: requestTimeout))
                     // An accepted connection's local port is the one the listener bound, 0 given or not.
                     let port = channel.localAddress?.port ?? -1
                     try channel.pipeline.syncOperations.addHandler(PageRequestHandler(
@@ -53,8 +67,10 @@ final class PageServer: @unchecked Sendable {
         return channel.localAddress?.port ?? port
     }
 
+    /// Closes the port, then every open page connection.
     func stop() async {
         try? await channel?.close()
         channel = nil
+        await gate.closeAll()
     }
 }

@@ -12,14 +12,18 @@ public final class RecordingViewer: @unchecked Sendable {
 
     /// Holds `logs` (a run id seen twice keeps its first session) for a page with grace period `grace`, printing
     /// call sites as `paths` does; `context` (a baseline, a history) marks each leak known or new; with `token`, only
-    /// who brings it may use the page.
+    /// who brings it may use the page; `limits` bound its connections, and `log` hears when one is reached.
     public init(
         logs: [SessionLog], grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil,
-        token: AccessToken? = nil
+        token: AccessToken? = nil, limits: PageLimits = PageLimits(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         sessions = LiveSessions(maxSessions: Int.max)
         for log in logs { _ = sessions.load(log) }
-        page = PageServer(sessions: sessions, grace: grace, paths: paths, context: context, token: token)
+        let budget = DescriptorBudget.current(reserved: ListenOptions().reservedDescriptors, pageLimit: limits.maxConnections)
+        page = PageServer(
+            sessions: sessions, grace: grace, paths: paths, context: context, token: token, limits: limits,
+            connectionLimit: budget.pageConnections, log: log
+        )
     }
 
     /// Binds the page's port (0: a free one); returns the port bound.

@@ -49,8 +49,11 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-sessions"), help: "Sessions held in memory at once; a new run past it evicts the oldest disconnected one, or is closed when all are connected.")
     var maxSessions = ListenOptions().maxSessions
 
-    @Option(name: .customLong("max-connections"), help: "Open hook connections at once; past it new ones are closed. Default: the open-file limit less 32, at most 1024.")
+    @Option(name: .customLong("max-connections"), help: "Open hook connections at once; past it new ones are closed. Default: the open-file limit less 32 and the page's share, at most 1024.")
     var maxConnections: Int?
+
+    @Option(name: .customLong("hook-idle-timeout"), help: "Seconds a hook connection may send no complete line before it is closed (hooks send a heartbeat at least every 60 s).")
+    var hookIdleTimeout = ListenOptions().hookIdleTimeout
 
     @Option(name: .customLong("record-buffer-bytes"), help: "Bytes of recording waiting for the disk; past it lines are dropped from the recording and counted.")
     var recordBufferBytes = ListenOptions().recordBufferBytes
@@ -73,7 +76,10 @@ struct ListenCommand: AsyncParsableCommand {
         if !noHTTP, !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be from 0 to 65535") }
         if maxKeptMalformed < 0 { throw ValidationError("--max-kept-malformed must not be negative") }
         if !(evictAfter >= 0) { throw ValidationError("--evict-after must be a number of seconds, 0 or more") }
+        if !(hookIdleTimeout > 0) { throw ValidationError("--hook-idle-timeout must be a number of seconds above 0") }
     }
+
+    @OptionGroup var pageLimits: PageLimitOptions
 
     @OptionGroup var source: SourceRootOption
 
@@ -96,6 +102,8 @@ struct ListenCommand: AsyncParsableCommand {
         options.evictAfter = evictAfter
         options.maxSessions = maxSessions
         options.maxConnections = maxConnections
+        options.hookIdleTimeout = hookIdleTimeout
+        options.page = pageLimits.limits
         options.recordBufferBytes = recordBufferBytes
         options.largeTreeThreshold = largeTree
         options.maxCoordinators = maxCoordinators

@@ -24,6 +24,8 @@ struct ViewCommand: AsyncParsableCommand {
 
     @OptionGroup var limits: InputLimitOptions
 
+    @OptionGroup var pageLimits: PageLimitOptions
+
     @OptionGroup var source: SourceRootOption
 
     @OptionGroup var access: TokenOptions
@@ -47,7 +49,8 @@ struct ViewCommand: AsyncParsableCommand {
         for input in inputs { WarningPrinter.print(input.log.notes, source: input.source) }
         let token = try access.resolve(host: host)
         let viewer = RecordingViewer(
-            logs: inputs.map(\.log), grace: grace, paths: source.paths, context: try await known.context(), token: token
+            logs: inputs.map(\.log), grace: grace, paths: source.paths, context: try await known.context(), token: token,
+            limits: pageLimits.limits, log: { say($0) }
         )
         let port: Int
         do {

@@ -46,6 +46,13 @@ final class ListenProcess: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// The inspector page's port, from the `Inspector: http://…:PORT/` line it printed on start.
+    var pagePort: Int? {
+        guard let line = lines.first(where: { $0.hasPrefix("Inspector: ") }), let address = line.split(separator: " ").dropFirst().first,
+              let colon = address.lastIndex(of: ":") else { return nil }
+        return Int(address[address.index(after: colon)...].prefix { $0.isNumber })
+    }
+
     /// Every complete status line so far.
     var lines: [String] {
         lock.withLock { text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
