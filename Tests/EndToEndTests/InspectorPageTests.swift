@@ -10,6 +10,9 @@ import Testing
         var options = ListenOptions()
         options.port = 0
         options.httpPort = 0
+        // A page that stays full is skipped here, not dropped: a loaded machine may take longer than the default 10 s
+        // to fill it and check (PagePortLimitTests covers the drop).
+        options.page.feedStallTimeout = 600
         let server = InspectorServer(options: options) { _ in }
         let hook = try await server.start()
         return (server, hook, try #require(server.pagePort))
