@@ -1,18 +1,18 @@
 import Foundation
 
 /// Where a leak history lives: one SQLite file, or a PostgreSQL database that many CI machines share.
-public enum HistoryLocation: Sendable, Equatable, CustomStringConvertible {
+package enum HistoryLocation: Sendable, Equatable, CustomStringConvertible {
     /// A SQLite file, created with its folder when missing.
     case sqlite(path: String)
     /// A PostgreSQL server; the password comes from the environment (`PGPASSWORD`), never from the address.
     case postgres(PostgresAddress)
 
     /// The file used when no `--history` is given.
-    public static let defaultPath = ".coordlens/history.sqlite"
+    package static let defaultPath = ".coordlens/history.sqlite"
 
     /// Reads `--history`'s value: `postgres://` or `postgresql://` addresses are PostgreSQL, anything else a file path.
     /// `environment` supplies `PGUSER` and `PGPASSWORD`.
-    public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(HistoryError) {
+    package init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(HistoryError) {
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             self = .postgres(try PostgresAddress(text, environment: environment))
         } else {
@@ -22,7 +22,7 @@ public enum HistoryLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The path or the address without credentials: safe to print in CI logs.
-    public var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let path): path
         case .postgres(let address): address.description
@@ -31,21 +31,21 @@ public enum HistoryLocation: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A `postgres://user@host:port/database` address with the password taken from the environment.
-public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
+package struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     /// The server's host name or IP literal.
-    public var host: String
+    package var host: String
     /// The server's port; 5432 unless the address names one.
-    public var port: Int
+    package var port: Int
     /// The role to log in as: the address's user, else `PGUSER`, else `postgres`.
-    public var user: String
+    package var user: String
     /// The database; the user's name when the address names none, as `psql` does.
-    public var database: String
+    package var database: String
     /// `PGPASSWORD`, or nil for a server that asks for none; never printed.
     var password: String?
 
     /// Parses `text`; an address that carries a password is refused, so that the secret never sits in a command line,
     /// a shell history or a CI log.
-    public init(_ text: String, environment: [String: String]) throws(HistoryError) {
+    package init(_ text: String, environment: [String: String]) throws(HistoryError) {
         guard let components = URLComponents(string: text), let host = components.host, !host.isEmpty else {
             throw HistoryError("--history: \(Self.redacted(text)) is not a postgres://user@host:port/database address")
         }
@@ -64,7 +64,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `postgres://user@host:port/database`, never with a password.
-    public var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+    package var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }
 
     /// An address as typed, with anything between `://` and `@` dropped, for messages about an address that failed to
     /// parse.

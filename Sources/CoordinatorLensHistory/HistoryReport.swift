@@ -3,9 +3,9 @@ import Foundation
 
 /// `coordlens history`'s listing: every fingerprint with first and last sighting and in how many runs it occurred.
 /// Text from the store goes through `TextSanitizer`, as recordings' text does everywhere else.
-public enum HistoryReport {
+package enum HistoryReport {
     /// One block: the runs looked at, then a line per fingerprint with its example call site.
-    public static func text(for history: LeakHistory, store: String) -> String {
+    package static func text(for history: LeakHistory, store: String) -> String {
         let total = history.runs.count
         guard let newest = history.newest, let oldest = history.runs.first else {
             return "history \(store): no runs stored (or none that match)"
@@ -29,7 +29,7 @@ public enum HistoryReport {
     }
 
     /// The same as JSON, keys sorted, for scripts and dashboards.
-    public static func json(for history: LeakHistory, store: String) -> String {
+    package static func json(for history: LeakHistory, store: String) -> String {
         struct Sighting: Encodable {
             var at: String, app: String, run: String, commit: String?, branch: String?, label: String?
             init(_ run: StoredRun) {
@@ -61,7 +61,7 @@ public enum HistoryReport {
     }
 
     /// `2026-11-23 at abc1234 (main)`: the day, then the commit and branch when given.
-    public static func describe(_ run: StoredRun) -> String {
+    package static func describe(_ run: StoredRun) -> String {
         var text = run.day
         if let commit = run.commit { text += " at \(commit.prefix(12))" }
         if let branch = run.branch { text += " (\(branch))" }
@@ -70,7 +70,7 @@ public enum HistoryReport {
 
     /// For `check --history`: `seen before in 2 of 3 runs since 2026-11-03 at abc1234`, or `NEW` when no earlier run of
     /// `history` (which ends with the run being checked) had the fingerprint.
-    public static func mark(_ fingerprint: String, in history: LeakHistory) -> (isNew: Bool, text: String) {
+    package static func mark(_ fingerprint: String, in history: LeakHistory) -> (isNew: Bool, text: String) {
         guard let line = history.line(fingerprint), let newest = history.newest, line.firstSeen.id < newest.id else {
             return (true, "new: not in any earlier run of the history")
         }

@@ -5,13 +5,13 @@ import Foundation
 ///
 /// Opening brings an older store up to `HistorySchema.current` in one transaction (on PostgreSQL under an advisory
 /// lock, so machines that start at once migrate it once) and refuses a store written by a newer coordlens.
-public struct HistoryStore: Sendable {
+package struct HistoryStore: Sendable {
     /// Where it is.
-    public let location: HistoryLocation
+    package let location: HistoryLocation
     let connection: any HistoryConnection
 
     /// Opens (creating when missing) the store at `location`.
-    public static func open(_ location: HistoryLocation) async throws(HistoryError) -> HistoryStore {
+    package static func open(_ location: HistoryLocation) async throws(HistoryError) -> HistoryStore {
         let connection: any HistoryConnection
         switch location {
         #if Tools
@@ -32,7 +32,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// Closes the connection.
-    public func close() async {
+    package func close() async {
         await connection.close()
     }
 
@@ -83,7 +83,7 @@ public struct HistoryStore: Sendable {
     /// Stores `record` with its leaks in one transaction. A run already stored (same app and run id) is left as it is:
     /// `added` is false and `id` is the stored run's.
     @discardableResult
-    public func add(_ record: RunRecord) async throws(HistoryError) -> (id: Int, added: Bool) {
+    package func add(_ record: RunRecord) async throws(HistoryError) -> (id: Int, added: Bool) {
         try await connection.transaction { () async throws(HistoryError) -> (id: Int, added: Bool) in
             let counts = record.counts
             let inserted = try await connection.rows(
@@ -120,7 +120,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// The runs `filter` picks, oldest first.
-    public func runs(_ filter: HistoryFilter = HistoryFilter()) async throws(HistoryError) -> [StoredRun] {
+    package func runs(_ filter: HistoryFilter = HistoryFilter()) async throws(HistoryError) -> [StoredRun] {
         let (clause, binds) = filter.sql
         let rows = try await connection.rows(
             "SELECT r.id, r.recorded_at, r.app, r.run, r.commit_sha, r.branch, r.label, r.retained FROM runs AS r\(clause) ORDER BY r.id",
@@ -135,7 +135,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// The leak rows of the runs `filter` picks, in run order.
-    public func leaks(_ filter: HistoryFilter = HistoryFilter()) async throws(HistoryError) -> [StoredLeak] {
+    package func leaks(_ filter: HistoryFilter = HistoryFilter()) async throws(HistoryError) -> [StoredLeak] {
         let (clause, binds) = filter.sql
         let rows = try await connection.rows(
             """
@@ -153,7 +153,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// Every fingerprint of the runs `filter` picks, with when and how often it occurred.
-    public func history(_ filter: HistoryFilter = HistoryFilter()) async throws(HistoryError) -> LeakHistory {
+    package func history(_ filter: HistoryFilter = HistoryFilter()) async throws(HistoryError) -> LeakHistory {
         LeakHistory(runs: try await runs(filter), leaks: try await leaks(filter))
     }
 

@@ -1,36 +1,36 @@
 /// Each leak fingerprint of a set of stored runs: since when and how often it occurs, and whether the newest run is
 /// the first to have it.
-public struct LeakHistory: Sendable {
+package struct LeakHistory: Sendable {
     /// One fingerprint across the runs.
-    public struct Line: Sendable {
+    package struct Line: Sendable {
         /// The fingerprint as printed.
-        public var fingerprint: String
+        package var fingerprint: String
         /// In how many of the runs it occurs.
-        public var runs: Int
+        package var runs: Int
         /// Retained coordinators with it, in all runs.
-        public var count: Int
+        package var count: Int
         /// The first run that had it.
-        public var firstSeen: StoredRun
+        package var firstSeen: StoredRun
         /// The last run that had it.
-        public var lastSeen: StoredRun
+        package var lastSeen: StoredRun
         /// How many coordinators the newest run retained with it; 0 when that run does not have it.
-        public var countInNewestRun: Int
+        package var countInNewestRun: Int
         /// Whether the newest run is the first to have it.
-        public var isNew: Bool
+        package var isNew: Bool
         /// The first run's example call site: file, line and function.
-        public var example: StoredLeak
+        package var example: StoredLeak
     }
 
     /// The runs looked at, oldest first.
-    public var runs: [StoredRun]
+    package var runs: [StoredRun]
     /// New fingerprints first, then the most widespread, then in fingerprint order.
-    public var lines: [Line]
+    package var lines: [Line]
 
     /// The newest run looked at.
-    public var newest: StoredRun? { runs.last }
+    package var newest: StoredRun? { runs.last }
 
     /// Groups `leaks` (rows of `runs` only) by fingerprint.
-    public init(runs: [StoredRun], leaks: [StoredLeak]) {
+    package init(runs: [StoredRun], leaks: [StoredLeak]) {
         self.runs = runs
         var runByID: [Int: StoredRun] = [:]
         for run in runs { runByID[run.id] = run }
@@ -61,7 +61,7 @@ public struct LeakHistory: Sendable {
     }
 
     /// The line of `fingerprint`, if any run had it.
-    public func line(_ fingerprint: String) -> Line? {
+    package func line(_ fingerprint: String) -> Line? {
         lines.first { $0.fingerprint == fingerprint }
     }
 }

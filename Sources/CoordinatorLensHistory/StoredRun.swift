@@ -1,53 +1,53 @@
 /// A run as the history holds it, for listings: its place in the store and where it came from.
-public struct StoredRun: Sendable, Equatable, Codable {
+package struct StoredRun: Sendable, Equatable, Codable {
     /// The store's number for it; later runs have larger numbers.
-    public var id: Int
+    package var id: Int
     /// When it was stored, ISO 8601 in UTC (`2026-11-23T10:15:00Z`).
-    public var recordedAt: String
+    package var recordedAt: String
     /// The app's name.
-    public var app: String
+    package var app: String
     /// The session's run id.
-    public var run: String
+    package var run: String
     /// The commit, when one was given.
-    public var commit: String?
+    package var commit: String?
     /// The branch, when one was given.
-    public var branch: String?
+    package var branch: String?
     /// The label, when one was given.
-    public var label: String?
+    package var label: String?
     /// How many coordinators it retained.
-    public var retained: Int
+    package var retained: Int
 
     /// The day it was stored, `2026-11-23`.
-    public var day: String { String(recordedAt.prefix(10)) }
+    package var day: String { String(recordedAt.prefix(10)) }
 }
 
 /// One fingerprint's row in one stored run.
-public struct StoredLeak: Sendable, Equatable {
+package struct StoredLeak: Sendable, Equatable {
     /// The run it belongs to (`StoredRun.id`).
-    public var runID: Int
+    package var runID: Int
     /// The fingerprint as printed.
-    public var fingerprint: String
+    package var fingerprint: String
     /// Retained coordinators with it in that run.
-    public var count: Int
+    package var count: Int
     /// One of them's call site: file, line and function as the hook sent them.
-    public var exampleFile: String?
-    public var exampleLine: Int?
-    public var exampleFunction: String?
+    package var exampleFile: String?
+    package var exampleLine: Int?
+    package var exampleFunction: String?
 }
 
 /// Which stored runs a listing looks at.
-public struct HistoryFilter: Sendable, Equatable {
+package struct HistoryFilter: Sendable, Equatable {
     /// Runs stored at or after this ISO 8601 time or date (`2026-11-03`).
-    public var since: String?
+    package var since: String?
     /// Runs of this branch only.
-    public var branch: String?
+    package var branch: String?
     /// Runs of this app only.
-    public var app: String?
+    package var app: String?
     /// Runs up to and including this one (`StoredRun.id`).
-    public var upToRun: Int?
+    package var upToRun: Int?
 
     /// A filter; with nothing given, every run.
-    public init(since: String? = nil, branch: String? = nil, app: String? = nil, upToRun: Int? = nil) {
+    package init(since: String? = nil, branch: String? = nil, app: String? = nil, upToRun: Int? = nil) {
         self.since = since
         self.branch = branch
         self.app = app

@@ -4,9 +4,9 @@ import CoordinatorLensRendering
 /// `coordlens diff A B -o diff.html`: the diff as one self-contained HTML file, the picture `diff --format svg` draws
 /// (the same element ids) beside the lists of new, fixed and still-leaking coordinators, each linking to its node in
 /// the picture. No script and nothing fetched: its Content-Security-Policy forbids every request.
-public enum DiffReport {
+package enum DiffReport {
     /// The report of `diff`, whose inputs are named `sourceA` and `sourceB`; `all` and `grouping` as for the picture.
-    public static func html(
+    package static func html(
         _ diff: TreeDiff, sourceA: String, sourceB: String, all: Bool = false, grouping: Bool = true
     ) throws(RenderError) -> [UInt8] {
         let svg = String(decoding: try DiffRenderer.render(diff, format: .svg, sourceA: sourceA, sourceB: sourceB, all: all, grouping: grouping), as: UTF8.self)

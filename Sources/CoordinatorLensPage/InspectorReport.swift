@@ -5,10 +5,10 @@ import Foundation
 /// The inspector page's static form, one self-contained HTML file: the tree as inline SVG, the leak list, the
 /// warnings and every coordinator's details and events, with the page's own styles and script inlined; nothing is
 /// fetched. What a CI job attaches as an artifact (`coordlens render FILE -o report.html`).
-public enum InspectorReport {
+package enum InspectorReport {
     /// The report of `snapshot`, taken from `log` (for each coordinator's events); `atEnd` says the snapshot is the
     /// end of the recording, where pending means undecided, as `check` judges it.
-    public static func html(
+    package static func html(
         _ snapshot: Snapshot, log: SessionLog, atEnd: Bool, options: RenderOptions = RenderOptions()
     ) throws(RenderError) -> [UInt8] {
         // A report is shared: call sites as --source-root prints them, and no full path of the build machine unless

@@ -3,18 +3,18 @@ import CoordinatorLens
 /// What the page knows about leaks beyond one run (`view --baseline`/`--history`): which fingerprints a baseline
 /// accepts, and for each fingerprint in a history how often and since when it occurred, with its count per stored run
 /// for the chart. Values only: the command line reads the baseline file and the store.
-public struct LeakContext: Sendable, Encodable {
+package struct LeakContext: Sendable, Encodable {
     /// One fingerprint in the history.
-    public struct Seen: Sendable, Encodable {
+    package struct Seen: Sendable, Encodable {
         /// In how many of the stored runs it occurs.
-        public var runs: Int
+        package var runs: Int
         /// The day of the first run that had it, `2026-11-03`.
-        public var since: String
+        package var since: String
         /// Its count in each of `LeakContext.runs`, oldest first (0 where a run did not have it).
-        public var counts: [Int]
+        package var counts: [Int]
 
         /// A fingerprint seen in `runs` runs since `since`, with `counts` per stored run.
-        public init(runs: Int, since: String, counts: [Int]) {
+        package init(runs: Int, since: String, counts: [Int]) {
             self.runs = runs
             self.since = since
             self.counts = counts
@@ -22,28 +22,28 @@ public struct LeakContext: Sendable, Encodable {
     }
 
     /// A stored run, as the chart labels it.
-    public struct Run: Sendable, Encodable {
+    package struct Run: Sendable, Encodable {
         /// `2026-11-23`.
-        public var day: String
+        package var day: String
         /// The commit, when one was stored.
-        public var commit: String?
+        package var commit: String?
 
         /// A run of `day` at `commit`.
-        public init(day: String, commit: String?) {
+        package init(day: String, commit: String?) {
             self.day = day
             self.commit = commit
         }
     }
 
     /// The baseline's counts by fingerprint (as printed); nil without `--baseline`.
-    public var baseline: [String: Int]?
+    package var baseline: [String: Int]?
     /// The stored runs the history counts cover, oldest first; empty without `--history`.
-    public var runs: [Run]
+    package var runs: [Run]
     /// The history's fingerprints (as printed).
-    public var seen: [String: Seen]
+    package var seen: [String: Seen]
 
     /// A context of a baseline and a history; either may be missing.
-    public init(baseline: LeakBaseline?, runs: [Run] = [], seen: [String: Seen] = [:]) {
+    package init(baseline: LeakBaseline?, runs: [Run] = [], seen: [String: Seen] = [:]) {
         self.baseline = baseline.map { Dictionary(uniqueKeysWithValues: $0.counts.map { ($0.key.description, $0.value) }) }
         self.runs = runs
         self.seen = seen

@@ -1,16 +1,16 @@
 /// The inspector page's files, compiled into the binary from `Page/`: nothing is fetched from elsewhere, so the page
 /// works offline and its Content-Security-Policy can forbid every other origin.
-public enum PageAssets {
+package enum PageAssets {
     /// A file's bytes and its `Content-Type`.
-    public struct Asset: Sendable {
+    package struct Asset: Sendable {
         /// The file as served.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// Its media type with charset.
-        public var contentType: String
+        package var contentType: String
     }
 
     /// The file served at `path` (`/`, `/inspector.css`, `/inspector.js`), nil for any other path.
-    public static func asset(at path: String) -> Asset? {
+    package static func asset(at path: String) -> Asset? {
         switch path {
         case "/", "/index.html": Asset(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8")
         case "/inspector.css": Asset(bytes: PackageResources.inspector_css, contentType: "text/css; charset=utf-8")

@@ -1,28 +1,28 @@
 import CoordinatorLens
 
 /// One session as the sessions list shows it; the live feed pushes it whenever the session changes.
-public struct SessionSummary: Codable, Equatable, Sendable {
+package struct SessionSummary: Codable, Equatable, Sendable {
     /// The run id.
-    public var run: String
+    package var run: String
     /// The app's name.
-    public var app: String
+    package var app: String
     /// `live`, `disconnected`, `ended` or `recorded` (read from a file).
-    public var state: String
+    package var state: String
     /// Grows with every change; the page redraws a session it shows when this or the counts move.
-    public var version: Int
+    package var version: Int
     /// Events applied so far.
-    public var events: Int
+    package var events: Int
     /// Coordinators ever seen.
-    public var coordinators: Int
+    package var coordinators: Int
     /// Coordinators per verdict; verdicts with none are left out.
-    public var counts: [String: Int]
+    package var counts: [String: Int]
     /// Warnings kept for the session.
-    public var warnings: Int
+    package var warnings: Int
     /// The highest seq applied.
-    public var lastSeq: Int?
+    package var lastSeq: Int?
 
     /// The summary of `snapshot` in `state`, after `events` events, at change number `version`.
-    public init(_ snapshot: Snapshot, state: String, version: Int, events: Int) {
+    package init(_ snapshot: Snapshot, state: String, version: Int, events: Int) {
         run = snapshot.run
         app = snapshot.app
         self.state = state
@@ -37,49 +37,49 @@ public struct SessionSummary: Codable, Equatable, Sendable {
 
 /// Everything the page shows of one session at one point besides the picture: its coordinators with their facts,
 /// the leak list, the marks for the time slider and the warnings.
-public struct TreeModel: Encodable, Sendable {
+package struct TreeModel: Encodable, Sendable {
     /// Retained coordinators sharing a fingerprint.
-    public struct Leaks: Encodable, Sendable {
+    package struct Leaks: Encodable, Sendable {
         /// The fingerprint as `diff` prints it: the type path and the reason kind.
-        public var fingerprint: String
-        public var type: String
-        public var reasonKind: String
-        public var ids: [CoordinatorID]
+        package var fingerprint: String
+        package var type: String
+        package var reasonKind: String
+        package var ids: [CoordinatorID]
         /// With `view --baseline`/`--history`: `known` or `new`, and the note the page shows beside it.
-        public var standing: String?
-        public var note: String?
+        package var standing: String?
+        package var note: String?
     }
 
-    public var summary: SessionSummary
+    package var summary: SessionSummary
     /// The event the view stops after; nil for the present.
-    public var seq: Int?
+    package var seq: Int?
     /// The slider's range: the first and last event of the session that time travel can reach.
-    public var firstSeq: Int?
-    public var lastSeq: Int?
+    package var firstSeq: Int?
+    package var lastSeq: Int?
     /// False when the session outgrew the kept history, so the slider reaches only its first part.
-    public var historyComplete: Bool
-    public var evaluatedAt: Double
-    public var grace: Double
-    public var ended: Bool
-    public var roots: [CoordinatorID]
-    public var nodes: [SnapshotNode]
-    public var leaks: [Leaks]
+    package var historyComplete: Bool
+    package var evaluatedAt: Double
+    package var grace: Double
+    package var ended: Bool
+    package var roots: [CoordinatorID]
+    package var nodes: [SnapshotNode]
+    package var leaks: [Leaks]
     /// Pending coordinators of a session seen to its end (ended, or read from a file): `check` fails on them too.
-    public var undecided: Int
-    public var marks: [Mark]
-    public var warnings: [Diagnostic]
+    package var undecided: Int
+    package var marks: [Mark]
+    package var warnings: [Diagnostic]
     /// The stored runs and each fingerprint's count in them, for the page's chart; nil without `--history`.
-    public var leakHistory: LeakHistoryChart?
+    package var leakHistory: LeakHistoryChart?
 
     /// What the chart of a fingerprint's count per stored run draws.
-    public struct LeakHistoryChart: Encodable, Sendable {
-        public var runs: [LeakContext.Run]
-        public var counts: [String: [Int]]
+    package struct LeakHistoryChart: Encodable, Sendable {
+        package var runs: [LeakContext.Run]
+        package var counts: [String: [Int]]
     }
 
     /// The model of `snapshot`; `history` is what the slider can reach, `atEnd` says the snapshot is the end of
     /// everything the session will send, where pending means undecided.
-    public init(
+    package init(
         _ snapshot: Snapshot, summary: SessionSummary, seq: Int?, history: SessionLog?, historyComplete: Bool, atEnd: Bool,
         context: LeakContext? = nil
     ) {
@@ -116,20 +116,20 @@ public struct TreeModel: Encodable, Sendable {
 }
 
 /// One of a coordinator's own events, as the details panel lists them.
-public struct CoordinatorEvent: Encodable, Sendable {
-    public var seq: Int
-    public var time: Double
-    public var kind: String
+package struct CoordinatorEvent: Encodable, Sendable {
+    package var seq: Int
+    package var time: Double
+    package var kind: String
     /// The other coordinator the event names: the parent of an add or remove.
-    public var parent: CoordinatorID?
-    public var screen: String?
+    package var parent: CoordinatorID?
+    package var screen: String?
     /// How a dismissal came about (`screen-left`, `screen-freed`); nil for one the app reported, and for other kinds.
-    public var via: DismissalCause?
-    public var site: CallSite?
+    package var via: DismissalCause?
+    package var site: CallSite?
 
     /// Each coordinator's own events in `log` (those that name it as the coordinator they happen to), in order, with
     /// call sites as `paths` shares them.
-    public static func byCoordinator(in log: SessionLog, paths: SourcePaths = SourcePaths()) -> [CoordinatorID: [CoordinatorEvent]] {
+    package static func byCoordinator(in log: SessionLog, paths: SourcePaths = SourcePaths()) -> [CoordinatorID: [CoordinatorEvent]] {
         var events: [CoordinatorID: [CoordinatorEvent]] = [:]
         for entry in log.entries {
             guard case .record(let record) = entry else { continue }

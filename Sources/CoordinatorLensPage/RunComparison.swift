@@ -4,46 +4,46 @@ import CoordinatorLensRendering
 /// Two sessions compared in the page (`/api/compare`): the picture `coordlens diff --format svg` draws for them (the
 /// same element ids) and the new, fixed and still-leaking coordinators, each naming the session it belongs to so the
 /// page can select it there.
-public struct RunComparison: Encodable, Sendable {
+package struct RunComparison: Encodable, Sendable {
     /// One side of the comparison.
-    public struct Side: Encodable, Sendable {
+    package struct Side: Encodable, Sendable {
         /// The app's name.
-        public var app: String
+        package var app: String
         /// The session's run id.
-        public var run: String
+        package var run: String
     }
 
     /// A leaking coordinator in the lists.
-    public struct Leak: Encodable, Sendable {
+    package struct Leak: Encodable, Sendable {
         /// The session it is a coordinator of: B for new and still-leaking ones, A for fixed ones.
-        public var run: String
+        package var run: String
         /// Its id in that session.
-        public var id: CoordinatorID
+        package var id: CoordinatorID
         /// Its Swift type name.
-        public var type: String
+        package var type: String
         /// Its type path with ordinals, as `diff` prints it.
-        public var path: String
+        package var path: String
         /// The element id of its node in the picture (`n12`); a collapsed picture may draw it inside a summary.
-        public var node: String
+        package var node: String
     }
 
     /// The baseline session (A).
-    public var a: Side
+    package var a: Side
     /// The session compared with it (B).
-    public var b: Side
+    package var b: Side
     /// The counts behind the summary line.
-    public var summary: TreeDiff.Summary
+    package var summary: TreeDiff.Summary
     /// Leaks of B beyond A's count of the same fingerprint.
-    public var newLeaks: [Leak]
+    package var newLeaks: [Leak]
     /// Leaks of A beyond B's count of the same fingerprint.
-    public var fixedLeaks: [Leak]
+    package var fixedLeaks: [Leak]
     /// Leaks B shares with A.
-    public var stillLeaking: [Leak]
+    package var stillLeaking: [Leak]
     /// The picture as SVG, drawn as `DiffRenderer` draws it by default.
-    public var svg: String
+    package var svg: String
 
     /// Compares `diff`'s two snapshots and draws the picture (through `GraphvizRenderer.shared`, like every picture).
-    public init(_ diff: TreeDiff) throws(RenderError) {
+    package init(_ diff: TreeDiff) throws(RenderError) {
         a = Side(app: diff.a.app, run: diff.a.run)
         b = Side(app: diff.b.app, run: diff.b.run)
         summary = diff.summary

@@ -1,14 +1,14 @@
 /// The secret that lets a phone's hook and a browser in when `listen` or `view` binds beyond loopback: 256 random bits
 /// as 64 hex digits, or one the user gives (`--token`, `COORDLENS_TOKEN`), compared in constant time.
-public struct AccessToken: Sendable, Equatable, CustomStringConvertible {
+package struct AccessToken: Sendable, Equatable, CustomStringConvertible {
     /// The token as it is typed: into the page's address, into the hook's `.tcp(…, token:)`.
-    public let text: String
+    package let text: String
 
     /// The fewest characters a given token may have: 32 hex digits are 128 bits.
-    public static let minimumLength = 32
+    package static let minimumLength = 32
 
     /// A fresh token from the system's secure random source.
-    public static func generate() -> AccessToken {
+    package static func generate() -> AccessToken {
         var generator = SystemRandomNumberGenerator()
         let digits = Array("0123456789abcdef".utf8)
         var text = ""
@@ -22,7 +22,7 @@ public struct AccessToken: Sendable, Equatable, CustomStringConvertible {
 
     /// A token the user chose: at least `minimumLength` characters of letters, digits, `-` and `_` (what fits in a
     /// URL, a cookie and a Swift string literal unescaped); nil otherwise.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard text.utf8.count >= Self.minimumLength,
               text.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
         else { return nil }
@@ -34,7 +34,7 @@ public struct AccessToken: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether `candidate` is this token, in time that depends on the token's length only, not on where they differ.
-    public func matches(_ candidate: some StringProtocol) -> Bool {
+    package func matches(_ candidate: some StringProtocol) -> Bool {
         let expected = Array(text.utf8)
         var difference = UInt(bitPattern: expected.count ^ candidate.utf8.count)
         var index = 0
@@ -46,7 +46,7 @@ public struct AccessToken: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Never the secret itself, so a token cannot reach a log by interpolation.
-    public var description: String { "AccessToken(…)" }
+    package var description: String { "AccessToken(…)" }
 }
 
 extension UInt8 {

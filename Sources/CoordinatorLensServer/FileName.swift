@@ -1,12 +1,12 @@
 /// Turns a run id from the network into a file name that stays inside its folder and never collides with another
 /// run's: a readable, sanitised prefix plus a hash of the whole id (`a/b` → `a_b-<hash>`, `a_b` → `a_b-<hash'>`).
-public enum FileName {
+package enum FileName {
     /// Characters of the run id kept, sanitised, before the hash.
-    public static let prefixLength = 40
+    package static let prefixLength = 40
 
     /// The file name, without extension, of `run`'s picture: `[A-Za-z0-9._-]` kept, anything else `_`, no leading
     /// dot, then `-` and 12 hex digits of a 64-bit hash of the whole run id (`hash`).
-    public static func forRun(_ run: String) -> String {
+    package static func forRun(_ run: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
         var prefix = String(run.prefix(prefixLength).map { allowed.contains($0) ? $0 : "_" })
         while prefix.hasPrefix(".") { prefix = "_" + prefix.dropFirst() }
@@ -16,7 +16,7 @@ public enum FileName {
 
     /// FNV-1a, 64 bits, of `text`'s UTF-8, bits spread by MurmurHash3's finaliser, as 12 hex digits: stable across
     /// runs and platforms, unlike `Hasher`.
-    public static func hash(_ text: String) -> String {
+    package static func hash(_ text: String) -> String {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             value ^= UInt64(byte)

@@ -9,11 +9,11 @@ import NIOPosix
 /// Four threads share the work and never wait for each other: one event loop reads hook connections into `sessions`,
 /// another serves the page, the recorder writes the recording, the render queue draws pictures. `refresh` only
 /// judges the sessions that changed and hands them to the render queue.
-public final class InspectorServer: @unchecked Sendable {
+package final class InspectorServer: @unchecked Sendable {
     /// The options it was made with; they do not change while it runs.
-    public let options: ListenOptions
+    package let options: ListenOptions
     /// Every session held in memory.
-    public let sessions: LiveSessions
+    package let sessions: LiveSessions
     private let log: @Sendable (String) -> Void
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     /// The page's own thread: a hook line that makes the intake copy a huge tree never holds up a page or its feed.
@@ -28,10 +28,10 @@ public final class InspectorServer: @unchecked Sendable {
     /// The page's feed, for tests that watch its clients.
     var pageFeed: PageFeed? { page?.feed }
     /// The port the inspector page is served on once `start()` returned; nil when `httpPort` is nil.
-    public private(set) var pagePort: Int?
+    package private(set) var pagePort: Int?
 
     /// A server that listens only once `start()` is called; `log` receives every status line.
-    public init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
+    package init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
         sessions = LiveSessions(
@@ -47,7 +47,7 @@ public final class InspectorServer: @unchecked Sendable {
     }
 
     /// Binds and starts accepting; returns the port actually bound.
-    public func start() async throws -> Int {
+    package func start() async throws -> Int {
         if let directory = options.outputDirectory {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
@@ -122,7 +122,7 @@ public final class InspectorServer: @unchecked Sendable {
 
     /// Refreshes every `refreshInterval` until the task is cancelled or, when given, `endedSessions` sessions have
     /// ended and disconnected; then stops. Cancelled, it stops within about 2 s; otherwise it draws every last picture.
-    public func run(untilEnded endedSessions: Int? = nil) async {
+    package func run(untilEnded endedSessions: Int? = nil) async {
         while !Task.isCancelled {
             refresh()
             evictIdleSessions()
@@ -136,7 +136,7 @@ public final class InspectorServer: @unchecked Sendable {
     /// One pass: judges the sessions that changed (or whose pending coordinators may have turned retained) and queues
     /// their pictures and status lines; returns what it judged.
     @discardableResult
-    public func refresh(now: Date = Date()) -> [LiveSnapshot] {
+    package func refresh(now: Date = Date()) -> [LiveSnapshot] {
         let changed = sessions.changes(grace: options.grace, now: now)
         changed.forEach(renders.submit)
         page?.feed.push(changed)
@@ -145,7 +145,7 @@ public final class InspectorServer: @unchecked Sendable {
 
     /// Stops accepting, closes every connection, writes out the recording, then waits for the pictures until
     /// `deadline` (a render in progress is not interrupted, and pictures are written whole or not at all).
-    public func stop(drawingBy deadline: Date = .distantFuture) async {
+    package func stop(drawingBy deadline: Date = .distantFuture) async {
         guard !stopped else { return }
         stopped = true
         let started = Date()

@@ -1,6 +1,6 @@
 /// A problem that stops `listen` from starting.
-public struct ListenError: Error, CustomStringConvertible {
+package struct ListenError: Error, CustomStringConvertible {
     /// Says what could not be opened, the address or the recording file, and why.
-    public var message: String
-    public var description: String { message }
+    package var message: String
+    package var description: String { message }
 }

@@ -2,59 +2,59 @@ import CoordinatorLens
 import CoordinatorLensPage
 
 /// How `coordlens listen` runs, and the limit on every resource it holds (docs/PROTOCOL.md, "Limits of listen").
-public struct ListenOptions: Sendable {
+package struct ListenOptions: Sendable {
     /// The address to bind; loopback unless the user asks for more.
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
     /// 0 picks a free port.
-    public var port = 7420
+    package var port = 7420
     /// The inspector page's port on the same address (0 picks a free one); nil, the default here, serves no page
     /// (`coordlens listen` serves it on 7421 unless `--no-http`).
-    public var httpPort: Int?
+    package var httpPort: Int?
     /// Where `<run>-<hash>.svg` files are written; nil renders nothing.
-    public var outputDirectory: String?
+    package var outputDirectory: String?
     /// Where the raw stream is recorded; nil records nothing.
-    public var recordPath: String?
+    package var recordPath: String?
     /// Seconds a done coordinator may take to deinit before it counts as retained.
-    public var grace = VerdictRules.defaultGrace
+    package var grace = VerdictRules.defaultGrace
     /// Whether the SVGs draw released and late coordinators too, not only as ancestors of live ones.
-    public var showReleased = false
+    package var showReleased = false
     /// How often trees are checked for changes; renders and status lines are coalesced to this pace.
-    public var refreshInterval = 0.25
+    package var refreshInterval = 0.25
 
     /// The longest line a connection may send, newline excluded; a longer one is skipped up to its newline.
-    public var maxLineBytes = 1 << 20
+    package var maxLineBytes = 1 << 20
     /// Malformed and over-long lines kept as warnings per session; further ones are only counted.
-    public var maxKeptMalformed = 100
+    package var maxKeptMalformed = 100
     /// Seconds an ended or disconnected session stays in memory; its recording and picture stay on disk.
-    public var evictAfter = 300.0
+    package var evictAfter = 300.0
     /// Sessions kept in memory at once; a new run past it evicts the oldest one without a connection, or, when all
     /// are connected, its connection is closed.
-    public var maxSessions = 1_000
+    package var maxSessions = 1_000
     /// Open hook connections at once; nil: the open-file limit less `reservedDescriptors` and the page's share, at
     /// most 1,024 (`DescriptorBudget`).
-    public var maxConnections: Int?
+    package var maxConnections: Int?
     /// File descriptors kept free for the recording, pictures and the process itself.
-    public var reservedDescriptors = 32
+    package var reservedDescriptors = 32
     /// Seconds a hook connection may send no complete line before it is closed; well above the hook's heartbeat
     /// (every second by default, at most every 60 s).
-    public var hookIdleTimeout = 180.0
+    package var hookIdleTimeout = 180.0
     /// The page's connection limit and deadlines.
-    public var page = PageLimits()
+    package var page = PageLimits()
     /// Bytes of recorded lines waiting for the disk; past it lines are dropped from the recording and counted.
-    public var recordBufferBytes = 16 << 20
+    package var recordBufferBytes = 16 << 20
     /// Coordinators one session may hold in memory; past it new ones are counted (and recorded), not kept.
-    public var maxCoordinators = 1_000_000
+    package var maxCoordinators = 1_000_000
     /// Events of one session kept for the page's time travel; past it the slider covers the first part.
-    public var maxHistoryEvents = 1_000_000
+    package var maxHistoryEvents = 1_000_000
     /// Above this many drawn coordinators a picture is laid out by CoordinatorLens, not by Graphviz's `dot`.
-    public var largeTreeThreshold = 500
+    package var largeTreeThreshold = 500
     /// How the page and pictures print call sites (`--source-root`).
-    public var sourcePaths = SourcePaths()
+    package var sourcePaths = SourcePaths()
     /// What the page asks of every request; nil lets anyone who reaches the port in (loopback).
-    public var token: AccessToken?
+    package var token: AccessToken?
     /// A baseline's and a history's knowledge of leaks (`--baseline`, `--history`): the page marks each leak known or new.
-    public var leakContext: LeakContext?
+    package var leakContext: LeakContext?
 
     /// 127.0.0.1:7420, nothing rendered or recorded, the default grace and limits, a refresh every 0.25 s.
-    public init() {}
+    package init() {}
 }

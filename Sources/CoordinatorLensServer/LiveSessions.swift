@@ -7,7 +7,7 @@ import Foundation
 /// cheap) and judge it outside, so a big tree never stalls the connections. One judgement per session version and
 /// grace is kept and shared by the refresher, the feed and the page's requests: a change is judged once, not four
 /// times, and the copy a judgement holds costs the next line that changes the tree one copy, not four.
-public final class LiveSessions: @unchecked Sendable {
+package final class LiveSessions: @unchecked Sendable {
     struct Entry {
         var tree: SessionTree
         /// When the latest event arrived, on the inspector's clock, to move the evaluation time on while it is quiet.
@@ -74,7 +74,7 @@ public final class LiveSessions: @unchecked Sendable {
     let maxCoordinators: Int
 
     /// No sessions yet; a hook connection adds its session when it sends the session line.
-    public init(
+    package init(
         maxKeptMalformed: Int = 100, maxSessions: Int = 1_000, maxHistoryEvents: Int = 1_000_000, maxCoordinators: Int = 1_000_000
     ) {
         self.maxKeptMalformed = maxKeptMalformed
@@ -84,14 +84,14 @@ public final class LiveSessions: @unchecked Sendable {
     }
 
     /// Sessions that have ended and lost their connection so far, evicted ones included.
-    public var finishedCount: Int {
+    package var finishedCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return finished
     }
 
     /// Runs held in memory, in the order they were first heard from.
-    public var runs: [String] {
+    package var runs: [String] {
         lock.lock()
         defer { lock.unlock() }
         return order
@@ -200,7 +200,7 @@ public final class LiveSessions: @unchecked Sendable {
 
     /// Adds a whole session read from a recording, judged from then on at its last event, as `check` judges it;
     /// false when the run is already held or the table is full.
-    public func load(_ log: SessionLog, now: Date = Date()) -> Bool {
+    package func load(_ log: SessionLog, now: Date = Date()) -> Bool {
         let replayed = (try? log.replay(until: .end))?.tree ?? SessionTree(header: log.header)
         lock.lock()
         defer { lock.unlock() }
@@ -217,7 +217,7 @@ public final class LiveSessions: @unchecked Sendable {
     }
 
     /// One run judged now (nil when it is not held): the page's view of the present.
-    public func live(run: String, grace: Double, now: Date = Date()) -> LiveSnapshot? {
+    package func live(run: String, grace: Double, now: Date = Date()) -> LiveSnapshot? {
         lock.lock()
         let entry = entries[run]
         lock.unlock()
@@ -226,7 +226,7 @@ public final class LiveSessions: @unchecked Sendable {
 
     /// A run's lines so far, to replay up to an earlier point, and whether events past `maxHistoryEvents` were left
     /// out of it.
-    public func history(run: String) -> (log: SessionLog, complete: Bool)? {
+    package func history(run: String) -> (log: SessionLog, complete: Bool)? {
         lock.lock()
         let kept = entries[run].map { ($0.history, $0.notes, $0.tree.header, !$0.historyFull) }
         lock.unlock()
@@ -243,7 +243,7 @@ public final class LiveSessions: @unchecked Sendable {
     }
 
     /// Each session judged now: a live session's clock runs on since its last event; an ended one stops at its end.
-    public func snapshots(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
+    package func snapshots(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
         lock.lock()
         let copies = order.compactMap { run in entries[run].map { (run, $0) } }
         lock.unlock()
@@ -361,17 +361,17 @@ public final class LiveSessions: @unchecked Sendable {
 }
 
 /// A live session's snapshot with what the status line and the renderer need besides the tree.
-public struct LiveSnapshot: Sendable {
+package struct LiveSnapshot: Sendable {
     /// The session judged at the `now` it was taken at: its clock runs on after its last event unless it has ended.
-    public var snapshot: Snapshot
+    package var snapshot: Snapshot
     /// Grows with every change the stream made; with the verdict counts it tells whether a re-render is due.
-    public var version: Int
+    package var version: Int
     /// Whether a hook connection for this run is open.
-    public var connected: Bool
+    package var connected: Bool
     /// Events applied so far, including those that only produced a warning.
-    public var events: Int
+    package var events: Int
     /// Malformed and over-long lines received, kept as warnings or not.
-    public var unreadableLines: Int
+    package var unreadableLines: Int
     /// Read from a recording (`coordlens view`) rather than fed by a hook connection.
-    public var recorded = false
+    package var recorded = false
 }

@@ -1,15 +1,15 @@
 /// How many page connections the inspector page holds and how long each may stay without doing its part; `listen`
 /// and `view` share them (docs/ARCHITECTURE.md, "Bounded ports").
-public struct PageLimits: Sendable {
+package struct PageLimits: Sendable {
     /// Page connections open at once, idle ones included; past it new ones are closed at once. Nil: a quarter of the
     /// open-file limit less the reserve, at most 128 (`DescriptorBudget`).
-    public var maxConnections: Int?
+    package var maxConnections: Int?
     /// Seconds a page connection may take to send a whole request, counted from its connection or its last
     /// response; a byte now and then does not extend it.
-    public var requestTimeout = 10.0
+    package var requestTimeout = 10.0
     /// Seconds an event-stream client may stay full (its connection taking nothing more) before it is dropped.
-    public var feedStallTimeout = 10.0
+    package var feedStallTimeout = 10.0
 
     /// The defaults: limit from the open-file limit, 10 s for a request, 10 s for a full event stream.
-    public init() {}
+    package init() {}
 }

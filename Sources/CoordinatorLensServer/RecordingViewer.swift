@@ -4,16 +4,16 @@ import NIOCore
 import NIOPosix
 
 /// `coordlens view`: the inspector page over recorded sessions, judged as `check` judges them, with no hook port.
-public final class RecordingViewer: @unchecked Sendable {
+package final class RecordingViewer: @unchecked Sendable {
     /// The sessions shown, in the order given.
-    public let sessions: LiveSessions
+    package let sessions: LiveSessions
     private let page: PageServer
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Holds `logs` (a run id seen twice keeps its first session) for a page with grace period `grace`, printing
     /// call sites as `paths` does; `context` (a baseline, a history) marks each leak known or new; with `token`, only
     /// who brings it may use the page; `limits` bound its connections, and `log` hears when one is reached.
-    public init(
+    package init(
         logs: [SessionLog], grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil,
         token: AccessToken? = nil, limits: PageLimits = PageLimits(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -27,7 +27,7 @@ public final class RecordingViewer: @unchecked Sendable {
     }
 
     /// Binds the page's port (0: a free one); returns the port bound.
-    public func start(host: String, port: Int) async throws -> Int {
+    package func start(host: String, port: Int) async throws -> Int {
         do {
             return try await page.start(host: host, port: port, group: group)
         } catch {
@@ -36,7 +36,7 @@ public final class RecordingViewer: @unchecked Sendable {
     }
 
     /// Closes the page's port and its connections.
-    public func stop() async {
+    package func stop() async {
         await page.stop()
         try? await group.shutdownGracefully()
     }
