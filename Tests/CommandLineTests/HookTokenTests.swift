@@ -23,10 +23,9 @@ import Testing
     }
 
     @Test func onLoopbackAGivenTokenIsWantedFromTheHookToo() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-token-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/rec.ndjson"
+        let folder = try TemporaryFolder("coordlens-token")
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder.file("rec.ndjson")
         let given = String(repeating: "k", count: 40)
         let listen = try ListenProcess(["--token", given, "--record", path])
         defer { listen.stop() }
@@ -51,10 +50,9 @@ import Testing
     }
 
     @Test func anAuthLineToAListenWithoutTokenIsTakenOff() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-token-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/rec.ndjson"
+        let folder = try TemporaryFolder("coordlens-token")
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder.file("rec.ndjson")
         let listen = try ListenProcess(["--record", path])
         defer { listen.stop() }
         let tracer = Tracer()

@@ -69,10 +69,9 @@ struct NetworkAccessTests {
     @Test func aHookFromAnotherHostGetsInWithItsTokenOnly() async throws {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-net-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/rec.ndjson"
+        let folder = try TemporaryFolder("coordlens-net")
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder.file("rec.ndjson")
         let listen = try ListenProcess(["--host", "0.0.0.0", "--record", path], namespace: namespace)
         defer { listen.stop() }
         let hookLine = try #require(listen.waitForLine(timeout: 10) { $0.contains("hook from the network:") && $0.contains(namespace.insideAddress) })
@@ -111,10 +110,9 @@ struct NetworkAccessTests {
     @Test func aKilledListenAcrossTheLinkLosesNothing() throws {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-net-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/rec.ndjson"
+        let folder = try TemporaryFolder("coordlens-net")
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder.file("rec.ndjson")
         let token = String(repeating: "t", count: 48)
         // Inside its own namespace every port is free.
         let port = 47_420
