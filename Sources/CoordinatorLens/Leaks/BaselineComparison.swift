@@ -1,38 +1,38 @@
 /// A check's leaks against a baseline, fingerprint by fingerprint and session by session: known (no more than the
 /// baseline allows), grown (more: the ones beyond the baseline's count are new), new (not in it), and the baseline's
 /// entries no session has any more (fixed: remove them from the baseline).
-public struct BaselineComparison: Sendable {
+package struct BaselineComparison: Sendable {
     /// One fingerprint in one session.
-    public struct Line: Sendable, Hashable {
+    package struct Line: Sendable, Hashable {
         /// The session's index in `CheckResult.sessions`.
-        public var session: Int
+        package var session: Int
         /// The leak.
-        public var fingerprint: LeakFingerprint
+        package var fingerprint: LeakFingerprint
         /// Retained coordinators with it in that session.
-        public var count: Int
+        package var count: Int
         /// The baseline's count; 0 when the fingerprint is not in the baseline.
-        public var allowed: Int
+        package var allowed: Int
 
         /// In the baseline, no more than it allows.
-        public var isKnown: Bool { allowed > 0 && count <= allowed }
+        package var isKnown: Bool { allowed > 0 && count <= allowed }
         /// Not in the baseline at all.
-        public var isNew: Bool { allowed == 0 }
+        package var isNew: Bool { allowed == 0 }
         /// In the baseline, with more than it allows.
-        public var hasGrown: Bool { allowed > 0 && count > allowed }
+        package var hasGrown: Bool { allowed > 0 && count > allowed }
     }
 
     /// Every fingerprint of every session, sessions in input order, fingerprints in order.
-    public var lines: [Line]
+    package var lines: [Line]
     /// Baseline entries that no session has: fixed.
-    public var fixed: [LeakCount]
+    package var fixed: [LeakCount]
     /// Baseline entries that some session has, but fewer times than allowed in every session that has them: the
     /// baseline's count can come down.
-    public var fewer: [LeakCount]
+    package var fewer: [LeakCount]
     /// A note per retained coordinator: known ones accepted, the rest (new, or beyond a grown count) not.
-    public var notes: LeakNotes
+    package var notes: LeakNotes
 
     /// Compares `result`'s leaks with `baseline`.
-    public init(_ result: CheckResult, baseline: LeakBaseline) {
+    package init(_ result: CheckResult, baseline: LeakBaseline) {
         var lines: [Line] = []
         var notes = LeakNotes()
         var most: [LeakFingerprint: Int] = [:]
@@ -65,10 +65,10 @@ public struct BaselineComparison: Sendable {
     }
 
     /// Lines not accepted: new fingerprints and grown counts.
-    public var failing: [Line] { lines.filter { !$0.isKnown } }
+    package var failing: [Line] { lines.filter { !$0.isKnown } }
 
     /// The block `check` prints after its report: new and grown first, then known, then fixed.
-    public func text(baseline name: String, sessions: [SessionCheck], entries baseline: LeakBaseline) -> String {
+    package func text(baseline name: String, sessions: [SessionCheck], entries baseline: LeakBaseline) -> String {
         let several = Set(lines.map(\.session)).count > 1
         func place(_ line: Line) -> String {
             several ? " in \(sessions[line.session].snapshot.app) run \(sessions[line.session].snapshot.run)" : ""

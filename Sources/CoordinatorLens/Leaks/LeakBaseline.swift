@@ -1,16 +1,16 @@
 /// The leaks a project accepts for now, by fingerprint, each with the most retained coordinators one run may have
 /// with it: `check --baseline` fails only on fingerprints not in it or runs that have more.
-public struct LeakBaseline: Sendable, Equatable {
+package struct LeakBaseline: Sendable, Equatable {
     /// The accepted fingerprints and how many coordinators with each one run may retain.
-    public var counts: [LeakFingerprint: Int]
+    package var counts: [LeakFingerprint: Int]
 
     /// A baseline of `counts`.
-    public init(counts: [LeakFingerprint: Int]) {
+    package init(counts: [LeakFingerprint: Int]) {
         self.counts = counts
     }
 
     /// The leaks of `checks`: each fingerprint with the most coordinators any one session retained with it.
-    public init(checks: [SessionCheck]) {
+    package init(checks: [SessionCheck]) {
         var counts: [LeakFingerprint: Int] = [:]
         for check in checks {
             for group in check.snapshot.leakGroups {
@@ -21,14 +21,14 @@ public struct LeakBaseline: Sendable, Equatable {
     }
 
     /// The leaks of a summary of many recordings: each fingerprint with the most coordinators one session retained.
-    public init(summary: LeakSummary) {
+    package init(summary: LeakSummary) {
         var counts: [LeakFingerprint: Int] = [:]
         for group in summary.groups { counts[group.fingerprint] = group.mostInOneSession }
         self.counts = counts
     }
 
     /// The entries in fingerprint order, as the baseline file lists them.
-    public var entries: [LeakCount] {
+    package var entries: [LeakCount] {
         counts.map { LeakCount(fingerprint: $0.key, count: $0.value) }.sorted { $0.fingerprint < $1.fingerprint }
     }
 }
@@ -36,7 +36,7 @@ public struct LeakBaseline: Sendable, Equatable {
 extension LeakBaseline {
     /// How a summary's group stands against the baseline: known (accepted) when every session had at most the
     /// baseline's count, else new or grown.
-    public func note(for group: LeakSummary.Group) -> LeakNotes.Note {
+    package func note(for group: LeakSummary.Group) -> LeakNotes.Note {
         guard let allowed = counts[group.fingerprint] else { return LeakNotes.Note(accepted: false, text: "new: not in the baseline") }
         guard group.mostInOneSession <= allowed else {
             return LeakNotes.Note(accepted: false, text: "new: \(group.mostInOneSession) in one session, \(allowed) in the baseline")
@@ -45,7 +45,7 @@ extension LeakBaseline {
     }
 
     /// The baseline's entries that none of `summary`'s groups has: fixed.
-    public func fixed(in summary: LeakSummary) -> [LeakCount] {
+    package func fixed(in summary: LeakSummary) -> [LeakCount] {
         let seen = Set(summary.groups.map(\.fingerprint))
         return entries.filter { !seen.contains($0.fingerprint) }
     }
@@ -54,7 +54,7 @@ extension LeakBaseline {
 extension LeakSummary {
     /// Whether CI should fail, as for `check --baseline`: a group the baseline does not accept, or (unless allowed) a
     /// coordinator a run ended too early to judge.
-    public func fails(allowingUndecided: Bool, baseline: LeakBaseline?) -> Bool {
+    package func fails(allowingUndecided: Bool, baseline: LeakBaseline?) -> Bool {
         guard let baseline else { return fails(allowingUndecided: allowingUndecided) }
         return groups.contains { !baseline.note(for: $0).accepted } || (!allowingUndecided && undecided > 0)
     }

@@ -1,16 +1,16 @@
 /// Retained coordinators that share a fingerprint (type path and reason kind, as `diff` matches them): one line of a
 /// leak list, however many times the flow leaked.
-public struct LeakGroup: Hashable, Sendable {
+package struct LeakGroup: Hashable, Sendable {
     /// What the leaks have in common.
-    public var fingerprint: LeakFingerprint
+    package var fingerprint: LeakFingerprint
     /// The retained coordinators with it, in the order they were first added.
-    public var ids: [CoordinatorID]
+    package var ids: [CoordinatorID]
 }
 
 extension Snapshot {
     /// The retained coordinators grouped by fingerprint, the biggest group first (ties in fingerprint order); the
     /// counts add up to `retained.count`.
-    public var leakGroups: [LeakGroup] {
+    package var leakGroups: [LeakGroup] {
         var groupOf: [LeakFingerprint: Int] = [:]
         var groups: [LeakGroup] = []
         for (position, fingerprint) in LeakSummary.fingerprints(of: self) {

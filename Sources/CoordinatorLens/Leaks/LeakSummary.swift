@@ -3,65 +3,65 @@
 ///
 /// Each recording is summarised on its own (`init(recording:…)`, any thread), then summaries are merged in input order
 /// (`merge`), so "first" and "last" follow the order the recordings were given in.
-public struct LeakSummary: Sendable {
+package struct LeakSummary: Sendable {
     /// Where a leak was seen: the recording (file) and the session's run id in it.
-    public struct RunReference: Hashable, Sendable {
+    package struct RunReference: Hashable, Sendable {
         /// The recording it came from, as the input named it.
-        public var source: String
+        package var source: String
         /// The session's run id.
-        public var run: String
+        package var run: String
     }
 
     /// One retained coordinator that stands for its group.
-    public struct Example: Hashable, Sendable {
+    package struct Example: Hashable, Sendable {
         /// The recording and session it was retained in.
-        public var seenIn: RunReference
+        package var seenIn: RunReference
         /// Its id in that session.
-        public var id: CoordinatorID
+        package var id: CoordinatorID
         /// Where it was added; nil when the producer sent no call site.
-        public var site: CallSite?
+        package var site: CallSite?
         /// Why it was retained, as `check` says it.
-        public var reason: String?
+        package var reason: String?
     }
 
     /// The retained coordinators that share one fingerprint, across every recording summarised.
-    public struct Group: Sendable {
+    package struct Group: Sendable {
         /// The leak they share.
-        public var fingerprint: LeakFingerprint
+        package var fingerprint: LeakFingerprint
         /// How many retained coordinators have it, in all.
-        public var count: Int
+        package var count: Int
         /// In how many recordings it appears.
-        public var runs: Int
+        package var runs: Int
         /// In how many sessions it appears.
-        public var sessions: Int
+        package var sessions: Int
         /// The most retained coordinators with it in any one session (what a baseline allows per run).
-        public var mostInOneSession: Int
+        package var mostInOneSession: Int
         /// The first recording and session it appears in, in input order.
-        public var first: RunReference
+        package var first: RunReference
         /// The last recording and session it appears in, in input order.
-        public var last: RunReference
+        package var last: RunReference
         /// Its first retained coordinator.
-        public var example: Example
+        package var example: Example
     }
 
     /// Recordings summarised.
-    public private(set) var recordings = 0
+    package private(set) var recordings = 0
     /// Sessions summarised, in all recordings.
-    public private(set) var sessions = 0
+    package private(set) var sessions = 0
     /// Retained coordinators, in all.
-    public private(set) var retained = 0
+    package private(set) var retained = 0
     /// Coordinators no session could decide, because it ended within their grace period.
-    public private(set) var undecided = 0
+    package private(set) var undecided = 0
     /// Warnings the sessions had (malformed lines, broken rules), in all.
-    public private(set) var warnings = 0
+    package private(set) var warnings = 0
     private var groupByFingerprint: [LeakFingerprint: Int] = [:]
     private var unranked: [Group] = []
 
     /// An empty summary, to merge recordings' summaries into.
-    public init() {}
+    package init() {}
 
     /// One recording's summary: every session's retained coordinators by fingerprint; `atEnd` as for `SessionCheck`.
-    public init(recording source: String, checks: [SessionCheck]) {
+    package init(recording source: String, checks: [SessionCheck]) {
         recordings = 1
         for check in checks {
             let snapshot = check.snapshot
@@ -93,7 +93,7 @@ public struct LeakSummary: Sendable {
 
     /// One recording's bytes, read, replayed to `cut` and judged with `grace`; a recording with nothing to judge (empty,
     /// not a recording, no event that reads, or no such mark) is thrown back with its first bad line.
-    public init(reading bytes: some Collection<UInt8>, source: String, grace: Double = VerdictRules.defaultGrace,
+    package init(reading bytes: some Collection<UInt8>, source: String, grace: Double = VerdictRules.defaultGrace,
                 limits: InputLimits = .default, cut: Cut = .end) throws(LeakSummaryReport.Unusable) {
         let recording = Recording(bytes: bytes, limits: limits)
         if let problem = recording.unusable {
@@ -111,7 +111,7 @@ public struct LeakSummary: Sendable {
     }
 
     /// Adds `later`, a summary of recordings that come after this one's in the input.
-    public mutating func merge(_ later: LeakSummary) {
+    package mutating func merge(_ later: LeakSummary) {
         recordings += later.recordings
         sessions += later.sessions
         retained += later.retained
@@ -132,7 +132,7 @@ public struct LeakSummary: Sendable {
     }
 
     /// The groups, most widespread first: by the number of runs, then of coordinators, then by fingerprint.
-    public var groups: [Group] {
+    package var groups: [Group] {
         unranked.sorted {
             if $0.runs != $1.runs { return $0.runs > $1.runs }
             if $0.count != $1.count { return $0.count > $1.count }
@@ -141,7 +141,7 @@ public struct LeakSummary: Sendable {
     }
 
     /// Whether CI should fail, as for `check`: a leak, or (unless allowed) a coordinator a run ended too early to judge.
-    public func fails(allowingUndecided: Bool) -> Bool {
+    package func fails(allowingUndecided: Bool) -> Bool {
         retained > 0 || (!allowingUndecided && undecided > 0)
     }
 

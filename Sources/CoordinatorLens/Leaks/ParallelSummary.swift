@@ -4,7 +4,7 @@ extension LeakSummary {
     /// Summarises `count` recordings on every core and merges them in index order. `recording(i)` brings recording
     /// i's name and bytes (nil bytes: it could not be read), so the caller does the I/O and this stays pure; an
     /// unusable recording is listed apart with the line that says why, and the rest are still counted.
-    public static func summarising(
+    package static func summarising(
         count: Int, grace: Double = VerdictRules.defaultGrace, limits: InputLimits = .default, cut: Cut = .end,
         recording: @Sendable (Int) -> (source: String, bytes: [UInt8]?)
     ) -> (summary: LeakSummary, unusable: [LeakSummaryReport.Unusable]) {

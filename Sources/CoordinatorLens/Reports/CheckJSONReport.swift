@@ -2,10 +2,10 @@ import CoordinatorWire
 
 /// `check --format json`: keys in the documented order (Foundation's encoder does not keep an order), always valid
 /// JSON whatever the recording holds.
-public enum CheckJSONReport {
+package enum CheckJSONReport {
     /// `{"grace":G,"sessions":[…],"retained":N,"undecided":M}`, documented in the README; call sites' files as
     /// `paths` prints them.
-    public static func json(for result: CheckResult, paths: SourcePaths = SourcePaths()) -> String {
+    package static func json(for result: CheckResult, paths: SourcePaths = SourcePaths()) -> String {
         var out = ""
         write(for: result, paths: paths) { out += $0 }
         return out
@@ -13,7 +13,7 @@ public enum CheckJSONReport {
 
     /// The same JSON handed to `emit` a piece at a time, a coordinator's object at most: a report of long string ids
     /// runs to several times the recording's size, and is never held whole.
-    public static func write(for result: CheckResult, paths: SourcePaths = SourcePaths(), to emit: (String) -> Void) {
+    package static func write(for result: CheckResult, paths: SourcePaths = SourcePaths(), to emit: (String) -> Void) {
         emit("{\"grace\":\(JSONText.number(result.grace)),\"sessions\":[")
         for (index, check) in result.sessions.enumerated() {
             if index > 0 { emit(",") }

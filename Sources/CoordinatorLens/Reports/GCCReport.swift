@@ -6,9 +6,9 @@
 /// an undecided one an `error` (a `warning` with `--allow-undecided`); a late one a `note`; a problem in the input a
 /// `warning` at its line in the recording. Every line goes through `TextSanitizer`, so text from a recording can
 /// never start a line of its own.
-public enum GCCReport {
+package enum GCCReport {
     /// The report for `result`, each line ending in a newline; empty when there is nothing to say.
-    public static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
+    package static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
         var lines: [String] = []
         for group in FindingGroup.grouping(result.findings(allowingUndecided: allowingUndecided, paths: paths)) {
             let finding = group.first

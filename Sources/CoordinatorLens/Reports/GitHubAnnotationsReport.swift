@@ -6,9 +6,9 @@
 /// (a `warning` with `--allow-undecided`); a late one a `notice`; a problem in the input a `warning` at its line in
 /// the recording. Text from the recording is made visible (`TextSanitizer`), then escaped as the runner decodes it:
 /// `%`, CR and LF everywhere, `:` and `,` in properties too, so it can neither end a command nor start one.
-public enum GitHubAnnotationsReport {
+package enum GitHubAnnotationsReport {
     /// One workflow command per finding, then a plain summary line for the log.
-    public static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
+    package static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
         var lines: [String] = []
         for group in FindingGroup.grouping(result.findings(allowingUndecided: allowingUndecided, paths: paths)) {
             let finding = group.first

@@ -3,46 +3,46 @@
 ///
 /// A type that grows from each mark to the next piles up as the flow repeats, even when no single coordinator is
 /// judged retained yet (its screen may never report a dismissal).
-public struct GrowthReport: Sendable, Encodable {
+package struct GrowthReport: Sendable, Encodable {
     /// One type's live count at each mark.
-    public struct TypeCounts: Hashable, Sendable, Encodable {
+    package struct TypeCounts: Hashable, Sendable, Encodable {
         /// The coordinators' Swift type name.
-        public var type: String
+        package var type: String
         /// Live coordinators of this type at each mark, in mark order.
-        public var counts: [Int]
+        package var counts: [Int]
 
         /// Counts for `type`, one per mark in mark order.
-        public init(type: String, counts: [Int]) {
+        package init(type: String, counts: [Int]) {
             self.type = type
             self.counts = counts
         }
 
         /// Whether the count rises from every mark to the next.
-        public var growsAtEveryMark: Bool {
+        package var growsAtEveryMark: Bool {
             counts.count >= 2 && zip(counts, counts.dropFirst()).allSatisfy { $0 < $1 }
         }
     }
 
     /// The app's name from the session line.
-    public let app: String
+    package let app: String
     /// The run id of the session replayed.
-    public let run: String
+    package let run: String
     /// The mark label that ends each iteration.
-    public let label: String
+    package let label: String
     /// Every mark with that label, in order.
-    public let marks: [Mark]
+    package let marks: [Mark]
     /// Every type live at some mark, by name.
-    public let types: [TypeCounts]
+    package let types: [TypeCounts]
 
     /// The types that grow at every mark, most numerous at the last mark first.
-    public var growing: [TypeCounts] {
+    package var growing: [TypeCounts] {
         types.filter(\.growsAtEveryMark).sorted {
             $0.counts.last! != $1.counts.last! ? $0.counts.last! > $1.counts.last! : $0.type < $1.type
         }
     }
 
     /// Replays `log` once, counting live coordinators per type at each mark labelled `label`; needs at least two.
-    public init(_ log: SessionLog, label: String) throws(GrowthError) {
+    package init(_ log: SessionLog, label: String) throws(GrowthError) {
         var tree = SessionTree(header: log.header, limits: log.limits)
         log.notes.forEach { tree.report($0) }
         var marks: [Mark] = []
@@ -91,7 +91,7 @@ public struct GrowthReport: Sendable, Encodable {
 
     /// The report for people: each growing type with its counts per iteration, then a verdict line; user text is
     /// shown through `TextSanitizer.visible`.
-    public var text: String {
+    package var text: String {
         let times = marks.map { Seconds($0.time).description }.joined(separator: ", ")
         let (app, run, label) = (TextSanitizer.visible(app), TextSanitizer.visible(run), TextSanitizer.visible(label))
         var lines = ["\(app) run \(run): live coordinators at \(marks.count) marks \"\(label)\" (at \(times))"]
@@ -117,7 +117,7 @@ public struct GrowthReport: Sendable, Encodable {
         case app, run, label, marks, growing, types
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(app, forKey: .app)
         try container.encode(run, forKey: .run)
@@ -129,8 +129,8 @@ public struct GrowthReport: Sendable, Encodable {
 }
 
 /// A run that cannot show growth: it has fewer than two marks with the label.
-public struct GrowthError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct GrowthError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Names the missing or single mark and lists the marks the run does have.
-    public var message: String
-    public var description: String { message }
+    package var message: String
+    package var description: String { message }
 }

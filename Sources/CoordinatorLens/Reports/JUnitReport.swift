@@ -8,9 +8,9 @@
 /// (types and order, unlike ids and run ids, do), so a CI system's history follows a leak. Late coordinators, and
 /// undecided ones with `--allow-undecided`, are lines of their type's first case's `system-out`. Problems in the
 /// input go to the suite's `system-err`, one per line.
-public enum JUnitReport {
+package enum JUnitReport {
     /// The JUnit XML document.
-    public static func xml(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
+    package static func xml(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
         let findings = result.findings(allowingUndecided: allowingUndecided, paths: paths)
         var suites: [String] = []
         var totals = (tests: 0, failures: 0, errors: 0)

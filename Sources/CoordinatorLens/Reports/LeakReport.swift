@@ -1,21 +1,21 @@
 /// The human report of `check`'s result, shared by `coordlens check` and test assertions. Every line goes through
 /// `TextSanitizer`, so text from a recording can never start a line of its own.
-public enum LeakReport {
+package enum LeakReport {
     /// One line per retained coordinator: type, id, reason, and where it was added.
-    public static func line(for node: SnapshotNode) -> String {
+    package static func line(for node: SnapshotNode) -> String {
         let site = node.site.map { " (added at \($0.description))" } ?? ""
         return TextSanitizer.visible("\(node.type)#\(node.id) retained: \(node.reason ?? "not released")\(site)")
     }
 
     /// The path from the root to the node, as `App#1 › Home#2 › Yellow#5`; a detached node is shown under the parent
     /// it left, and a long path keeps its ends with `… N more` between them.
-    public static func path(to node: SnapshotNode, in snapshot: Snapshot) -> String {
+    package static func path(to node: SnapshotNode, in snapshot: Snapshot) -> String {
         var ancestry = AncestryIndex(snapshot)
         return TextSanitizer.visible(ancestry.path(to: node.id, name: name))
     }
 
     /// Counts in verdict order, for example `3 alive, 2 retained, 4 released`.
-    public static func counts(_ snapshot: Snapshot) -> String {
+    package static func counts(_ snapshot: Snapshot) -> String {
         let counts = snapshot.counts
         let parts = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
         return parts.isEmpty ? "no coordinators" : parts.joined(separator: ", ")
@@ -23,7 +23,7 @@ public enum LeakReport {
 
     /// The full text block for one session: leaks with their paths, undecided ones, late ones, warnings, counts. A leak
     /// `notes` accepts (known in a baseline) is `KNOWN` rather than `RETAINED`; any note follows its path.
-    public static func text(
+    package static func text(
         for check: SessionCheck, paths: SourcePaths = SourcePaths(), notes: LeakNotes = LeakNotes(), session: Int = 0
     ) -> String {
         let snapshot = check.snapshot
@@ -56,7 +56,7 @@ public enum LeakReport {
     }
 
     /// Every session's block, then the closing count, and when undecided coordinators do not fail the run, a note.
-    public static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
+    package static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
         var blocks = result.sessions.enumerated().map { text(for: $0.element, paths: paths, notes: result.notes, session: $0.offset) }
         let sessions = result.sessions.count == 1 ? "1 session" : "\(result.sessions.count) sessions"
         let accepted = result.retained - result.failingRetained

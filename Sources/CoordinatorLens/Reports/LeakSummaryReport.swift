@@ -3,31 +3,31 @@
 /// gcc and GitHub put one line per group at its example's call site, where an editor or a pull request shows it;
 /// SARIF and JUnit are per-coordinator formats (one result or test case per leak in one run), so the summary does not
 /// offer them: use `check --format sarif|junit` on the recordings themselves.
-public enum LeakSummaryReport {
+package enum LeakSummaryReport {
     /// A recording that could not be used, with the line and problem that say why.
-    public struct Unusable: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct Unusable: Error, Hashable, Sendable, CustomStringConvertible {
         /// The recording, as the input named it.
-        public var source: String
+        package var source: String
         /// The first bad line; 0 when the problem belongs to no line (an empty or unreadable file).
-        public var line: Int
+        package var line: Int
         /// What is wrong with it.
-        public var message: String
+        package var message: String
 
         /// A recording that could not be used.
-        public init(source: String, line: Int, message: String) {
+        package init(source: String, line: Int, message: String) {
             self.source = source
             self.line = line
             self.message = message
         }
 
         /// `source:line: message` (`source: message` without a line), the form editors and CI logs link to.
-        public var description: String {
+        package var description: String {
             TextSanitizer.visible(line > 0 ? "\(source):\(line): \(message)" : "\(source): \(message)")
         }
     }
 
     /// A ranked list: per group, its fingerprint, where and how often it appears, and one example's call site.
-    public static func text(
+    package static func text(
         for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
     ) -> String {
         var lines: [String] = []
@@ -49,7 +49,7 @@ public enum LeakSummaryReport {
 
     /// `{"recordings":…,"sessions":…,"retained":…,"undecided":…,"warnings":…,"groups":[…],"unusable":[…]}`, keys in
     /// this order, groups ranked as in the text.
-    public static func json(
+    package static func json(
         for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
     ) -> String {
         var out = "{\"recordings\":\(summary.recordings),\"sessions\":\(summary.sessions),\"retained\":\(summary.retained),"
@@ -87,7 +87,7 @@ public enum LeakSummaryReport {
     }
 
     /// One `file:line:1: error: …` per group at its example's call site, then a `warning` per unusable recording.
-    public static func gcc(
+    package static func gcc(
         for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
     ) -> String {
         var lines = summary.groups.map { group in
@@ -101,7 +101,7 @@ public enum LeakSummaryReport {
 
     /// One `::error file=…,line=…,title=…::…` per group at its example's call site, one per unusable recording, and
     /// a plain totals line for the log.
-    public static func github(
+    package static func github(
         for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
     ) -> String {
         var lines = summary.groups.map { group in

@@ -8,7 +8,7 @@ import CoordinatorWire
 /// are results of rule `undecided` (level `error`, `warning` with `--allow-undecided`), late ones of rule `late`
 /// (`note`). Problems in the input are tool execution notifications at their line in the recording, as SARIF keeps
 /// them apart from results. A coordinator without a call site is located at its recording.
-public enum SARIFReport {
+package enum SARIFReport {
     /// The rules every log lists, in this order, so `ruleIndex` is stable.
     static let rules: [(id: String, name: String, description: String, level: String)] = [
         ("still-child", "StillChild", "A finished coordinator is still a child of a living parent: it was never removed.", "error"),
@@ -19,7 +19,7 @@ public enum SARIFReport {
     ]
 
     /// The SARIF log as JSON text.
-    public static func json(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
+    package static func json(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
         let findings = result.findings(allowingUndecided: allowingUndecided, paths: paths)
         let results = findings.filter { $0.kind != .inputWarning }.map { self.result($0, in: result, paths: paths) }
         let notifications = findings.filter { $0.kind == .inputWarning }.map(notification)

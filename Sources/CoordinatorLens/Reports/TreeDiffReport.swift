@@ -3,9 +3,9 @@
 ///
 /// User text (types, screens, app names, run ids, sources) goes through `TextSanitizer.visible`, so none of it can
 /// start a line of its own or reach the terminal as an escape sequence.
-public enum TreeDiffReport {
+package enum TreeDiffReport {
     /// The whole report; `sourceA` and `sourceB` name the inputs (file paths, for example).
-    public static func text(for diff: TreeDiff, sourceA: String = "A", sourceB: String = "B") -> String {
+    package static func text(for diff: TreeDiff, sourceA: String = "A", sourceB: String = "B") -> String {
         var lines = [
             "A  " + side(diff.a, source: sourceA),
             "B  " + side(diff.b, source: sourceB),
@@ -30,7 +30,7 @@ public enum TreeDiffReport {
 
     /// `+3 -1, new leaks 2 (YellowCoordinator ×2), fixed 1 (CartCoordinator)`; `~n` and `still leaking n` only when
     /// there are some.
-    public static func summaryLine(for diff: TreeDiff) -> String {
+    package static func summaryLine(for diff: TreeDiff) -> String {
         let summary = diff.summary
         var line = "+\(summary.added) -\(summary.gone)"
         if summary.changed > 0 { line += " ~\(summary.changed)" }
@@ -41,7 +41,7 @@ public enum TreeDiffReport {
     }
 
     /// The merged tree, one line per coordinator: marker, indented name, then what it is or how it changed.
-    public static func tree(_ diff: TreeDiff) -> [String] {
+    package static func tree(_ diff: TreeDiff) -> [String] {
         let twinned = hasSameTypeSibling(diff)
         let names = diff.entries.indices.map { index in
             let entry = diff.entries[index]
@@ -74,7 +74,7 @@ public enum TreeDiffReport {
     }
 
     /// `alive`, `retained (still-child) → released`, `released, only in A; screen Cart → Checkout`.
-    public static func detail(_ entry: TreeDiff.Entry, in diff: TreeDiff) -> String {
+    package static func detail(_ entry: TreeDiff.Entry, in diff: TreeDiff) -> String {
         let nodeA = diff.nodeA(entry)
         let nodeB = diff.nodeB(entry)
         var text: String

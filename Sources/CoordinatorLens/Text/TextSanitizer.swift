@@ -1,8 +1,8 @@
 /// Makes text from a recording safe to print on a terminal or into a CI log: control characters and newlines become
 /// visible escapes, so a type name can neither start a new report line nor send terminal escape sequences.
-public enum TextSanitizer {
+package enum TextSanitizer {
     /// `text` with `\n`, `\r`, `\t` spelled out and every other C0/C1 control character and DEL as `\u{XX}`.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)

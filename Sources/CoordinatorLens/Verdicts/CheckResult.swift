@@ -5,7 +5,7 @@ public struct CheckResult: Sendable {
     /// The sessions checked, in input order.
     public var sessions: [SessionCheck]
     /// What a baseline or a history says about the leaks: every output marks them, and accepted ones do not fail.
-    public var notes = LeakNotes()
+    package var notes = LeakNotes()
 
     /// Collects the sessions' checks under one grace period.
     public init(grace: Double, sessions: [SessionCheck]) {
