@@ -164,6 +164,19 @@ class RecordedViewTests(ViewedRecording):
         self.assertIsNone(page.evaluate("window.__pwned"))
         self.assertEqual(page.locator("#tree script, #tree foreignObject").count(), 0)
 
+    def test_stepping_past_the_last_event_stays_on_the_last(self):
+        page = self.browser.page(self.url)
+        expect(page.locator("#position")).to_contain_text("live · event")
+        last = page.locator("#slider").get_attribute("max")
+        page.locator("#viewport").focus()
+        for key in ("ArrowLeft", "ArrowRight", "ArrowRight", "ArrowRight"):
+            page.keyboard.press(key)
+        # Each step asks the server again; only the answer to the last step says where the view ended up.
+        page.wait_for_function("() => !state.inflight && !state.again")
+        self.assertIn(f"event {last} of {last}", page.locator("#position").inner_text())
+        self.assertEqual(page.locator("#slider").input_value(), last)
+        self.assertEqual(page.errors, [])
+
     def test_a_string_id_keeps_its_spelling_and_its_events(self):
         page = self.browser.page(self.url)
         node = page.locator("#tree g.node#cs" + "checkout-1".encode().hex())

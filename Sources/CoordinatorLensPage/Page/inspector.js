@@ -402,10 +402,10 @@ function drawTimeline() {
     tick.style.top = i % 2 ? "14px" : "0";
   });
 }
+// Within the events the model holds: a step past either end would ask for an event that does not exist.
 function travel(seq) {
-  const max = Number($("slider").max);
-  state.seq = seq == null || seq >= max && state.model && state.model.ended ? seq : Math.max(Number($("slider").min), seq);
-  if (seq != null) $("slider").value = seq;
+  state.seq = Math.min(Number($("slider").max), Math.max(Number($("slider").min), seq));
+  $("slider").value = state.seq;
   refresh();
 }
 
