@@ -296,8 +296,25 @@ function clickAt(target) {
 }
 
 // ---- panels ----
+// A model's coordinators by id, built the first time the model is asked: links, paths and details look ids up many
+// times per redraw, and a scan of a model of thousands per lookup made a redraw quadratic.
+const nodeIndexes = new WeakMap();
+function nodesById(model) {
+  let index = nodeIndexes.get(model);
+  if (!index) {
+    index = new Map(model.nodes.map((n) => [n.id, n]));
+    nodeIndexes.set(model, index);
+  }
+  return index;
+}
 function nodeById(id) {
-  return state.model && state.model.nodes.find((n) => n.id === id);
+  return state.model ? nodesById(state.model).get(id) : undefined;
+}
+// The report's events by coordinator id, indexed once for the same reason.
+let reportEventsById = null;
+function reportEvents(id) {
+  if (!reportEventsById) reportEventsById = new Map(REPORT.events.map((entry) => [entry.id, entry.events]));
+  return reportEventsById.get(id) || [];
 }
 function selectNode(id, centre) {
   state.node = id;
@@ -340,7 +357,7 @@ async function drawDetails() {
   const box = $("details");
   const node = state.node != null && nodeById(state.node);
   if (!node) { box.replaceChildren(el("p", { class: "hint" }, "Click a node, or pick a leak below.")); return; }
-  const byId = new Map(state.model.nodes.map((n) => [n.id, n]));
+  const byId = nodesById(state.model);
   const path = [];
   for (let at = node, seen = new Set(); at && !seen.has(at.id); at = byId.get(at.parent ?? at.removedFrom)) { seen.add(at.id); path.unshift(at.id); }
   const rows = [
@@ -357,7 +374,7 @@ async function drawDetails() {
   box.replaceChildren(el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-field": k }, v)])), events);
   const run = state.run, id = node.id;
   if (REPORT) {
-    appendEvents(events, (REPORT.events.find((entry) => entry.id === id) || { events: [] }).events);
+    appendEvents(events, reportEvents(id));
     return;
   }
   try {

@@ -16,14 +16,14 @@
 
   // Rows: a header per type path, then its coordinators in the order added.
   function layout(model) {
-    const byId = new Map(model.nodes.map((node) => [String(node.id), node]));
+    const byId = nodesById(model);
     const pathOf = new Map();
     function path(node) {
-      const key = String(node.id);
+      const key = node.id;
       if (pathOf.has(key)) return pathOf.get(key);
       pathOf.set(key, node.type); // a cycle, should one slip through, ends here
       const parentId = node.parent ?? node.removedFrom;
-      const parent = parentId == null ? null : byId.get(String(parentId));
+      const parent = parentId == null ? null : byId.get(parentId);
       const value = parent ? path(parent) + "/" + node.type : node.type;
       pathOf.set(key, value);
       return value;
