@@ -177,6 +177,46 @@ class RecordedViewTests(ViewedRecording):
         self.assertEqual(page.locator("#slider").input_value(), last)
         self.assertEqual(page.errors, [])
 
+    def test_the_svg_sanitiser_keeps_what_graphviz_draws_and_nothing_else(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node")
+        hostile = (
+            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="80pt" height="40pt"'
+            ' viewBox="0 0 80 40" onload="window.__pwned=1">'
+            '<g id="c1" class="node verdict-retained" onclick="window.__pwned=1" style="fill:url(https://evil.example/)">'
+            '<title>c1</title>'
+            '<a xlink:href="javascript:window.__pwned=1" href="https://evil.example/" xlink:title="AppCoordinator#1" target="_top">'
+            '<path fill="#e5484d" stroke="#1f2328" d="M0,0L10,10" onmouseover="window.__pwned=1"/></a>'
+            '<a href="#c1"><text x="1" y="2" font-size="10" onfocus="window.__pwned=1">AppCoordinator</text></a>'
+            '<set attributeName="onmouseover" to="window.__pwned=1"/>'
+            '<animate attributeName="href" to="javascript:window.__pwned=1" begin="0s"/>'
+            '<script>window.__pwned=1</script>'
+            '<foreignObject><div xmlns="http://www.w3.org/1999/xhtml" onclick="window.__pwned=1">x</div></foreignObject>'
+            '<image href="https://evil.example/x.png"/><use href="#c1"/><iframe xmlns="http://www.w3.org/1999/xhtml"/>'
+            '<h:img xmlns:h="http://www.w3.org/1999/xhtml" src="x" onerror="window.__pwned=1"/>'
+            '</g></svg>')
+        kept = page.evaluate("""text => {
+            const svg = inertSvg(text);
+            return [svg, ...svg.querySelectorAll("*")].map((e) => [e.localName, Object.fromEntries([...e.attributes].map((a) => [a.name, a.value]))]);
+        }""", hostile)
+        names = [name for name, _ in kept]
+        self.assertEqual(names, ["svg", "g", "title", "a", "path", "a", "text"])
+        for name, attributes in kept:
+            self.assertFalse([a for a in attributes if a.lower().startswith("on")], (name, attributes))
+            self.assertNotIn("style", attributes)
+            self.assertNotIn("target", attributes)
+            for attribute in ("href", "xlink:href"):
+                if attribute in attributes:
+                    self.assertTrue(attributes[attribute].startswith("#"), (name, attributes))
+        self.assertEqual(dict(kept)["path"], {"fill": "#e5484d", "stroke": "#1f2328", "d": "M0,0L10,10"})
+        self.assertEqual(kept[3][1], {"xlink:title": "AppCoordinator#1"})
+        self.assertEqual(kept[5][1], {"href": "#c1"})
+        # Shown as the tree, it runs nothing either.
+        page.evaluate("text => showTree(text, '')", hostile)
+        page.wait_for_timeout(300)
+        self.assertIsNone(page.evaluate("window.__pwned"))
+        self.assertEqual(page.locator("#tree script, #tree set, #tree animate, #tree foreignObject, #tree image, #tree use").count(), 0)
+
     def test_a_string_id_keeps_its_spelling_and_its_events(self):
         page = self.browser.page(self.url)
         node = page.locator("#tree g.node#cs" + "checkout-1".encode().hex())

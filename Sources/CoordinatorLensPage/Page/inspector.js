@@ -1,6 +1,7 @@
 // The CoordinatorLens inspector page. Everything from the network reaches the document as text (textContent) or as
-// Graphviz's SVG, in which Graphviz escapes every name; it is parsed as XML (never as HTML), elements that could run
-// or embed anything are removed, and the Content-Security-Policy forbids inline handlers and remote scripts anyway.
+// Graphviz's SVG, in which Graphviz escapes every name; it is parsed as XML (never as HTML) and keeps only the elements
+// and attributes Graphviz draws with (inertSvg), and the Content-Security-Policy forbids inline handlers and remote
+// scripts anyway.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -184,15 +185,39 @@ async function refresh() {
 }
 
 // ---- the tree: Graphviz's SVG, made inert, with pan, zoom and a steady anchor ----
-function showTree(text, seq) {
-  const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
-  const svg = parsed.documentElement;
-  if (svg.nodeName !== "svg") return;
-  // One native query rather than a walk over every attribute: a walk cost more than the rest at 1,000 nodes.
-  for (const bad of svg.querySelectorAll("script, foreignObject, iframe, object, embed, use, image, [href], a[*|href]")) {
-    if (bad.localName === "a") bad.removeAttributeNS("http://www.w3.org/1999/xlink", "href"), bad.removeAttribute("href");
-    else bad.remove();
+// The elements and attributes Graphviz draws the tree, its legend and a comparison with (as found in every sample's
+// render and diff, plus the polyline that shape=record separates fields with). Anything else is dropped rather than
+// judged: a blocklist kept event handlers and SMIL's <set>/<animate>, which can write them.
+const SVG_NS = "http://www.w3.org/2000/svg", XLINK_NS = "http://www.w3.org/1999/xlink", XMLNS_NS = "http://www.w3.org/2000/xmlns/";
+const SVG_ELEMENTS = new Set(["svg", "g", "title", "a", "path", "polygon", "polyline", "text"]);
+const SVG_ATTRIBUTES = new Set([
+  "id", "class", "transform", "width", "height", "viewBox", "d", "points", "x", "y",
+  "fill", "stroke", "stroke-width", "stroke-dasharray", "font-family", "font-size", "font-weight", "text-anchor",
+]);
+function keptSvgAttribute(attribute) {
+  const { namespaceURI: ns, localName: name, value } = attribute;
+  if (ns == null) return SVG_ATTRIBUTES.has(name) || name === "href" && value.startsWith("#");
+  if (ns === XLINK_NS) return name === "title" || name === "href" && value.startsWith("#");
+  return ns === XMLNS_NS;
+}
+// The one way server-sent SVG enters the page: parsed as XML (never as HTML) and cut down to the allowlists.
+// Returns the inert <svg> element, not yet in the document, or null when the text is no SVG.
+function inertSvg(text) {
+  const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+  if (svg.namespaceURI !== SVG_NS || svg.localName !== "svg") return null;
+  for (const element of [svg, ...svg.querySelectorAll("*")]) {
+    if (element.namespaceURI !== SVG_NS || !SVG_ELEMENTS.has(element.localName)) { element.remove(); continue; }
+    const attributes = element.attributes;
+    for (let i = attributes.length - 1; i >= 0; i--) {
+      if (!keptSvgAttribute(attributes[i])) element.removeAttributeNode(attributes[i]);
+    }
   }
+  return svg;
+}
+
+function showTree(text, seq) {
+  const svg = inertSvg(text);
+  if (!svg) return;
   const tree = $("tree");
   const anchor = anchorNode();
   const before = anchor && screenCentre(anchor);
