@@ -1,4 +1,6 @@
 """The inspector page in a real browser (Debian's Chromium through Playwright), against real coordlens processes."""
+import base64
+import hashlib
 import http.client
 import os
 import re
@@ -308,7 +310,16 @@ class OneFileReportTests(unittest.TestCase):
             page.wait_for_selector("#details table.events td")
             self.assertEqual(requests, ["file://" + os.path.abspath(report)], "nothing but the file itself is loaded")
             self.assertFalse(page.locator("#slider").is_visible(), "time travel needs the server; the report hides it")
+        with open(report, encoding="utf-8") as text:
+            html = text.read()
         os.unlink(report)
+        policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html).group(1)
+        scripts = next(directive.strip() for directive in policy.split(";") if directive.strip().startswith("script-src"))
+        self.assertNotIn("unsafe-inline", scripts)
+        inline = re.findall(r"<script>(.*?)</script>", html, re.S)
+        self.assertEqual(len(inline), 2, "the inspector's script and the lifetimes'")
+        hashes = {"'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'" for body in inline}
+        self.assertEqual(set(scripts.split()[1:]), hashes)
 
 
 if __name__ == "__main__":
