@@ -69,7 +69,7 @@ class LiveSampleTests(unittest.TestCase):
         self.page.wait_for_selector("#details table.events td")
         if SCREENSHOT:
             # The first leak picked from the leaks panel (which centres it), then zoomed in on, as a person would.
-            self.page.locator("#leaks li.leak > div").first.click()
+            self.page.locator("#leaks li.leak .leak-head").first.click()
             view = self.page.locator("#viewport").bounding_box()
             self.page.mouse.move(view["x"] + view["width"] / 2, view["y"] + view["height"] / 2)
             for _ in range(3):
@@ -177,6 +177,21 @@ class RecordedViewTests(ViewedRecording):
         page.wait_for_function("() => !state.inflight && !state.again")
         self.assertIn(f"event {last} of {last}", page.locator("#position").inner_text())
         self.assertEqual(page.locator("#slider").input_value(), last)
+        self.assertEqual(page.errors, [])
+
+    def test_a_leak_is_reached_with_tab_and_selected_with_enter(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#leaks li.leak .leak-head")
+        first_member = page.locator("#leaks li.leak").first.locator(".members a").first.get_attribute("href")
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('leak-head')"):
+                break
+        else:
+            self.fail("Tab never reached a leak")
+        page.keyboard.press("Enter")
+        expect(page.locator("#tree g.node.selected")).to_have_attribute("id", first_member[1:])
+        expect(page.locator("#details dd[data-field=verdict]")).to_contain_text("retained")
         self.assertEqual(page.errors, [])
 
     def test_the_svg_sanitiser_keeps_what_graphviz_draws_and_nothing_else(self):

@@ -79,9 +79,10 @@
   function list(id, title, mark, leaks) {
     const section = document.getElementById(id);
     const items = leaks.map((leak) => {
-      const link = node("a", { "data-run": leak.run, "data-node": leak.node, title: `select it in ${leak.run}` },
+      // An address makes the link reachable from the keyboard; following it is the click's job, not the browser's.
+      const link = node("a", { href: "#" + elementId(leak.id), "data-run": leak.run, "data-node": leak.node, title: `select it in ${leak.run}` },
         node("span", { class: "mark" }, mark), ` ${leak.type}#${leak.id}`);
-      link.addEventListener("click", () => follow(leak));
+      link.addEventListener("click", (event) => { event.preventDefault(); follow(leak); });
       return node("li", {}, link, node("span", { class: "path" }, leak.path));
     });
     if (!items.length) items.push(node("li", { class: "hint" }, "none"));

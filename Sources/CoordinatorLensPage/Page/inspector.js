@@ -98,14 +98,13 @@ function drawSessions() {
   $("no-sessions").hidden = state.sessions.size > 0;
   list.replaceChildren(...[...state.sessions.values()].map((s) => {
     const badges = VERDICTS.filter((v) => s.counts[v]).map((v) => el("span", { class: "badge " + v, title: v }, `${s.counts[v]} ${v}`));
-    return el("li", {
-      "data-run": s.run, "aria-selected": String(s.run === state.run), role: "option",
-      on: { click: () => select(s.run) },
-    },
-      el("div", { class: "app" }, s.app, " ", el("span", { class: "badge state " + s.state }, s.state)),
-      el("div", { class: "run" }, s.run),
-      el("div", {}, badges, s.warnings ? el("span", { class: "badge", title: "warnings" }, `${s.warnings} warnings`) : null),
-      el("div", { class: "run" }, `${s.coordinators} coordinators · ${s.events} events`));
+    // A button, so a session is chosen from the keyboard as with the mouse.
+    return el("li", { "data-run": s.run },
+      el("button", { type: "button", class: "session", "aria-pressed": String(s.run === state.run), on: { click: () => select(s.run) } },
+        el("span", { class: "app" }, s.app, " ", el("span", { class: "badge state " + s.state }, s.state)),
+        el("span", { class: "run" }, s.run),
+        el("span", { class: "badges" }, badges, s.warnings ? el("span", { class: "badge", title: "warnings" }, `${s.warnings} warnings`) : null),
+        el("span", { class: "run" }, `${s.coordinators} coordinators · ${s.events} events`)));
   }));
 }
 
@@ -353,9 +352,12 @@ function markSelection() {
   const node = $("tree").querySelector("#" + CSS.escape(elementId(state.node)));
   if (node) node.classList.add("selected");
 }
+// A link with an address, so it takes the keyboard focus and Enter; the address names the node but is never
+// followed, as the page's own address belongs to the comparison (compare.js).
 function link(id) {
   const node = nodeById(id);
-  return el("a", { on: { click: () => selectNode(id, true) }, title: node ? node.verdict : "" }, node ? `${node.type}#${id}` : `#${id}`);
+  const follow = (event) => { event.preventDefault(); selectNode(id, true); };
+  return el("a", { href: "#" + elementId(id), on: { click: follow }, title: node ? node.verdict : "" }, node ? `${node.type}#${id}` : `#${id}`);
 }
 
 function drawPanels() {
@@ -369,7 +371,7 @@ function drawPanels() {
   $("leak-count").textContent = total;
   $("leak-count").classList.toggle("some", total > 0);
   $("leaks").replaceChildren(...model.leaks.map((group) => el("li", { class: "leak", "data-fingerprint": group.fingerprint },
-    el("div", { on: { click: () => selectNode(group.ids[0], true) } }, el("span", { class: "n" }, `×${group.ids.length}`), group.fingerprint),
+    el("button", { type: "button", class: "leak-head", on: { click: () => selectNode(group.ids[0], true) } }, el("span", { class: "n" }, `×${group.ids.length}`), group.fingerprint),
     el("div", { class: "members" }, group.ids.slice(0, 12).map(link), group.ids.length > 12 ? `… ${group.ids.length - 12} more` : null))));
   if (model.undecided) $("leaks").append(el("li", { class: "hint" }, `${model.undecided} undecided: the run ended within the grace period of a done coordinator`));
   $("warning-count").textContent = model.warnings.length;
@@ -434,8 +436,8 @@ function drawTimeline() {
   $("position").textContent = (state.seq == null ? "live · " : "") + `event ${model.seq ?? model.summary.lastSeq ?? 0} of ${last} · ${seconds(model.evaluatedAt)}`
     + (model.historyComplete ? "" : " (time travel covers the first part only)");
   const span = Math.max(1, last - first);
-  $("ticks").replaceChildren(...model.marks.map((m) => el("span", {
-    class: "tick", title: `${m.label} (event ${m.seq}, ${seconds(m.time)})`, "data-seq": String(m.seq),
+  $("ticks").replaceChildren(...model.marks.map((m) => el("button", {
+    type: "button", class: "tick", title: `${m.label} (event ${m.seq}, ${seconds(m.time)})`, "data-seq": String(m.seq),
     on: { click: () => travel(m.seq) },
   }, m.label)));
   // Neighbouring marks alternate between two rows so their labels do not overlap.
