@@ -72,14 +72,18 @@ package enum InspectorReport {
     static func document(data json: String, title: String) -> String {
         let page = String(decoding: PackageResources.index_html, as: UTF8.self)
         let style = String(decoding: PackageResources.inspector_css, as: UTF8.self)
-        let script = String(decoding: PackageResources.inspector_js, as: UTF8.self)
+        // Each script element's exact text, as hashed for the policy: a byte more or less and the browser runs nothing.
+        let script = "\n" + String(decoding: PackageResources.inspector_js, as: UTF8.self)
         // The lifetimes view works from the model alone, so the report carries it too.
         let lifetimesStyle = String(decoding: PackageResources.lifetimes_css, as: UTF8.self)
-        let lifetimes = String(decoding: PackageResources.lifetimes_js, as: UTF8.self)
+        let lifetimes = "\n" + String(decoding: PackageResources.lifetimes_js, as: UTF8.self)
         let inertJSON = json.replacingOccurrences(of: "<", with: "\\u003c")
         // A file opened from disk has no response headers, so its policy travels in a meta element: no network at
-        // all, only the inlined script and styles.
-        let policy = #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">"#
+        // all, and of inline scripts only the page's own two, named by hash, so nothing that slipped into the
+        // document as markup could run. The JSON element is data, which the policy does not govern.
+        let scripts = ScriptHash.source(of: script) + " " + ScriptHash.source(of: lifetimes)
+        let policy = #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src "#
+            + scripts + #"; style-src 'unsafe-inline'; img-src data:">"#
         return page
             .replacingOccurrences(of: #"<meta charset="utf-8">"#, with: #"<meta charset="utf-8">"# + "\n" + policy)
             .replacingOccurrences(of: "<title>CoordinatorLens inspector</title>", with: "<title>CoordinatorLens report: \(XMLText.escaped(title))</title>")
@@ -95,8 +99,8 @@ package enum InspectorReport {
             .replacingOccurrences(of: #"<script src="/compare.js" defer></script>"#, with: "")
             .replacingOccurrences(
                 of: "</body>",
-                with: #"<script type="application/json" id="lens-report">"# + inertJSON + "</script>\n<script>\n" + script + "</script>\n"
-                    + "<script>\n" + lifetimes + "</script>\n</body>"
+                with: #"<script type="application/json" id="lens-report">"# + inertJSON + "</script>\n<script>" + script + "</script>\n"
+                    + "<script>" + lifetimes + "</script>\n</body>"
             )
     }
 }

@@ -1,4 +1,6 @@
 """The inspector page in a real browser (Debian's Chromium through Playwright), against real coordlens processes."""
+import base64
+import hashlib
 import http.client
 import os
 import re
@@ -60,6 +62,9 @@ class LiveSampleTests(unittest.TestCase):
         self.assertGreater(red.count(), 0)
         fill = red.first.locator("path, polygon").first.get_attribute("fill")
         self.assertEqual(fill.lower(), "#e5484d")
+        # The view was fitted to the first tree the feed brought, which on a loaded machine can be the first few nodes
+        # at a zoom where the grown tree's leaks lie off screen.
+        self.page.click("#fit")
         red.first.click()
         added = self.page.locator("#details dd[data-field=added]")
         self.assertRegex(added.inner_text(), r"\.swift:\d+")
@@ -67,7 +72,7 @@ class LiveSampleTests(unittest.TestCase):
         self.page.wait_for_selector("#details table.events td")
         if SCREENSHOT:
             # The first leak picked from the leaks panel (which centres it), then zoomed in on, as a person would.
-            self.page.locator("#leaks li.leak > div").first.click()
+            self.page.locator("#leaks li.leak .leak-head").first.click()
             view = self.page.locator("#viewport").bounding_box()
             self.page.mouse.move(view["x"] + view["width"] / 2, view["y"] + view["height"] / 2)
             for _ in range(3):
@@ -164,6 +169,74 @@ class RecordedViewTests(ViewedRecording):
         self.assertIsNone(page.evaluate("window.__pwned"))
         self.assertEqual(page.locator("#tree script, #tree foreignObject").count(), 0)
 
+    def test_stepping_past_the_last_event_stays_on_the_last(self):
+        page = self.browser.page(self.url)
+        expect(page.locator("#position")).to_contain_text("live · event")
+        last = page.locator("#slider").get_attribute("max")
+        page.locator("#viewport").focus()
+        for key in ("ArrowLeft", "ArrowRight", "ArrowRight", "ArrowRight"):
+            page.keyboard.press(key)
+        # Each step asks the server again; only the answer to the last step says where the view ended up.
+        page.wait_for_function("() => !state.inflight && !state.again")
+        self.assertIn(f"event {last} of {last}", page.locator("#position").inner_text())
+        self.assertEqual(page.locator("#slider").input_value(), last)
+        self.assertEqual(page.errors, [])
+
+    def test_a_leak_is_reached_with_tab_and_selected_with_enter(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#leaks li.leak .leak-head")
+        first_member = page.locator("#leaks li.leak").first.locator(".members a").first.get_attribute("href")
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('leak-head')"):
+                break
+        else:
+            self.fail("Tab never reached a leak")
+        page.keyboard.press("Enter")
+        expect(page.locator("#tree g.node.selected")).to_have_attribute("id", first_member[1:])
+        expect(page.locator("#details dd[data-field=verdict]")).to_contain_text("retained")
+        self.assertEqual(page.errors, [])
+
+    def test_the_svg_sanitiser_keeps_what_graphviz_draws_and_nothing_else(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node")
+        hostile = (
+            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="80pt" height="40pt"'
+            ' viewBox="0 0 80 40" onload="window.__pwned=1">'
+            '<g id="c1" class="node verdict-retained" onclick="window.__pwned=1" style="fill:url(https://evil.example/)">'
+            '<title>c1</title>'
+            '<a xlink:href="javascript:window.__pwned=1" href="https://evil.example/" xlink:title="AppCoordinator#1" target="_top">'
+            '<path fill="#e5484d" stroke="#1f2328" d="M0,0L10,10" onmouseover="window.__pwned=1"/></a>'
+            '<a href="#c1"><text x="1" y="2" font-size="10" onfocus="window.__pwned=1">AppCoordinator</text></a>'
+            '<set attributeName="onmouseover" to="window.__pwned=1"/>'
+            '<animate attributeName="href" to="javascript:window.__pwned=1" begin="0s"/>'
+            '<script>window.__pwned=1</script>'
+            '<foreignObject><div xmlns="http://www.w3.org/1999/xhtml" onclick="window.__pwned=1">x</div></foreignObject>'
+            '<image href="https://evil.example/x.png"/><use href="#c1"/><iframe xmlns="http://www.w3.org/1999/xhtml"/>'
+            '<h:img xmlns:h="http://www.w3.org/1999/xhtml" src="x" onerror="window.__pwned=1"/>'
+            '</g></svg>')
+        kept = page.evaluate("""text => {
+            const svg = inertSvg(text);
+            return [svg, ...svg.querySelectorAll("*")].map((e) => [e.localName, Object.fromEntries([...e.attributes].map((a) => [a.name, a.value]))]);
+        }""", hostile)
+        names = [name for name, _ in kept]
+        self.assertEqual(names, ["svg", "g", "title", "a", "path", "a", "text"])
+        for name, attributes in kept:
+            self.assertFalse([a for a in attributes if a.lower().startswith("on")], (name, attributes))
+            self.assertNotIn("style", attributes)
+            self.assertNotIn("target", attributes)
+            for attribute in ("href", "xlink:href"):
+                if attribute in attributes:
+                    self.assertTrue(attributes[attribute].startswith("#"), (name, attributes))
+        self.assertEqual(dict(kept)["path"], {"fill": "#e5484d", "stroke": "#1f2328", "d": "M0,0L10,10"})
+        self.assertEqual(kept[3][1], {"xlink:title": "AppCoordinator#1"})
+        self.assertEqual(kept[5][1], {"href": "#c1"})
+        # Shown as the tree, it runs nothing either.
+        page.evaluate("text => showTree(text, '')", hostile)
+        page.wait_for_timeout(300)
+        self.assertIsNone(page.evaluate("window.__pwned"))
+        self.assertEqual(page.locator("#tree script, #tree set, #tree animate, #tree foreignObject, #tree image, #tree use").count(), 0)
+
     def test_a_string_id_keeps_its_spelling_and_its_events(self):
         page = self.browser.page(self.url)
         node = page.locator("#tree g.node#cs" + "checkout-1".encode().hex())
@@ -255,7 +328,16 @@ class OneFileReportTests(unittest.TestCase):
             page.wait_for_selector("#details table.events td")
             self.assertEqual(requests, ["file://" + os.path.abspath(report)], "nothing but the file itself is loaded")
             self.assertFalse(page.locator("#slider").is_visible(), "time travel needs the server; the report hides it")
+        with open(report, encoding="utf-8") as text:
+            html = text.read()
         os.unlink(report)
+        policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', html).group(1)
+        scripts = next(directive.strip() for directive in policy.split(";") if directive.strip().startswith("script-src"))
+        self.assertNotIn("unsafe-inline", scripts)
+        inline = re.findall(r"<script>(.*?)</script>", html, re.S)
+        self.assertEqual(len(inline), 2, "the inspector's script and the lifetimes'")
+        hashes = {"'sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode() + "'" for body in inline}
+        self.assertEqual(set(scripts.split()[1:]), hashes)
 
 
 if __name__ == "__main__":

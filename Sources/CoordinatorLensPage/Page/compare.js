@@ -2,7 +2,7 @@
 // shows for them, the picture drawn by the server (/api/compare) beside the new and fixed leaks; each leak is a link
 // that selects that coordinator in its own session. The address keeps the choice (`#compare&a=RUN&b=RUN`, or
 // `#compare&previous=1&b=RUN`), so `coordlens view A B --compare` can open straight into it. Every text from the
-// server goes through textContent; the picture is parsed as XML and made inert as the tree is.
+// server goes through textContent; the picture goes through inertSvg as the tree's does.
 (() => {
   const PREVIOUS = "";   // the A choice that means "the previous run of B's app"
   let shown = false, chosenA = PREVIOUS, chosenB = null, asked = 0;
@@ -79,9 +79,10 @@
   function list(id, title, mark, leaks) {
     const section = document.getElementById(id);
     const items = leaks.map((leak) => {
-      const link = node("a", { "data-run": leak.run, "data-node": leak.node, title: `select it in ${leak.run}` },
+      // An address makes the link reachable from the keyboard; following it is the click's job, not the browser's.
+      const link = node("a", { href: "#" + elementId(leak.id), "data-run": leak.run, "data-node": leak.node, title: `select it in ${leak.run}` },
         node("span", { class: "mark" }, mark), ` ${leak.type}#${leak.id}`);
-      link.addEventListener("click", () => follow(leak));
+      link.addEventListener("click", (event) => { event.preventDefault(); follow(leak); });
       return node("li", {}, link, node("span", { class: "path" }, leak.path));
     });
     if (!items.length) items.push(node("li", { class: "hint" }, "none"));
@@ -98,12 +99,8 @@
     list("compare-fixed", "Fixed leaks", "✓", comparison.fixedLeaks);
     list("compare-still", "Still leaking", "=", comparison.stillLeaking);
     const picture = document.getElementById("compare-picture");
-    const svg = new DOMParser().parseFromString(comparison.svg, "image/svg+xml").documentElement;
-    if (svg.nodeName !== "svg") { picture.replaceChildren(); return; }
-    for (const bad of svg.querySelectorAll("script, foreignObject, iframe, object, embed, use, image, [href], a[*|href]")) {
-      if (bad.localName === "a") bad.removeAttributeNS("http://www.w3.org/1999/xlink", "href"), bad.removeAttribute("href");
-      else bad.remove();
-    }
+    const svg = inertSvg(comparison.svg);
+    if (!svg) { picture.replaceChildren(); return; }
     picture.replaceChildren(document.adoptNode(svg));
     picture.dataset.a = comparison.a.run;
     picture.dataset.b = comparison.b.run;

@@ -1,6 +1,7 @@
 // The CoordinatorLens inspector page. Everything from the network reaches the document as text (textContent) or as
-// Graphviz's SVG, in which Graphviz escapes every name; it is parsed as XML (never as HTML), elements that could run
-// or embed anything are removed, and the Content-Security-Policy forbids inline handlers and remote scripts anyway.
+// Graphviz's SVG, in which Graphviz escapes every name; it is parsed as XML (never as HTML) and keeps only the elements
+// and attributes Graphviz draws with (inertSvg), and the Content-Security-Policy forbids inline handlers and remote
+// scripts anyway.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -97,14 +98,13 @@ function drawSessions() {
   $("no-sessions").hidden = state.sessions.size > 0;
   list.replaceChildren(...[...state.sessions.values()].map((s) => {
     const badges = VERDICTS.filter((v) => s.counts[v]).map((v) => el("span", { class: "badge " + v, title: v }, `${s.counts[v]} ${v}`));
-    return el("li", {
-      "data-run": s.run, "aria-selected": String(s.run === state.run), role: "option",
-      on: { click: () => select(s.run) },
-    },
-      el("div", { class: "app" }, s.app, " ", el("span", { class: "badge state " + s.state }, s.state)),
-      el("div", { class: "run" }, s.run),
-      el("div", {}, badges, s.warnings ? el("span", { class: "badge", title: "warnings" }, `${s.warnings} warnings`) : null),
-      el("div", { class: "run" }, `${s.coordinators} coordinators · ${s.events} events`));
+    // A button, so a session is chosen from the keyboard as with the mouse.
+    return el("li", { "data-run": s.run },
+      el("button", { type: "button", class: "session", "aria-pressed": String(s.run === state.run), on: { click: () => select(s.run) } },
+        el("span", { class: "app" }, s.app, " ", el("span", { class: "badge state " + s.state }, s.state)),
+        el("span", { class: "run" }, s.run),
+        el("span", { class: "badges" }, badges, s.warnings ? el("span", { class: "badge", title: "warnings" }, `${s.warnings} warnings`) : null),
+        el("span", { class: "run" }, `${s.coordinators} coordinators · ${s.events} events`)));
   }));
 }
 
@@ -184,15 +184,47 @@ async function refresh() {
 }
 
 // ---- the tree: Graphviz's SVG, made inert, with pan, zoom and a steady anchor ----
-function showTree(text, seq) {
-  const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
-  const svg = parsed.documentElement;
-  if (svg.nodeName !== "svg") return;
-  // One native query rather than a walk over every attribute: a walk cost more than the rest at 1,000 nodes.
-  for (const bad of svg.querySelectorAll("script, foreignObject, iframe, object, embed, use, image, [href], a[*|href]")) {
-    if (bad.localName === "a") bad.removeAttributeNS("http://www.w3.org/1999/xlink", "href"), bad.removeAttribute("href");
-    else bad.remove();
+// The elements and attributes Graphviz draws the tree, its legend and a comparison with (as found in every sample's
+// render and diff, plus the polyline that shape=record separates fields with). Anything else is dropped rather than
+// judged: a blocklist kept event handlers and SMIL's <set>/<animate>, which can write them. Attributes go by the
+// name the parser spells them with: a prefix bound to another namespace makes an attribute that does nothing, and no
+// name here is a handler.
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SVG_ELEMENTS = new Set(["svg", "g", "title", "a", "path", "polygon", "polyline", "text"]);
+const SVG_ATTRIBUTES = new Set([
+  "id", "class", "transform", "width", "height", "viewBox", "d", "points", "x", "y",
+  "fill", "stroke", "stroke-width", "stroke-dasharray", "font-family", "font-size", "font-weight", "text-anchor",
+  "xlink:title", "xmlns", "xmlns:xlink",
+]);
+const SVG_LINKS = new Set(["href", "xlink:href"]);
+function keepSvgAttributes(element) {
+  for (const name of element.getAttributeNames()) {
+    if (SVG_ATTRIBUTES.has(name)) continue;
+    if (SVG_LINKS.has(name) && element.getAttribute(name).startsWith("#")) continue;
+    element.removeAttribute(name);
   }
+}
+// The one way server-sent SVG enters the page: parsed as XML (never as HTML) and cut down to the allowlists.
+// Returns the inert <svg> element, not yet in the document, or null when the text is no SVG. Names rather than Attr
+// nodes, and a live collection rather than a copied list: at 800 nodes this adds a few milliseconds to the parse,
+// where Attr nodes added more than the parse took.
+function inertSvg(text) {
+  const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+  if (svg.namespaceURI !== SVG_NS || svg.localName !== "svg") return null;
+  keepSvgAttributes(svg);
+  const elements = svg.getElementsByTagName("*"), dropped = [];
+  for (let i = 0; i < elements.length; i++) {
+    const element = elements[i];
+    if (element.namespaceURI === SVG_NS && SVG_ELEMENTS.has(element.localName)) keepSvgAttributes(element);
+    else dropped.push(element);
+  }
+  for (const element of dropped) element.remove();
+  return svg;
+}
+
+function showTree(text, seq) {
+  const svg = inertSvg(text);
+  if (!svg) return;
   const tree = $("tree");
   const anchor = anchorNode();
   const before = anchor && screenCentre(anchor);
@@ -296,8 +328,25 @@ function clickAt(target) {
 }
 
 // ---- panels ----
+// A model's coordinators by id, built the first time the model is asked: links, paths and details look ids up many
+// times per redraw, and a scan of a model of thousands per lookup made a redraw quadratic.
+const nodeIndexes = new WeakMap();
+function nodesById(model) {
+  let index = nodeIndexes.get(model);
+  if (!index) {
+    index = new Map(model.nodes.map((n) => [n.id, n]));
+    nodeIndexes.set(model, index);
+  }
+  return index;
+}
 function nodeById(id) {
-  return state.model && state.model.nodes.find((n) => n.id === id);
+  return state.model ? nodesById(state.model).get(id) : undefined;
+}
+// The report's events by coordinator id, indexed once for the same reason.
+let reportEventsById = null;
+function reportEvents(id) {
+  if (!reportEventsById) reportEventsById = new Map(REPORT.events.map((entry) => [entry.id, entry.events]));
+  return reportEventsById.get(id) || [];
 }
 function selectNode(id, centre) {
   state.node = id;
@@ -311,9 +360,12 @@ function markSelection() {
   const node = $("tree").querySelector("#" + CSS.escape(elementId(state.node)));
   if (node) node.classList.add("selected");
 }
+// A link with an address, so it takes the keyboard focus and Enter; the address names the node but is never
+// followed, as the page's own address belongs to the comparison (compare.js).
 function link(id) {
   const node = nodeById(id);
-  return el("a", { on: { click: () => selectNode(id, true) }, title: node ? node.verdict : "" }, node ? `${node.type}#${id}` : `#${id}`);
+  const follow = (event) => { event.preventDefault(); selectNode(id, true); };
+  return el("a", { href: "#" + elementId(id), on: { click: follow }, title: node ? node.verdict : "" }, node ? `${node.type}#${id}` : `#${id}`);
 }
 
 function drawPanels() {
@@ -327,7 +379,7 @@ function drawPanels() {
   $("leak-count").textContent = total;
   $("leak-count").classList.toggle("some", total > 0);
   $("leaks").replaceChildren(...model.leaks.map((group) => el("li", { class: "leak", "data-fingerprint": group.fingerprint },
-    el("div", { on: { click: () => selectNode(group.ids[0], true) } }, el("span", { class: "n" }, `×${group.ids.length}`), group.fingerprint),
+    el("button", { type: "button", class: "leak-head", on: { click: () => selectNode(group.ids[0], true) } }, el("span", { class: "n" }, `×${group.ids.length}`), group.fingerprint),
     el("div", { class: "members" }, group.ids.slice(0, 12).map(link), group.ids.length > 12 ? `… ${group.ids.length - 12} more` : null))));
   if (model.undecided) $("leaks").append(el("li", { class: "hint" }, `${model.undecided} undecided: the run ended within the grace period of a done coordinator`));
   $("warning-count").textContent = model.warnings.length;
@@ -340,7 +392,7 @@ async function drawDetails() {
   const box = $("details");
   const node = state.node != null && nodeById(state.node);
   if (!node) { box.replaceChildren(el("p", { class: "hint" }, "Click a node, or pick a leak below.")); return; }
-  const byId = new Map(state.model.nodes.map((n) => [n.id, n]));
+  const byId = nodesById(state.model);
   const path = [];
   for (let at = node, seen = new Set(); at && !seen.has(at.id); at = byId.get(at.parent ?? at.removedFrom)) { seen.add(at.id); path.unshift(at.id); }
   const rows = [
@@ -357,7 +409,7 @@ async function drawDetails() {
   box.replaceChildren(el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-field": k }, v)])), events);
   const run = state.run, id = node.id;
   if (REPORT) {
-    appendEvents(events, (REPORT.events.find((entry) => entry.id === id) || { events: [] }).events);
+    appendEvents(events, reportEvents(id));
     return;
   }
   try {
@@ -392,8 +444,8 @@ function drawTimeline() {
   $("position").textContent = (state.seq == null ? "live · " : "") + `event ${model.seq ?? model.summary.lastSeq ?? 0} of ${last} · ${seconds(model.evaluatedAt)}`
     + (model.historyComplete ? "" : " (time travel covers the first part only)");
   const span = Math.max(1, last - first);
-  $("ticks").replaceChildren(...model.marks.map((m) => el("span", {
-    class: "tick", title: `${m.label} (event ${m.seq}, ${seconds(m.time)})`, "data-seq": String(m.seq),
+  $("ticks").replaceChildren(...model.marks.map((m) => el("button", {
+    type: "button", class: "tick", title: `${m.label} (event ${m.seq}, ${seconds(m.time)})`, "data-seq": String(m.seq),
     on: { click: () => travel(m.seq) },
   }, m.label)));
   // Neighbouring marks alternate between two rows so their labels do not overlap.
@@ -402,10 +454,10 @@ function drawTimeline() {
     tick.style.top = i % 2 ? "14px" : "0";
   });
 }
+// Within the events the model holds: a step past either end would ask for an event that does not exist.
 function travel(seq) {
-  const max = Number($("slider").max);
-  state.seq = seq == null || seq >= max && state.model && state.model.ended ? seq : Math.max(Number($("slider").min), seq);
-  if (seq != null) $("slider").value = seq;
+  state.seq = Math.min(Number($("slider").max), Math.max(Number($("slider").min), seq));
+  $("slider").value = state.seq;
   refresh();
 }
 

@@ -16,14 +16,14 @@
 
   // Rows: a header per type path, then its coordinators in the order added.
   function layout(model) {
-    const byId = new Map(model.nodes.map((node) => [String(node.id), node]));
+    const byId = nodesById(model);
     const pathOf = new Map();
     function path(node) {
-      const key = String(node.id);
+      const key = node.id;
       if (pathOf.has(key)) return pathOf.get(key);
       pathOf.set(key, node.type); // a cycle, should one slip through, ends here
       const parentId = node.parent ?? node.removedFrom;
-      const parent = parentId == null ? null : byId.get(String(parentId));
+      const parent = parentId == null ? null : byId.get(parentId);
       const value = parent ? path(parent) + "/" + node.type : node.type;
       pathOf.set(key, value);
       return value;
@@ -73,7 +73,8 @@
       }
       const node = row.node;
       const stop = node.deinitAt ?? model.evaluatedAt;
-      const group = svg("g", { class: `life verdict-${node.verdict}`, "data-id": String(node.id), id: "life-" + elementId(node.id) });
+      // Focusable and a button to assistive technology, so a row is chosen from the keyboard as with the mouse.
+      const group = svg("g", { class: `life verdict-${node.verdict}`, "data-id": String(node.id), id: "life-" + elementId(node.id), tabindex: 0, role: "button" });
       const label = svg("text", { x: 16, y: y + ROW - 5, class: "name" });
       label.textContent = `${node.type}#${node.id}`;
       const bar = svg("rect", { x: scale(node.addedAt), y: y + 4, width: Math.max(1, scale(stop) - scale(node.addedAt)), height: ROW - 8, class: "alive" });
@@ -86,6 +87,11 @@
         + (node.deinitAt != null ? `, freed ${node.deinitAt.toFixed(2)} s` : ", not freed") + ` · ${node.verdict}`;
       group.append(title);
       group.addEventListener("click", () => selectNode(node.id, true));
+      group.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        selectNode(node.id, true);
+      });
       picture.append(group);
     }
     body.replaceChildren(picture);
