@@ -192,14 +192,15 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     /// Delivers what is left within `endTimeout`, giving up on a sink that takes nothing three times running with no
-    /// live connection, and waits for the receiver's acknowledgements; then closes the sink. Giving up, it keeps the last part of the time
-    /// (a quarter, at most 0.5 s) to send one `dropped` line counting every line surely lost, and the `end` again.
+    /// live connection, and waits for the receiver's acknowledgements; then closes the sink. Giving up, it keeps the
+    /// last half of the time (at most 1 s: a loaded machine behind a slow link needs it) to send one `dropped` line
+    /// counting every line surely lost, and the `end` again.
     private func deliverRest() {
         sink.prepareForLastDelivery()
         deliver()
         let start = MonotonicClock.now()
         let total = UInt64(options.endTimeout * 1e9)
-        let reserve = min(total / 4, 500_000_000)
+        let reserve = min(total / 2, 1_000_000_000)
         let deadline = start + total - reserve
         deliverBacklog(until: deadline)
         if backlogStart == backlog.count {

@@ -44,7 +44,9 @@ final class HookStreamer: @unchecked Sendable {
 enum HookAccounting {
     /// The equation over the recording at `path` for the tracer's run; returns the dropped total it found.
     @discardableResult
-    static func expectEverythingAccounted(_ tracer: Tracer, run: String, path: String) throws -> Int {
+    /// `cutLines`: a `listen` killed with SIGKILL may leave its last line cut; the next one ends it there, as a line
+    /// that reads as malformed, and the hook, never told it was kept, sends it again whole.
+    static func expectEverythingAccounted(_ tracer: Tracer, run: String, path: String, cutLines: Int = 0) throws -> Int {
         let counts = try #require(tracer.counts)
         let recording = Recording(bytes: Array(try #require(FileManager.default.contents(atPath: path))))
         let log = try #require(recording.session(run: run))
@@ -63,7 +65,7 @@ enum HookAccounting {
         #expect(dropped == counts.dropped, "every dropped count the hook reported is in the recording")
         #expect(records.last?.event == .end, "the session's end is recorded")
         let malformed = log.entries.filter { if case .malformed = $0 { true } else { false } }
-        #expect(malformed.isEmpty, "whole lines only: \(malformed.prefix(3))")
+        #expect(malformed.count <= cutLines, "whole lines only: \(malformed.prefix(3))")
         return dropped
     }
 }
