@@ -34,9 +34,11 @@ final class SessionWriter: @unchecked Sendable {
     private var sweepCursor = SweepCursor()
     /// Whether the `end` line went into the backlog, with the seq it took.
     private var endSeq: Int?
-    /// Guarded by `wake`: what `counts` reports.
-    private var produced = 0
-    private var reportedDropped = 0
+    /// The session's own account, kept by the writer thread alone (so counting a line takes no lock) and published
+    /// to `counts` once a tick and at the end.
+    private var tally = TraceCounts(events: 0, dropped: 0)
+    /// Guarded by `wake`: `tally` as of the last tick.
+    private var published = TraceCounts(events: 0, dropped: 0)
     private static let sweepBudget = 8_192
 
     init(app: String, run: String, sink: any TraceSink, options: TraceOptions, tracer: LockedBox<TracerState>) {
@@ -76,18 +78,17 @@ final class SessionWriter: @unchecked Sendable {
         wake.unlock()
     }
 
-    /// The session's events so far, those refused by the queue included, and the total its `dropped` lines reported.
+    /// The session's events as of the writer's last tick (exact once it has ended), those refused by the queue
+    /// included, and the total its `dropped` lines reported.
     var counts: TraceCounts {
         wake.lock()
         defer { wake.unlock() }
-        return TraceCounts(events: produced, dropped: reportedDropped)
+        return published
     }
 
     private func count(events: Int = 0, dropped: Int = 0) {
-        wake.lock()
-        produced += events
-        reportedDropped += dropped
-        wake.unlock()
+        tally.events += events
+        tally.dropped += dropped
     }
 
     /// Waits until the writer has delivered its last batch and closed the sink; false on timeout.
@@ -186,6 +187,7 @@ final class SessionWriter: @unchecked Sendable {
     private func complete(_ request: Int, finishing: Bool) {
         wake.lock()
         flushCompleted = request
+        published = tally
         if finishing { finished = true }
         wake.broadcast()
         wake.unlock()

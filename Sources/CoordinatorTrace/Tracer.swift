@@ -36,7 +36,8 @@ public final class Tracer: @unchecked Sendable {
         previous?.hand()
     }
 
-    /// What the current or last session produced and reported as dropped; nil before the first `start`.
+    /// What the current or last session produced and reported as dropped, as of its writer's last tick (exact after
+    /// `end()`); nil before the first `start`.
     public var counts: TraceCounts? {
         state.withLock { $0.lastWriter }?.counts
     }
