@@ -6,8 +6,7 @@ import TestSupport
 final class ListenProcess: @unchecked Sendable {
     let process = Process()
     private(set) var port = 0
-    private let lock = NSLock()
-    private var text = ""
+    private let output = ProcessOutput()
 
     /// Starts `coordlens listen --port <port> <arguments>`, under `ulimit -n descriptors` when given, inside
     /// `namespace` when given, and waits (at most 20 s) until it says where it listens.
@@ -25,17 +24,9 @@ final class ListenProcess: @unchecked Sendable {
             process.executableURL = executable
             process.arguments = Array(command.dropFirst())
         }
-        let output = Pipe()
-        process.standardOutput = output
+        process.standardOutput = output.pipe
         try process.run()
-        let reader = output.fileHandleForReading
-        Thread { [self] in
-            while true {
-                let data = reader.availableData
-                if data.isEmpty { return }
-                lock.withLock { text += String(decoding: data, as: UTF8.self) }
-            }
-        }.start()
+        output.collect()
         let announced = waitForLine(timeout: 20) { $0.hasPrefix("coordlens listening on") }
         guard let announced, let port = Int(announced.split(separator: ":").last ?? "") else {
             stop()
@@ -54,9 +45,7 @@ final class ListenProcess: @unchecked Sendable {
     }
 
     /// Every complete status line so far.
-    var lines: [String] {
-        lock.withLock { text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
-    }
+    var lines: [String] { output.lines }
 
     /// The first line that satisfies `matches`, waiting up to `timeout` seconds for it.
     func waitForLine(timeout: Double, _ matches: (String) -> Bool) -> String? {

@@ -8,25 +8,16 @@ final class PageProcess: @unchecked Sendable {
     /// The address it printed, fragment and all.
     private(set) var address = ""
     private(set) var port = 0
-    private let lock = NSLock()
-    private var text = ""
+    private let output = ProcessOutput()
 
     /// Starts `coordlens <arguments>` (which must include `--http-port 0`) and waits, at most 20 s, for its address.
     init(_ arguments: [String]) throws {
         process.executableURL = try BuiltProduct.coordlens.locate()
         process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
+        process.standardOutput = output.pipe
+        process.standardError = output.pipe
         try process.run()
-        let reader = output.fileHandleForReading
-        Thread { [self] in
-            while true {
-                let data = reader.availableData
-                if data.isEmpty { return }
-                lock.withLock { text += String(decoding: data, as: UTF8.self) }
-            }
-        }.start()
+        output.collect()
         let deadline = Date(timeIntervalSinceNow: 20)
         while Date() < deadline, process.isRunning {
             if let line = outputLines.first(where: { $0.hasPrefix("Inspector: ") }),
@@ -45,9 +36,7 @@ final class PageProcess: @unchecked Sendable {
     deinit { stop() }
 
     /// Every complete line it printed so far.
-    var outputLines: [String] {
-        lock.withLock { text.split(separator: "\n").map(String.init) }
-    }
+    var outputLines: [String] { output.lines }
 
     /// One GET over a fresh connection: the status and the body.
     func get(_ target: String, cookie: String? = nil, host: String? = nil) throws -> (status: Int, body: String) {
