@@ -13,7 +13,10 @@ import Testing
     }
 
     /// Polls `condition` for up to `seconds`, refreshing the server between tries as `run` would.
-    private func eventually(_ server: InspectorServer, _ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    /// Status lines follow pictures, and pictures wait for the process's one libgvc owner, which other suites running
+    /// at the same time may keep busy with big drawings for many seconds: so the wait is long, and ends as soon as the
+    /// condition holds.
+    private func eventually(_ server: InspectorServer, _ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
         let deadline = Date(timeIntervalSinceNow: seconds)
         while Date() < deadline {
             server.refresh()
