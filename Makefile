@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: install network-tools deps build test test-thread-sanitizer test-browser browser-tools python-tools lint-workflows postgres-test-server demo bench samples clean
+.PHONY: install network-tools deps build test test-thread-sanitizer test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
 deps:
@@ -96,9 +96,18 @@ install: deps
 	install -d "$(PREFIX)/bin"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/coordlens" "$(PREFIX)/bin/coordlens"
 
-## test: actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test
+## lint: swift-format (it ships with the toolchain) against the committed .swift-format: 4-space indents, 160 columns,
+## no indent inside #if, forEach allowed. `make format` rewrites the files in place; lint fails on any finding.
+SWIFT_FORMAT_PATHS = Package.swift Sources Tests Benchmarks samples
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)
+
+## test: swift-format's lint, actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test
 ## (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
-test: deps python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer
+test: deps lint python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer
 	$(SWIFT) build --build-tests
 	. .build/postgres/env && $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory test-browser

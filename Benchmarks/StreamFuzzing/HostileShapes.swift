@@ -32,10 +32,13 @@ public enum HostileShapes {
         var ids = [1_023]
         while ids.count < 40, ids.last! < Int.max / 4 { ids.append(2 * ids.last! + 1_025) }
         ids.append(1 << 62)
-        return lines(ids.enumerated().map { index, id in
-            event(index + 1, Double(index), #""event":"add","id":\#(id),"type":"Sparse""#
-                + (index > 0 ? #","parent":\#(ids[index - 1])"# : ""))
-        })
+        return lines(
+            ids.enumerated().map { index, id in
+                event(
+                    index + 1, Double(index),
+                    #""event":"add","id":\#(id),"type":"Sparse""#
+                        + (index > 0 ? #","parent":\#(ids[index - 1])"# : ""))
+            })
     }
 
     /// One chain `depth` deep, every step dismissed: as many leaks as steps, each at its own depth.
@@ -70,9 +73,10 @@ public enum HostileShapes {
     }
 
     public static func backwardsTime(events: Int) -> [UInt8] {
-        lines((1...events).map { index in
-            event(index, Double((index * 7_919) % 101), index == 1 ? #""event":"add","id":1,"type":"Clock""# : #""event":"mark","label":"m""#)
-        })
+        lines(
+            (1...events).map { index in
+                event(index, Double((index * 7_919) % 101), index == 1 ? #""event":"add","id":1,"type":"Clock""# : #""event":"mark","label":"m""#)
+            })
     }
 
     public static func hugeIDs() -> [UInt8] {
@@ -99,7 +103,8 @@ public enum HostileShapes {
 
     /// An event with an unknown key holding arrays nested `depth` deep, which the decoder skips without recursion.
     public static func nestedJSON(depth: Int) -> [UInt8] {
-        let open = String(repeating: "[", count: depth), close = String(repeating: "]", count: depth)
+        let open = String(repeating: "[", count: depth)
+        let close = String(repeating: "]", count: depth)
         return lines([event(1, 0, #""event":"add","id":1,"type":"App","extra":\#(open)\#(close)"#)])
     }
 

@@ -55,8 +55,9 @@ public enum StreamCheck {
             let diff = TreeDiff(snapshot, snapshot)
             try expect(!diff.hasNewLeaks && diff.summary.added == 0 && diff.summary.gone == 0, "a run differs from itself")
             let text = TreeDiffReport.text(for: diff)
-            try expect(!text.unicodeScalars.contains { $0 != "\n" && $0.properties.generalCategory == .control },
-                       "control character in diff text")
+            try expect(
+                !text.unicodeScalars.contains { $0 != "\n" && $0.properties.generalCategory == .control },
+                "control character in diff text")
             try valid(JSONEncoder().encode(TreeDiffJSON(diff)), "diff JSON")
         }
         return outcome

@@ -63,7 +63,8 @@ public struct StreamMutator {
             lines.remove(at: at)
         case 10:
             let depth = 1 + random.below(5_000)
-            let nested = Array(#"{"nested":"#.utf8) + [UInt8](repeating: UInt8(ascii: "["), count: depth)
+            let nested =
+                Array(#"{"nested":"#.utf8) + [UInt8](repeating: UInt8(ascii: "["), count: depth)
                 + [UInt8](repeating: UInt8(ascii: "]"), count: depth) + Array(",".utf8)
             if lines[at].first == UInt8(ascii: "{") { lines[at].replaceSubrange(0..<1, with: nested) }
         case 11:

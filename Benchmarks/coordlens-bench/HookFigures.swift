@@ -1,4 +1,5 @@
 import CoordinatorTrace
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,11 +31,15 @@ final class HookFloor {
     }
 
     @inline(never)
-    func append(_ id: Int, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
-                path: StaticString = #filePath) {
+    func append(
+        _ id: Int, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        path: StaticString = #filePath
+    ) {
         pthread_mutex_lock(&lock)
-        queue.append(FloorEvent(kind: 0, id: id, other: 1, nanos: 0, type: BenchCoordinator.self, label: nil,
-                                file: file, path: path, line: line, function: function))
+        queue.append(
+            FloorEvent(
+                kind: 0, id: id, other: 1, nanos: 0, type: BenchCoordinator.self, label: nil,
+                file: file, path: path, line: line, function: function))
         pthread_mutex_unlock(&lock)
     }
 
@@ -56,7 +61,9 @@ func hookRatios() {
     // and on an object with weak references (every tracked coordinator) that alone costs about as much as the call.
     let held = children.map { Unmanaged.passUnretained($0) }
 
-    var hook: [Double] = [], floorCosts: [Double] = [], ratios: [Double] = []
+    var hook: [Double] = []
+    var floorCosts: [Double] = []
+    var ratios: [Double] = []
     for _ in 0..<200 {
         var start = nanos()
         for child in held { child._withUnsafeGuaranteedRef { tracer.added($0, to: parent) } }
@@ -71,12 +78,16 @@ func hookRatios() {
         ratios.append(hookCost / floorCost)
     }
     tracer.end()
-    print(String(format: "hook vs its floor (an uncontended lock and an append of the same value), added with references the caller holds, in turn: hook %.0f ns, floor %.0f ns, ratio %.2f× (median of %d pairs of 1000 calls)  %@",
-                 median(hook), median(floorCosts), median(ratios), ratios.count, targetNote(median(hook), 100, "≤ 100 ns")))
+    print(
+        String(
+            format:
+                "hook vs its floor (an uncontended lock and an append of the same value), added with references the caller holds, in turn: hook %.0f ns, floor %.0f ns, ratio %.2f× (median of %d pairs of 1000 calls)  %@",
+            median(hook), median(floorCosts), median(ratios), ratios.count, targetNote(median(hook), 100, "≤ 100 ns")))
 
     // No session: a tracer never started, and the shared one behind `CoordinatorTrace`, which this process never starts.
     let idle = Tracer()
-    var disabled: [Double] = [], shared: [Double] = []
+    var disabled: [Double] = []
+    var shared: [Double] = []
     for _ in 0..<200 {
         var start = nanos()
         for child in held { child._withUnsafeGuaranteedRef { idle.added($0, to: parent) } }
@@ -85,6 +96,9 @@ func hookRatios() {
         for child in held { child._withUnsafeGuaranteedRef { CoordinatorTrace.dismissed($0) } }
         shared.append(Double(nanos() - start) / Double(children.count))
     }
-    print(String(format: "hook with no session: Tracer.added %.1f ns, CoordinatorTrace.dismissed %.1f ns per call (median of 200 batches of 1000; no lock, no clock read)  [target: a few ns]",
-                 median(disabled), median(shared)))
+    print(
+        String(
+            format:
+                "hook with no session: Tracer.added %.1f ns, CoordinatorTrace.dismissed %.1f ns per call (median of 200 batches of 1000; no lock, no clock read)  [target: a few ns]",
+            median(disabled), median(shared)))
 }

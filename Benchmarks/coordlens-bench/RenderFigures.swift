@@ -44,10 +44,13 @@ func renderFigures() {
         let whole = processTimed { try! SnapshotRenderer.render(snapshot, format: .svg, options: all) }
         // The collapsed picture of 100,000 with 2,000 scattered leaks adds seconds and says little more than 20,000's.
         let collapsed = size > 20_000 ? (seconds: Double.nan, value: [UInt8]()) : processTimed { try! SnapshotRenderer.render(snapshot, format: .svg) }
-        let byDefault = collapsed.seconds.isNaN ? "" : String(format: "; by default (collapsed) %.3f s, %.0f KB", collapsed.seconds, Double(collapsed.value.count) / 1e3)
-        print(String(format: "render %@ coordinators to SVG: whole (--all) %.2f s (%.2f s of it writing DOT), %.1f MB, was %.2f s  %@%@; peak memory so far %.0f MB",
-                     NumberText.grouped(size), whole.seconds, text.seconds, Double(whole.value.count) / 1e6, was,
-                     targetNote(whole.seconds, target, String(format: "< %.1f s", target)), byDefault, peakMegabytes()))
+        let byDefault =
+            collapsed.seconds.isNaN ? "" : String(format: "; by default (collapsed) %.3f s, %.0f KB", collapsed.seconds, Double(collapsed.value.count) / 1e3)
+        print(
+            String(
+                format: "render %@ coordinators to SVG: whole (--all) %.2f s (%.2f s of it writing DOT), %.1f MB, was %.2f s  %@%@; peak memory so far %.0f MB",
+                NumberText.grouped(size), whole.seconds, text.seconds, Double(whole.value.count) / 1e6, was,
+                targetNote(whole.seconds, target, String(format: "< %.1f s", target)), byDefault, peakMegabytes()))
     }
 
     // The same tree laid out by Graphviz's dot and by CoordinatorLens (then drawn by libgvc either way). 2,000 nodes,
@@ -61,6 +64,8 @@ func renderFigures() {
     let dotText = ownDocument.text.replacing(/, pos="[^"]*"/, with: "").replacing(", splines=line", with: "")
     let dotTime = processTimed { try! GraphvizRenderer.shared.render(dot: dotText, format: .svg, layout: .dot) }
     let ownTime = processTimed { try! GraphvizRenderer.shared.render(dot: ownDocument.text, format: .svg, layout: ownDocument.layout) }
-    print(String(format: "2,000 coordinators drawn whole to SVG: Graphviz dot layout %.2f s, own layout %.2f s: own layout %.1f× faster, same run",
-                 dotTime.seconds, ownTime.seconds, dotTime.seconds / ownTime.seconds))
+    print(
+        String(
+            format: "2,000 coordinators drawn whole to SVG: Graphviz dot layout %.2f s, own layout %.2f s: own layout %.1f× faster, same run",
+            dotTime.seconds, ownTime.seconds, dotTime.seconds / ownTime.seconds))
 }

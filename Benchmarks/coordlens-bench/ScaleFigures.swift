@@ -7,7 +7,9 @@ import Foundation
 /// Foundation only parses each line into a dictionary; the decoder also types every field into an `EventRecord`.
 func decoderVersusFoundation(lines count: Int = 200_000) {
     let bytes = generatedRecording(events: count)
-    var ours: [Double] = [], foundation: [Double] = [], ratios: [Double] = []
+    var ours: [Double] = []
+    var foundation: [Double] = []
+    var ratios: [Double] = []
     for _ in 0..<3 {
         var decoded = 0
         let start = nanos()
@@ -34,8 +36,11 @@ func decoderVersusFoundation(lines count: Int = 200_000) {
         foundation.append(Double(count) / foundationSeconds)
         ratios.append(foundationSeconds / decoderSeconds)
     }
-    print(String(format: "decoder vs Foundation's JSONSerialization on the same %d lines, in turn: %.2f M vs %.2f M lines/s, decoder %.1f× faster (median of 3 pairs)",
-                 count, median(ours) / 1e6, median(foundation) / 1e6, median(ratios)))
+    print(
+        String(
+            format:
+                "decoder vs Foundation's JSONSerialization on the same %d lines, in turn: %.2f M vs %.2f M lines/s, decoder %.1f× faster (median of 3 pairs)",
+            count, median(ours) / 1e6, median(foundation) / 1e6, median(ratios)))
 }
 
 /// What `coordlens check` does with a file, in this process: read it in 1 MiB chunks keeping only each session's
@@ -66,16 +71,20 @@ func checkAsAProcess() throws {
     defer { try? FileManager.default.removeItem(atPath: path) }
     precondition(runChild(["write-recording", path, "\(count)"]).status == 0, "write-recording failed")
     let parent = peakMegabytes()
-    var seconds: [Double] = [], megabytes: [Double] = []
+    var seconds: [Double] = []
+    var megabytes: [Double] = []
     for _ in 0..<3 {
         let run = runChild(["check-child", path])
         precondition(run.status == 0, "check-child failed")
         seconds.append(run.seconds)
         megabytes.append(run.megabytes)
     }
-    print(String(format: "check of a %d-event recording as a whole process (read in chunks, tree kept, judged, text report): median %.2f s CPU (min %.2f, max %.2f), peak %.0f MB (the bench was at %.0f MB when it started it)  %@ %@",
-                 count, median(seconds), seconds.min()!, seconds.max()!, median(megabytes), parent,
-                 targetNote(median(seconds), 0.8, "< 0.8 s"), targetNote(median(megabytes), 200, "< 200 MB")))
+    print(
+        String(
+            format:
+                "check of a %d-event recording as a whole process (read in chunks, tree kept, judged, text report): median %.2f s CPU (min %.2f, max %.2f), peak %.0f MB (the bench was at %.0f MB when it started it)  %@ %@",
+            count, median(seconds), seconds.min()!, seconds.max()!, median(megabytes), parent,
+            targetNote(median(seconds), 0.8, "< 0.8 s"), targetNote(median(megabytes), 200, "< 200 MB")))
 }
 
 /// Runs this binary with `arguments` and waits for it: its exit status, CPU seconds (user + system) and peak
@@ -88,7 +97,8 @@ func runChild(_ arguments: [String]) -> (status: Int32, seconds: Double, megabyt
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
-    let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+    let seconds =
+        Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
         + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     #if os(Linux)
     let megabytes = Double(usage.ru_maxrss) / 1024  // kilobytes here
@@ -111,10 +121,11 @@ func diffOfMillions() {
         times.append(Double(nanos() - start) / 1e9)
         summary = TreeDiffReport.summaryLine(for: diff)
     }
-    print(String(format: "diff of two 1,000,000-coordinator runs: median %.3f s (min %.3f, max %.3f) over 2 runs; %@  %@",
-                 median(times), times.min()!, times.max()!, String(summary.prefix(60)), targetNote(median(times), 2, "< 2 s")))
+    print(
+        String(
+            format: "diff of two 1,000,000-coordinator runs: median %.3f s (min %.3f, max %.3f) over 2 runs; %@  %@",
+            median(times), times.min()!, times.max()!, String(summary.prefix(60)), targetNote(median(times), 2, "< 2 s")))
 }
-
 
 /// `[target …: met]`, or by how much a figure falls short of it, for the bench lines of issue 12.
 func targetNote(_ value: Double, _ target: Double, _ text: String, lowerIsBetter: Bool = true) -> String {

@@ -81,7 +81,10 @@ func summaryTime() {
     }
     let summary = result!.summary
     let groups = summary.groups.map { "\($0.fingerprint.type) in \($0.runs)" }.joined(separator: ", ")
-    print(String(format: "check --summary of 1,000 recordings (%.1f MB, %d sessions): median %.3f s wall (min %.3f, max %.3f), %.3f s CPU on all cores, over 3 runs; %d groups (%@), %d retained",
-                 Double(bytes) / 1e6, summary.sessions, median(times), times.min()!, times.max()!, median(cpu),
-                 summary.groups.count, groups, summary.retained))
+    print(
+        String(
+            format:
+                "check --summary of 1,000 recordings (%.1f MB, %d sessions): median %.3f s wall (min %.3f, max %.3f), %.3f s CPU on all cores, over 3 runs; %d groups (%@), %d retained",
+            Double(bytes) / 1e6, summary.sessions, median(times), times.min()!, times.max()!, median(cpu),
+            summary.groups.count, groups, summary.retained))
 }

@@ -56,8 +56,11 @@ func longestCall(live: Int = 100_000, seconds: Double = 3) {
     tracer.end()
     let sorted = costs.sorted()
     func at(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-    print(String(format: "longest single hook call with %d live coordinators (Tracer.dismissed, wall time per call, the writer sweeping and a mark every 100 ms on another thread): max %.1f µs, p99.9 %.1f µs, p99 %.1f µs, median %.2f µs over %d calls; one mark there (a sweep over all of them, in slices) %.1f ms median  [target p99.9 < 50 µs; was 27 ms max]",
-                 live, sorted.last ?? 0, at(0.999), at(0.99), at(0.5), sorted.count, median(marking.costs) / 1e3))
+    print(
+        String(
+            format:
+                "longest single hook call with %d live coordinators (Tracer.dismissed, wall time per call, the writer sweeping and a mark every 100 ms on another thread): max %.1f µs, p99.9 %.1f µs, p99 %.1f µs, median %.2f µs over %d calls; one mark there (a sweep over all of them, in slices) %.1f ms median  [target p99.9 < 50 µs; was 27 ms max]",
+            live, sorted.last ?? 0, at(0.999), at(0.99), at(0.5), sorted.count, median(marking.costs) / 1e3))
 }
 
 /// What the marking thread tells the measuring one: its marks' costs, and when it has stopped.
@@ -67,13 +70,38 @@ final class MarkingThread: @unchecked Sendable {
     private var finished = false
     private var measured: [Double] = []
 
-    var costs: [Double] { condition.lock(); defer { condition.unlock() }; return measured }
-    func record(_ cost: Double) { condition.lock(); measured.append(cost); condition.unlock() }
+    var costs: [Double] {
+        condition.lock()
+        defer { condition.unlock() }
+        return measured
+    }
+    func record(_ cost: Double) {
+        condition.lock()
+        measured.append(cost)
+        condition.unlock()
+    }
 
-    var isSet: Bool { condition.lock(); defer { condition.unlock() }; return flag }
-    func set() { condition.lock(); flag = true; condition.unlock() }
-    func done() { condition.lock(); finished = true; condition.broadcast(); condition.unlock() }
-    func waitDone() { condition.lock(); while !finished { condition.wait() }; condition.unlock() }
+    var isSet: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return flag
+    }
+    func set() {
+        condition.lock()
+        flag = true
+        condition.unlock()
+    }
+    func done() {
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+    func waitDone() {
+        condition.lock()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
 }
 
 /// `growth` over a run that adds one leaking coordinator and marks after each of `marks` iterations.
@@ -85,6 +113,8 @@ func growthTime(marks: Int = 30_000) {
     }
     let log = Recording(bytes: recordingText(run: "growth", events)).sessions[0]
     let report = timed { try! GrowthReport(log, label: "loop") }
-    print(String(format: "growth over %d marks (one more live coordinator at each): %.3f s, %d growing type(s)  [target well under 1 s; was 46.8 s]",
-                 marks, report.seconds, report.value.growing.count))
+    print(
+        String(
+            format: "growth over %d marks (one more live coordinator at each): %.3f s, %d growing type(s)  [target well under 1 s; was 46.8 s]",
+            marks, report.seconds, report.value.growing.count))
 }

@@ -62,8 +62,11 @@ func hookCost() {
     }
     let kinds = perKind.keys.sorted().map { String(format: "%@ %.0f", $0, median(perKind[$0]!)) }.joined(separator: ", ")
     tracer.end()
-    print(String(format: "hook cost per event on the calling thread: median %.0f ns (p90 %.0f ns) over %d batches of %d (by kind, ns: %@); first sighting of an object %.0f ns  [target ≤ 100 ns median]",
-                 median(perEvent), percentile(perEvent, 0.9), perEvent.count, batch, kinds, firstSighting))
+    print(
+        String(
+            format:
+                "hook cost per event on the calling thread: median %.0f ns (p90 %.0f ns) over %d batches of %d (by kind, ns: %@); first sighting of an object %.0f ns  [target ≤ 100 ns median]",
+            median(perEvent), percentile(perEvent, 0.9), perEvent.count, batch, kinds, firstSighting))
 }
 
 /// A recording of `count` events: flows under a root, each added, bound, dismissed, removed and mostly deinited.
@@ -85,7 +88,9 @@ func generatedRecording(events count: Int) -> [UInt8] {
         nextID += 1
         let id = nextID
         flow += 1
-        line("\"event\":\"add\",\"id\":\(id),\"type\":\"\(types[flow % types.count])\",\"parent\":1,\"file\":\"App/Flows.swift\",\"line\":\(flow % 400),\"function\":\"start()\"")
+        line(
+            "\"event\":\"add\",\"id\":\(id),\"type\":\"\(types[flow % types.count])\",\"parent\":1,\"file\":\"App/Flows.swift\",\"line\":\(flow % 400),\"function\":\"start()\""
+        )
         line("\"event\":\"bind\",\"id\":\(id),\"screen\":\"FlowViewController\"")
         line("\"event\":\"dismiss\",\"id\":\(id)")
         if flow % 10 != 0 {
@@ -128,15 +133,21 @@ func decodeThroughput(applying: Bool = true) throws {
         coordinators = tree?.all.count ?? 0
         rates.append(Double(count) / seconds)
     }
-    print(String(format: (applying ? "decode+apply" : "decode alone") + ": median %.2f M events/s (min %.2f, max %.2f) over 5 runs of a %.0f MB, %d-event file with %d coordinators  [target ≥ 5 M events/s for decode+apply]",
-                 median(rates) / 1e6, rates.min()! / 1e6, rates.max()! / 1e6, Double(bytes.count) / 1e6, count, coordinators))
+    print(
+        String(
+            format: (applying ? "decode+apply" : "decode alone")
+                + ": median %.2f M events/s (min %.2f, max %.2f) over 5 runs of a %.0f MB, %d-event file with %d coordinators  [target ≥ 5 M events/s for decode+apply]",
+            median(rates) / 1e6, rates.min()! / 1e6, rates.max()! / 1e6, Double(bytes.count) / 1e6, count, coordinators))
 }
 
 /// Exactly `count` coordinators: App → tabs → 200 features each (8 types), every 10th feature with a 5-deep chain;
 /// every `leakEvery`-th feature is dismissed and never deinited.
 func diffSnapshot(count: Int = 100_000, firstID: Int, leakEvery: Int) -> Snapshot {
     var tree = SessionTree(header: SessionHeader(app: "Bench", run: "run-\(firstID)"))
-    var seq = 0, nextID = firstID, made = 0, feature = 0
+    var seq = 0
+    var nextID = firstID
+    var made = 0
+    var feature = 0
     func apply(_ event: Event) {
         seq += 1
         tree.apply(EventRecord(seq: seq, time: Double(seq) * 0.001, event: event))
@@ -177,8 +188,10 @@ func diffTime() {
         times.append(Double(nanos() - start) / 1e9)
         summary = TreeDiffReport.summaryLine(for: diff)
     }
-    print(String(format: "diff of two 100,000-coordinator runs: median %.3f s (min %.3f, max %.3f) over 5 runs; %@  [target < 1 s]",
-                 median(times), times.min()!, times.max()!, String(summary.prefix(60))))
+    print(
+        String(
+            format: "diff of two 100,000-coordinator runs: median %.3f s (min %.3f, max %.3f) over 5 runs; %@  [target < 1 s]",
+            median(times), times.min()!, times.max()!, String(summary.prefix(60))))
 }
 
 /// NDJSON for one session: `events` as `"event":…` bodies, numbered and timed 1 ms apart, then an `end` 10 s later.
@@ -237,38 +250,51 @@ func hostileShapes() {
     let sparse = recordingText(run: "sparse", ids.map { "\"event\":\"add\",\"id\":\($0),\"type\":\"C\"" })
     let memoryBefore = peakMegabytes()
     let sparseJudged = timed { try! Recording(bytes: sparse).sessions[0].snapshot() }
-    print(String(format: "%d-byte file of %d ids roughly doubling up to 2^62: judged in %.4f s (%d coordinators), peak memory %.0f MB → %.0f MB  [was 8.4 GB]",
-                 sparse.count, ids.count, sparseJudged.seconds, sparseJudged.value.nodes.count, memoryBefore, peakMegabytes()))
+    print(
+        String(
+            format: "%d-byte file of %d ids roughly doubling up to 2^62: judged in %.4f s (%d coordinators), peak memory %.0f MB → %.0f MB  [was 8.4 GB]",
+            sparse.count, ids.count, sparseJudged.seconds, sparseJudged.value.nodes.count, memoryBefore, peakMegabytes()))
 
     let depth = 100_000
     let a = chainRecording(depth: depth, firstID: 1, leaking: false)
     let b = chainRecording(depth: depth, firstID: 1_000_000, leaking: true)
     let judged = timed { try! Recording(bytes: b).sessions[0].snapshot() }
-    print(String(format: "100,000-deep chain, every step leaking: read, replayed and judged in %.3f s (%d retained, %.1f MB of NDJSON)",
-                 judged.seconds, judged.value.retained.count, Double(b.count) / 1e6))
+    print(
+        String(
+            format: "100,000-deep chain, every step leaking: read, replayed and judged in %.3f s (%d retained, %.1f MB of NDJSON)",
+            judged.seconds, judged.value.retained.count, Double(b.count) / 1e6))
     let snapshotA = try! Recording(bytes: a).sessions[0].snapshot()
     let diff = timed { TreeDiff(snapshotA, judged.value) }
     let text = timed { TreeDiffReport.text(for: diff.value) }
     // The JSON of this diff (173 MB, 7.5 s) is left out to keep the bench under two minutes; the text shows the size.
-    print(String(format: "diff of two 100,000-deep chains: %.3f s to diff, %.3f s for the text (%.1f MB); %@  [was killed at 24 GB]",
-                 diff.seconds, text.seconds, Double(text.value.utf8.count) / 1e6,
-                 String(TreeDiffReport.summaryLine(for: diff.value).prefix(50))))
+    print(
+        String(
+            format: "diff of two 100,000-deep chains: %.3f s to diff, %.3f s for the text (%.1f MB); %@  [was killed at 24 GB]",
+            diff.seconds, text.seconds, Double(text.value.utf8.count) / 1e6,
+            String(TreeDiffReport.summaryLine(for: diff.value).prefix(50))))
 
     let star = starRecording(children: 200_000, removingAll: false)
     let starJudged = timed { try! Recording(bytes: star).sessions[0].snapshot() }
-    print(String(format: "200,000-child star: read, replayed and judged in %.3f s (%d coordinators)",
-                 starJudged.seconds, starJudged.value.nodes.count))
+    print(
+        String(
+            format: "200,000-child star: read, replayed and judged in %.3f s (%d coordinators)",
+            starJudged.seconds, starJudged.value.nodes.count))
     let removal = starRecording(children: 200_000, removingAll: true)
     let removed = timed { try! Recording(bytes: removal).sessions[0].snapshot() }
-    print(String(format: "200,000-child star, every child removed in the order added: %.3f s (hub keeps %d children, %d roots)  [was 10.6 s]",
-                 removed.seconds, removed.value.nodes[0].children.count, removed.value.roots.count))
+    print(
+        String(
+            format: "200,000-child star, every child removed in the order added: %.3f s (hub keeps %d children, %d roots)  [was 10.6 s]",
+            removed.seconds, removed.value.nodes[0].children.count, removed.value.roots.count))
     print(String(format: "peak resident memory of the bench so far: %.0f MB", peakMegabytes()))
 }
 
 // `coordlens-bench [hook|hook-ratios|sweep|growth|decode|decode-only|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 // The child processes of the `check` figure.
-if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "check-child" { try checkChild(CommandLine.arguments[2]); exit(0) }
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "check-child" {
+    try checkChild(CommandLine.arguments[2])
+    exit(0)
+}
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "write-recording" {
     try writeRecording(CommandLine.arguments[2], events: Int(CommandLine.arguments[3])!)
     exit(0)

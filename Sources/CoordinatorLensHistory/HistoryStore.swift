@@ -148,7 +148,8 @@ package struct HistoryStore: Sendable {
             guard row.count == 6, let run = row[0].integer, let fingerprint = row[1].text, let count = row[2].integer else {
                 throw HistoryError("\(location): a row of table leaks does not read: \(row)")
             }
-            return StoredLeak(runID: run, fingerprint: fingerprint, count: count, exampleFile: row[3].text, exampleLine: row[4].integer, exampleFunction: row[5].text)
+            return StoredLeak(
+                runID: run, fingerprint: fingerprint, count: count, exampleFile: row[3].text, exampleLine: row[4].integer, exampleFunction: row[5].text)
         }
     }
 

@@ -47,10 +47,11 @@ package struct LeakHistory: Sendable {
                 lines[number].countInNewestRun += inNewest
             } else {
                 lineOf[leak.fingerprint] = lines.count
-                lines.append(Line(
-                    fingerprint: leak.fingerprint, runs: 1, count: leak.count, firstSeen: run, lastSeen: run,
-                    countInNewestRun: inNewest, isNew: leak.runID == newestID, example: leak
-                ))
+                lines.append(
+                    Line(
+                        fingerprint: leak.fingerprint, runs: 1, count: leak.count, firstSeen: run, lastSeen: run,
+                        countInNewestRun: inNewest, isNew: leak.runID == newestID, example: leak
+                    ))
             }
         }
         self.lines = lines.sorted {

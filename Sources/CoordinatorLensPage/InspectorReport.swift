@@ -22,7 +22,9 @@ package enum InspectorReport {
         var model = TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd)
         let nodes = model.nodes
         model.nodes = []
-        let events = CoordinatorEvent.byCoordinator(in: log, paths: options.sourcePaths).sorted { $0.key < $1.key }.map { CoordinatorEvents(id: $0.key, events: $0.value) }
+        let events = CoordinatorEvent.byCoordinator(in: log, paths: options.sourcePaths).sorted { $0.key < $1.key }.map {
+            CoordinatorEvents(id: $0.key, events: $0.value)
+        }
         let json: String
         do {
             json = try Self.contents(model: model, nodes: nodes, svg: svg, events: events)
@@ -53,7 +55,9 @@ package enum InspectorReport {
         // The model without its nodes has exactly one `"nodes":[]`: keys are not escaped, and no other part of the
         // model has a key of that name.
         let shell = String(decoding: try encoder.encode(model), as: UTF8.self)
-        guard let slot = shell.range(of: #""nodes":[]"#) else { throw EncodingError.invalidValue(model, .init(codingPath: [], debugDescription: "no nodes key")) }
+        guard let slot = shell.range(of: #""nodes":[]"#) else {
+            throw EncodingError.invalidValue(model, .init(codingPath: [], debugDescription: "no nodes key"))
+        }
         var out = "{\"model\":" + shell[..<slot.lowerBound] + "\"nodes\":" + (try sliced(nodes)) + shell[slot.upperBound...]
         out += ",\"svg\":" + String(decoding: try encoder.encode(svg), as: UTF8.self)
         out += ",\"events\":" + (try sliced(events)) + "}"
@@ -82,9 +86,11 @@ package enum InspectorReport {
         // all, and of inline scripts only the page's own two, named by hash, so nothing that slipped into the
         // document as markup could run. The JSON element is data, which the policy does not govern.
         let scripts = ScriptHash.source(of: script) + " " + ScriptHash.source(of: lifetimes)
-        let policy = #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src "#
+        let policy =
+            #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src "#
             + scripts + #"; style-src 'unsafe-inline'; img-src data:">"#
-        return page
+        return
+            page
             .replacingOccurrences(of: #"<meta charset="utf-8">"#, with: #"<meta charset="utf-8">"# + "\n" + policy)
             .replacingOccurrences(of: "<title>CoordinatorLens inspector</title>", with: "<title>CoordinatorLens report: \(XMLText.escaped(title))</title>")
             .replacingOccurrences(of: #"<link rel="stylesheet" href="/inspector.css">"#, with: "<style>\n\(style)</style>")

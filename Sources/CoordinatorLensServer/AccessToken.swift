@@ -24,7 +24,7 @@ package struct AccessToken: Sendable, Equatable, CustomStringConvertible {
     /// URL, a cookie and a Swift string literal unescaped); nil otherwise.
     package init?(_ text: String) {
         guard text.utf8.count >= Self.minimumLength,
-              text.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
+            text.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
         else { return nil }
         self.text = text
     }

@@ -19,7 +19,8 @@ struct HostCheck: Sendable {
             guard let colon = header.lastIndex(of: ":") else { return false }
             host = header[..<colon]
             portText = header[header.index(after: colon)...]
-            let isIPv4 = host.split(separator: ".", omittingEmptySubsequences: false).count == 4
+            let isIPv4 =
+                host.split(separator: ".", omittingEmptySubsequences: false).count == 4
                 && host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
                     !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) && Int(part)! <= 255
                 }

@@ -57,7 +57,9 @@ package final class InspectorServer: @unchecked Sendable {
         }
         self.recorder = recorder
         if let recorder, let path = options.recordPath, recorder.existingBytes > 0 {
-            log("recording: appending to \(TextSanitizer.visible(path)), which already holds \(NumberText.grouped(recorder.existingBytes)) bytes; earlier runs stay, and a run that continues reads as one session")
+            log(
+                "recording: appending to \(TextSanitizer.visible(path)), which already holds \(NumberText.grouped(recorder.existingBytes)) bytes; earlier runs stay, and a run that continues reads as one session"
+            )
         }
         let page = options.httpPort.map { _ in
             PageServer(
@@ -95,10 +97,11 @@ package final class InspectorServer: @unchecked Sendable {
                         LineDeadlineHandler(timeout: hookIdleTimeout, name: "connection-\(number)", log: log)
                     )
                     try channel.pipeline.syncOperations.addHandler(HookTokenGate(token: token, log: log))
-                    try channel.pipeline.syncOperations.addHandler(HookConnectionHandler(
-                        name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes,
-                        acknowledged: acknowledged, changed: changed, log: log
-                    ))
+                    try channel.pipeline.syncOperations.addHandler(
+                        HookConnectionHandler(
+                            name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes,
+                            acknowledged: acknowledged, changed: changed, log: log
+                        ))
                 }
             }
         do {
@@ -114,7 +117,10 @@ package final class InspectorServer: @unchecked Sendable {
             } catch {
                 try? await channel?.close()
                 _ = recorder?.close(by: Date())
-                throw ListenError(message: "cannot serve the inspector page on \(options.host):\(httpPort): \(error) (--http-port picks another port, --no-http turns the page off)")
+                throw ListenError(
+                    message:
+                        "cannot serve the inspector page on \(options.host):\(httpPort): \(error) (--http-port picks another port, --no-http turns the page off)"
+                )
             }
         }
         return channel?.localAddress?.port ?? options.port
@@ -176,11 +182,15 @@ package final class InspectorServer: @unchecked Sendable {
     private func evictIdleSessions() {
         let idle = sessions.evict(idleFor: options.evictAfter)
         for header in idle {
-            log("\(StatusLine.name(app: header.app, run: header.run)) evicted from memory after \(Seconds(options.evictAfter)) without a connection; its recording and picture stay on disk")
+            log(
+                "\(StatusLine.name(app: header.app, run: header.run)) evicted from memory after \(Seconds(options.evictAfter)) without a connection; its recording and picture stay on disk"
+            )
         }
         let crowded = sessions.takeEvictedForRoom()
         for header in crowded {
-            log("\(StatusLine.name(app: header.app, run: header.run)) evicted from memory to make room: \(options.maxSessions) sessions held; its recording and picture stay on disk")
+            log(
+                "\(StatusLine.name(app: header.app, run: header.run)) evicted from memory to make room: \(options.maxSessions) sessions held; its recording and picture stay on disk"
+            )
         }
         if !idle.isEmpty || !crowded.isEmpty { renders.retainOnly(Set(sessions.runs)) }
     }

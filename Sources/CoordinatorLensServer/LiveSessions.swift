@@ -150,10 +150,12 @@ package final class LiveSessions: @unchecked Sendable {
             // recording still has them.
             entries[run]!.refusedCoordinators += 1
             if entries[run]!.refusedCoordinators == 1 {
-                entries[run]!.tree.report(Diagnostic(
-                    line: record.line,
-                    message: "this session reached the limit of \(maxCoordinators) coordinators (--max-coordinators): further new ones are counted, not drawn or judged"
-                ))
+                entries[run]!.tree.report(
+                    Diagnostic(
+                        line: record.line,
+                        message:
+                            "this session reached the limit of \(maxCoordinators) coordinators (--max-coordinators): further new ones are counted, not drawn or judged"
+                    ))
             }
             return
         }
@@ -336,7 +338,8 @@ package final class LiveSessions: @unchecked Sendable {
     /// kept for the next reader.
     private func judged(run: String, _ entry: Entry, grace: Double, now: Date) -> LiveSnapshot {
         if let kept = entry.judged, kept.version == entry.version, kept.grace == grace,
-           entry.frozen || entry.tree.ended || abs(now.timeIntervalSince(kept.at)) < Self.judgementLifetime {
+            entry.frozen || entry.tree.ended || abs(now.timeIntervalSince(kept.at)) < Self.judgementLifetime
+        {
             return kept.live
         }
         let live = Self.judge(entry, grace: grace, now: now)

@@ -120,7 +120,8 @@ final class PageFeed: @unchecked Sendable {
         lock.lock()
         // A page that drained and filled again since has a later check of its own.
         guard let since = fullSince[id],
-              DispatchTime.now().uptimeNanoseconds >= since.uptimeNanoseconds + UInt64(stallTimeout * 1e9) else {
+            DispatchTime.now().uptimeNanoseconds >= since.uptimeNanoseconds + UInt64(stallTimeout * 1e9)
+        else {
             lock.unlock()
             return
         }

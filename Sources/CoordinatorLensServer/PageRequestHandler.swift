@@ -15,7 +15,10 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Every response forbids inline and remote scripts, framing and sniffing; nothing is cached, nothing allows
     /// another origin (no CORS headers at all).
     static let securityHeaders: [(String, String)] = [
-        ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+        (
+            "Content-Security-Policy",
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        ),
         ("X-Content-Type-Options", "nosniff"),
         ("X-Frame-Options", "DENY"),
         ("Referrer-Policy", "no-referrer"),
@@ -115,7 +118,8 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         var headers = HTTPHeaders(Self.securityHeaders)
         headers.add(name: "Content-Type", value: "text/event-stream; charset=utf-8")
         guard feedClient == nil else {
-            return Self.write(.text(409, "this connection already carries the feed"), version: head.version, keepAlive: false, headOnly: false, on: context.channel)
+            return Self.write(
+                .text(409, "this connection already carries the feed"), version: head.version, keepAlive: false, headOnly: false, on: context.channel)
         }
         feedClient = feed.add(context.channel)
         // The head goes out before the feed's first message: both are written from the feed's queue or after this.

@@ -57,9 +57,10 @@ final class PageServer: @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(RequestDeadlineHandler(timeout: requestTimeout))
                     // An accepted connection's local port is the one the listener bound, 0 given or not.
                     let port = channel.localAddress?.port ?? -1
-                    try channel.pipeline.syncOperations.addHandler(PageRequestHandler(
-                        page: page, feed: feed, hosts: HostCheck(port: port), access: PageAccess(token: token, port: port), work: work
-                    ))
+                    try channel.pipeline.syncOperations.addHandler(
+                        PageRequestHandler(
+                            page: page, feed: feed, hosts: HostCheck(port: port), access: PageAccess(token: token, port: port), work: work
+                        ))
                 }
             }
         let channel = try await bootstrap.bind(host: host, port: port).get()

@@ -11,7 +11,8 @@ enum StatusLine {
         let counts = snapshot.counts
         let verdicts = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
         let state = snapshot.ended ? "ended" : live.connected ? "live" : "disconnected"
-        var line = "\(name(snapshot.app)) \(run(snapshot.run)) [\(state)] \(live.events) events, "
+        var line =
+            "\(name(snapshot.app)) \(run(snapshot.run)) [\(state)] \(live.events) events, "
             + "\(snapshot.nodes.count) coordinators"
         if !verdicts.isEmpty { line += ": " + verdicts.joined(separator: ", ") }
         if !snapshot.warnings.isEmpty { line += ", \(snapshot.warnings.count) warnings" }

@@ -1,5 +1,6 @@
 import CoordinatorLens
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -210,7 +211,8 @@ final class StreamRecorder: @unchecked Sendable {
             // The queue names a run only when the run changes, so the batch may begin with lines of the run the last
             // batch written ended with; after the gap lines it must be named again.
             if !batch.starts(with: Array(#"{"event":"session""#.utf8)), let run = lastRunWritten,
-               let header = runs[run]?.header ?? lost[run]?.header {
+                let header = runs[run]?.header ?? lost[run]?.header
+            {
                 bytes += header + [0x0A]
             }
         }
@@ -227,7 +229,8 @@ final class StreamRecorder: @unchecked Sendable {
         }
         if !lost.isEmpty {
             let missing = lost.values.reduce(0) { $0 + $1.lines }
-            let note = "recording resumed: \(missing) event\(missing == 1 ? "" : "s") of \(lost.count) run\(lost.count == 1 ? "" : "s") missing, the disk had refused them (a gap line in the recording says so)"
+            let note =
+                "recording resumed: \(missing) event\(missing == 1 ? "" : "s") of \(lost.count) run\(lost.count == 1 ? "" : "s") missing, the disk had refused them (a gap line in the recording says so)"
             lost.removeAll()
             condition.lock()
             resumed = note

@@ -50,7 +50,10 @@ public final class FileSink: TraceSink, @unchecked Sendable {
         }
         let earlier = opened.seekToEndOfFile()
         if appending, earlier > 0 {
-            FileHandle.standardError.write(Data("CoordinatorTrace: appending this run to \(path), which holds \(earlier) bytes of earlier runs; coordlens check judges every run in it\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "CoordinatorTrace: appending this run to \(path), which holds \(earlier) bytes of earlier runs; coordlens check judges every run in it\n"
+                        .utf8))
         }
         handle = opened
         return opened

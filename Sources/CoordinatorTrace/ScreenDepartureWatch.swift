@@ -18,7 +18,7 @@ enum ScreenDepartureWatch {
         let original = #selector(UIViewController.viewDidDisappear(_:))
         let reporting = #selector(UIViewController.coordinatorTraceViewDidDisappear(_:))
         guard let originalMethod = class_getInstanceMethod(UIViewController.self, original),
-              let reportingMethod = class_getInstanceMethod(UIViewController.self, reporting)
+            let reportingMethod = class_getInstanceMethod(UIViewController.self, reporting)
         else { return false }
         method_exchangeImplementations(originalMethod, reportingMethod)
         return true
@@ -36,7 +36,7 @@ extension UIViewController {
     @objc func coordinatorTraceViewDidDisappear(_ animated: Bool) {
         coordinatorTraceViewDidDisappear(animated)
         guard let route = objc_getAssociatedObject(self, ScreenDepartureWatch.routeKey) as? ProbeRoute,
-              coordinatorTraceHasLeft
+            coordinatorTraceHasLeft
         else { return }
         route.screenLeft(self)
     }

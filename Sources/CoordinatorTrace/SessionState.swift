@@ -35,10 +35,11 @@ struct SessionState {
             tracked.attachedAt = now
             tracked.removedAt = 0
         }
-        queue.append(RawEvent(
-            kind: .add, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now, type: type(of: child),
-            file: site.file, path: site.path, line: site.line, function: site.function
-        ))
+        queue.append(
+            RawEvent(
+                kind: .add, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now, type: type(of: child),
+                file: site.file, path: site.path, line: site.line, function: site.function
+            ))
     }
 
     mutating func removed(_ child: AnyObject, from parent: AnyObject?, site: RawSite) {
@@ -50,10 +51,11 @@ struct SessionState {
             tracked.parent = nil
             if tracked.removedAt == 0 { tracked.removedAt = now }
         }
-        queue.append(RawEvent(
-            kind: .remove, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now,
-            file: site.file, path: site.path, line: site.line, function: site.function
-        ))
+        queue.append(
+            RawEvent(
+                kind: .remove, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now,
+                file: site.file, path: site.path, line: site.line, function: site.function
+            ))
     }
 
     mutating func bound(_ coordinator: AnyObject, to screen: AnyObject, site: RawSite) {
@@ -67,10 +69,11 @@ struct SessionState {
         #if canImport(UIKit) && canImport(ObjectiveC)
         if writer.options.detectsScreenDepartures { ScreenDepartureWatch.watch(screen, route: probes) }
         #endif
-        queue.append(RawEvent(
-            kind: .bind, id: tracked.id, nanos: now, type: type(of: screen),
-            file: site.file, path: site.path, line: site.line, function: site.function
-        ))
+        queue.append(
+            RawEvent(
+                kind: .bind, id: tracked.id, nanos: now, type: type(of: screen),
+                file: site.file, path: site.path, line: site.line, function: site.function
+            ))
     }
 
     mutating func dismissed(_ coordinator: AnyObject, site: RawSite) {
@@ -88,10 +91,11 @@ struct SessionState {
         let now = MonotonicClock.now()
         for screen in bound {
             markDismissed(screen.coordinator, at: now)
-            queue.append(RawEvent(
-                kind: .screenLeft, id: screen.coordinator.id, nanos: now,
-                file: site?.file, path: site?.path, line: site?.line ?? 0, function: site?.function
-            ))
+            queue.append(
+                RawEvent(
+                    kind: .screenLeft, id: screen.coordinator.id, nanos: now,
+                    file: site?.file, path: site?.path, line: site?.line ?? 0, function: site?.function
+                ))
         }
     }
 
@@ -104,10 +108,11 @@ struct SessionState {
     /// A mark; the caller finished a sweep in the same hold of the lock (`Tracer.afterSweep`), so every deallocation
     /// that happened before the call is in the stream before the mark.
     mutating func marked(_ label: String, site: RawSite) {
-        queue.append(RawEvent(
-            kind: .mark, id: 0, nanos: MonotonicClock.now(), label: label,
-            file: site.file, path: site.path, line: site.line, function: site.function
-        ))
+        queue.append(
+            RawEvent(
+                kind: .mark, id: 0, nanos: MonotonicClock.now(), label: label,
+                file: site.file, path: site.path, line: site.line, function: site.function
+            ))
     }
 
     mutating func heartbeat() {

@@ -178,7 +178,8 @@ final class SessionWriter: @unchecked Sendable {
     private func drain(_ state: inout TracerState, into drained: inout [RawEvent]) -> Int {
         guard state.session?.writer === self else { return 0 }
         if state.session!.queue.isEmpty,
-           MonotonicClock.now() &- lastEventNanos >= UInt64(options.heartbeatInterval * 1e9) {
+            MonotonicClock.now() &- lastEventNanos >= UInt64(options.heartbeatInterval * 1e9)
+        {
             state.session!.heartbeat()
         }
         return state.session!.queue.drain(into: &drained)

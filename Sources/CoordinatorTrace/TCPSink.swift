@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -254,7 +255,9 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         backoff = Self.maximumBackoff
         guard !refusalTold else { return }
         refusalTold = true
-        let reason = line.contains("token") ? (authLine == nil ? "it wants a token: pass the one it printed to .tcp(host:port:token:)" : "the token is not the one it printed") : line
+        let reason =
+            line.contains("token")
+            ? (authLine == nil ? "it wants a token: pass the one it printed to .tcp(host:port:token:)" : "the token is not the one it printed") : line
         FileHandle.standardError.write(Data("CoordinatorTrace: coordlens listen at \(host):\(port) refused this app's connection: \(reason)\n".utf8))
     }
 

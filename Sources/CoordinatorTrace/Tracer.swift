@@ -144,8 +144,9 @@ public final class Tracer: @unchecked Sendable {
             var cursor: SweepCursor?
             let decision = afterSweep(
                 cursor: { SweepCursor(grace: $0.options.graceNanoseconds) },
-                finished: { cursor = $0 }
-            ) { tracer -> UInt64?? in tracer.session == nil ? nil : .some(cursor?.latestDecision) }
+                finished: { cursor = $0 },
+                { tracer -> UInt64?? in tracer.session == nil ? nil : .some(cursor?.latestDecision) }
+            )
             guard let decision else { return }
             let now = MonotonicClock.now()
             guard let decision, now <= decision else { return }

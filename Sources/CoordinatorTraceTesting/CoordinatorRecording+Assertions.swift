@@ -50,10 +50,13 @@ extension CoordinatorRecording {
         if Kept.self == Void.self {
             let freedRoots = snapshot.nodes.filter { $0.parent == nil && $0.removedFrom == nil && $0.deinitAt != nil }
             if let root = freedRoots.first {
-                report([TextSanitizer.visible(
-                    "\(root.type)#\(root.id) was freed when the closure returned, before anything could be judged while the "
-                        + "app lived: return it (what the app keeps) from the closure"
-                )], at: location)
+                report(
+                    [
+                        TextSanitizer.visible(
+                            "\(root.type)#\(root.id) was freed when the closure returned, before anything could be judged while the "
+                                + "app lived: return it (what the app keeps) from the closure"
+                        )
+                    ], at: location)
             }
         }
         let retained = snapshot.retained

@@ -57,7 +57,9 @@ public func assertSharedCoordinatorsReleased<Kept>(
     defer { SharedTracerTurn.lock.unlock() }
     try assertCoordinatorsReleased(grace: grace, fileID: fileID, filePath: filePath, line: line, column: column) { _ in
         try body()
-    } recording: { CoordinatorRecording(tracer: .shared, grace: grace) }
+    } recording: {
+        CoordinatorRecording(tracer: .shared, grace: grace)
+    }
 }
 
 private func assertCoordinatorsReleased<Kept>(

@@ -23,7 +23,10 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Exit 0 although the run ended while some finished coordinators were still within their grace period.")
     var allowUndecided = false
 
-    @Flag(help: "Summarise many recordings (directories are searched for *.ndjson): leaks grouped by fingerprint, ranked by the number of recordings they appear in; text, json, gcc or github.")
+    @Flag(
+        help:
+            "Summarise many recordings (directories are searched for *.ndjson): leaks grouped by fingerprint, ranked by the number of recordings they appear in; text, json, gcc or github."
+    )
     var summary = false
 
     @OptionGroup var point: SnapshotOptions
@@ -80,7 +83,10 @@ struct CheckCommand: AsyncParsableCommand {
         guard point.session == nil else { throw UsageFailure(message: "--summary reads every session; it takes no --session") }
         guard !files.contains("-") else { throw UsageFailure(message: "--summary reads files and directories, not standard input") }
         guard format != .sarif, format != .junit else {
-            throw UsageFailure(message: "--summary prints text, json, gcc or github; \(format.rawValue) describes single runs: run check --format \(format.rawValue) on the recordings")
+            throw UsageFailure(
+                message:
+                    "--summary prints text, json, gcc or github; \(format.rawValue) describes single runs: run check --format \(format.rawValue) on the recordings"
+            )
         }
         let (summary, unusable) = SummaryInput.summarise(try SummaryInput.files(files), grace: point.grace, limits: point.limits, cut: point.cut)
         let paths = source.paths

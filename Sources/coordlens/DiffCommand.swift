@@ -35,7 +35,9 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file; standard output when not given or -.")
     var output: String?
 
-    @Option(help: "text, json, svg, png, pdf, dot or html (a one-file report: picture and leak lists); taken from the output's extension when not given, else text.")
+    @Option(
+        help: "text, json, svg, png, pdf, dot or html (a one-file report: picture and leak lists); taken from the output's extension when not given, else text."
+    )
     var format: OutputFormat?
 
     /// The point both trees are taken at.
@@ -146,8 +148,9 @@ struct DiffCommand: ParsableCommand {
         switch try DiffInput.read(path, limits: input.limits) {
         case .snapshot(let snapshot, let source):
             guard cut == .end else {
-                throw UsageFailure(message: "\(side) (\(source)) is a snapshot, already taken at \(Seconds(snapshot.evaluatedAt)): "
-                    + "--at-seq, --at-time and --at-mark apply to recordings only")
+                throw UsageFailure(
+                    message: "\(side) (\(source)) is a snapshot, already taken at \(Seconds(snapshot.evaluatedAt)): "
+                        + "--at-seq, --at-time and --at-mark apply to recordings only")
             }
             if let session, session != snapshot.run {
                 throw UsageFailure(message: "\(side) (\(source)) is a snapshot of run \(snapshot.run), not \(session)")

@@ -34,8 +34,9 @@ enum DiffInput {
         if sessions.contains(where: { $0.log.entries.contains { if case .record = $0 { true } else { false } } }) {
             return .recording(sessions)
         }
-        throw UsageFailure(message: "\(source) is neither a recording (NDJSON lines with \"event\") nor a snapshot "
-            + "(a JSON object with \"nodes\", as `coordlens render --format json` writes): \(describe(snapshotError))")
+        throw UsageFailure(
+            message: "\(source) is neither a recording (NDJSON lines with \"event\") nor a snapshot "
+                + "(a JSON object with \"nodes\", as `coordlens render --format json` writes): \(describe(snapshotError))")
     }
 
     /// Whether the first non-blank line is a wire-format event or session line.

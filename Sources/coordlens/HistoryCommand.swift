@@ -84,9 +84,11 @@ struct HistoryAddCommand: AsyncParsableCommand {
                 let (id, added) = try await history.add(record)
                 let leaks = record.leaks.reduce(0) { $0 + $1.count }
                 let fingerprints = record.leaks.count == 1 ? "1 fingerprint" : "\(record.leaks.count) fingerprints"
-                print(added
-                    ? "stored run \(record.run) of \(record.app) from \(check.source) as #\(id): " + (leaks == 0 ? "no leaks" : "\(leaks) retained in \(fingerprints)")
-                    : "run \(record.run) of \(record.app) from \(check.source) was already stored as #\(id); left as it is")
+                print(
+                    added
+                        ? "stored run \(record.run) of \(record.app) from \(check.source) as #\(id): "
+                            + (leaks == 0 ? "no leaks" : "\(leaks) retained in \(fingerprints)")
+                        : "run \(record.run) of \(record.app) from \(check.source) was already stored as #\(id); left as it is")
             }
         }
     }

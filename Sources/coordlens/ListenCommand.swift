@@ -46,19 +46,28 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(name: .customLong("evict-after"), help: "Seconds a session without a connection stays in memory; its recording and picture stay on disk.")
     var evictAfter = ListenOptions().evictAfter
 
-    @Option(name: .customLong("max-sessions"), help: "Sessions held in memory at once; a new run past it evicts the oldest disconnected one, or is closed when all are connected.")
+    @Option(
+        name: .customLong("max-sessions"),
+        help: "Sessions held in memory at once; a new run past it evicts the oldest disconnected one, or is closed when all are connected.")
     var maxSessions = ListenOptions().maxSessions
 
-    @Option(name: .customLong("max-connections"), help: "Open hook connections at once; past it new ones are closed. Default: the open-file limit less 32 and the page's share, at most 1024.")
+    @Option(
+        name: .customLong("max-connections"),
+        help: "Open hook connections at once; past it new ones are closed. Default: the open-file limit less 32 and the page's share, at most 1024.")
     var maxConnections: Int?
 
-    @Option(name: .customLong("hook-idle-timeout"), help: "Seconds a hook connection may send no complete line before it is closed (hooks send a heartbeat at least every 60 s).")
+    @Option(
+        name: .customLong("hook-idle-timeout"),
+        help: "Seconds a hook connection may send no complete line before it is closed (hooks send a heartbeat at least every 60 s).")
     var hookIdleTimeout = ListenOptions().hookIdleTimeout
 
-    @Option(name: .customLong("record-buffer-bytes"), help: "Bytes of recording waiting for the disk; past it lines are dropped from the recording and counted.")
+    @Option(
+        name: .customLong("record-buffer-bytes"), help: "Bytes of recording waiting for the disk; past it lines are dropped from the recording and counted.")
     var recordBufferBytes = ListenOptions().recordBufferBytes
 
-    @Option(name: .customLong("max-coordinators"), help: "Coordinators one session keeps in memory; past it new ones are counted (and recorded), not drawn or judged, with a warning.")
+    @Option(
+        name: .customLong("max-coordinators"),
+        help: "Coordinators one session keeps in memory; past it new ones are counted (and recorded), not drawn or judged, with a warning.")
     var maxCoordinators = ListenOptions().maxCoordinators
 
     @Option(name: .customLong("max-history-events"), help: "Events of one session kept for the page's time travel; past it the slider covers the first part.")
@@ -67,11 +76,12 @@ struct ListenCommand: AsyncParsableCommand {
     @Option(name: .customLong("large-tree"), help: "Above this many drawn coordinators, lay the picture out without Graphviz's dot (fast).")
     var largeTree = ListenOptions().largeTreeThreshold
 
-
     func validate() throws {
-        let positive = [("--max-line-bytes", maxLineBytes), ("--max-sessions", maxSessions), ("--max-connections", maxConnections ?? 1),
-                        ("--record-buffer-bytes", recordBufferBytes), ("--large-tree", largeTree),
-                        ("--max-coordinators", maxCoordinators), ("--max-history-events", maxHistoryEvents)]
+        let positive = [
+            ("--max-line-bytes", maxLineBytes), ("--max-sessions", maxSessions), ("--max-connections", maxConnections ?? 1),
+            ("--record-buffer-bytes", recordBufferBytes), ("--large-tree", largeTree),
+            ("--max-coordinators", maxCoordinators), ("--max-history-events", maxHistoryEvents),
+        ]
         if let (name, _) = positive.first(where: { $0.1 < 1 }) { throw ValidationError("\(name) must be at least 1") }
         if !noHTTP, !(0...65_535).contains(httpPort) { throw ValidationError("--http-port must be from 0 to 65535") }
         if maxKeptMalformed < 0 { throw ValidationError("--max-kept-malformed must not be negative") }

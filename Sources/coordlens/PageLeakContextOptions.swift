@@ -11,7 +11,8 @@ struct PageLeakContextOptions: ParsableArguments {
 
     @Option(
         name: .customLong("history"),
-        help: "A leak history (a SQLite file or postgres://…): the page says per leak in how many stored runs it occurred since when, and charts its count per run."
+        help:
+            "A leak history (a SQLite file or postgres://…): the page says per leak in how many stored runs it occurred since when, and charts its count per run."
     )
     var history: String?
 

@@ -4,10 +4,14 @@ import CoordinatorLensServer
 /// `--max-page-connections`, `--page-request-timeout` and `--feed-stall-timeout`: how the inspector page's port of
 /// `listen` and `view` is bounded (README, "coordlens listen").
 struct PageLimitOptions: ParsableArguments {
-    @Option(name: .customLong("max-page-connections"), help: "Page connections open at once, idle ones included; past it new ones are closed. Default: a quarter of the open-file limit less 32, at most 128.")
+    @Option(
+        name: .customLong("max-page-connections"),
+        help: "Page connections open at once, idle ones included; past it new ones are closed. Default: a quarter of the open-file limit less 32, at most 128.")
     var maxPageConnections: Int?
 
-    @Option(name: .customLong("page-request-timeout"), help: "Seconds a page connection may take to send a whole request (from connecting, or from its last answer); then it is closed.")
+    @Option(
+        name: .customLong("page-request-timeout"),
+        help: "Seconds a page connection may take to send a whole request (from connecting, or from its last answer); then it is closed.")
     var requestTimeout = PageLimits().requestTimeout
 
     @Option(name: .customLong("feed-stall-timeout"), help: "Seconds a page's event stream may stay full (the page reading nothing) before it is dropped.")

@@ -29,7 +29,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .customLong("leaks-only"), help: "Draw only retained coordinators, what hangs below them and the path to each.")
     var leaksOnly = false
 
-    @Option(help: ArgumentHelp("Draw only the coordinator with this id, or every one of this type, with its subtree and its path from the root.", valueName: "ID|TYPE"))
+    @Option(
+        help: ArgumentHelp(
+            "Draw only the coordinator with this id, or every one of this type, with its subtree and its path from the root.", valueName: "ID|TYPE"))
     var focus: String?
 
     @Option(help: "Draw coordinators down to this depth (roots are 0); each deeper subtree becomes one summary with its counts.")
@@ -84,4 +86,3 @@ struct RenderCommand: ParsableCommand {
         WarningPrinter.print(snapshot.warnings, source: session.source)
     }
 }
-

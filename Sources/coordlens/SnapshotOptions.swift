@@ -13,7 +13,9 @@ struct SnapshotOptions: ParsableArguments {
 
     @Option(
         name: .customLong("max-alive"),
-        help: ArgumentHelp("At most N coordinators of TYPE alive at once; older ones beyond N are retained (over-limit). Repeatable; overrides the app's own ExpectedCount for TYPE.", valueName: "TYPE=N")
+        help: ArgumentHelp(
+            "At most N coordinators of TYPE alive at once; older ones beyond N are retained (over-limit). Repeatable; overrides the app's own ExpectedCount for TYPE.",
+            valueName: "TYPE=N")
     )
     var maxAlive: [String] = []
 

@@ -5,7 +5,10 @@ import Foundation
 /// `--token` and `--unsafe-no-token`: bound beyond loopback, `listen` and `view` always want a token, generated unless
 /// given; on loopback none is needed, and one given is still required.
 struct TokenOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The access token for the page and the hook (at least 32 letters, digits, - or _); also COORDLENS_TOKEN. Generated when binding beyond loopback.", valueName: "TOKEN"))
+    @Option(
+        help: ArgumentHelp(
+            "The access token for the page and the hook (at least 32 letters, digits, - or _); also COORDLENS_TOKEN. Generated when binding beyond loopback.",
+            valueName: "TOKEN"))
     var token: String?
 
     @Flag(name: .customLong("unsafe-no-token"), help: "Bind beyond loopback with no token: anyone on the network can read the page and stream sessions in.")

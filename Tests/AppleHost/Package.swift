@@ -14,7 +14,7 @@ let package = Package(
                 .product(name: "CoordinatorTrace", package: "CoordinatorLens"),
                 .product(name: "CoordinatorLens", package: "CoordinatorLens"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

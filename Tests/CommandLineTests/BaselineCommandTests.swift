@@ -144,8 +144,9 @@ import Testing
         #expect(moreText.standardOutput.contains("  RETAINED PaymentCoordinator#50"))
         #expect(moreText.standardOutput.contains("  KNOWN SettingsCoordinator#3"))
         let grownText = try await BuiltProduct.coordlens.runAsync(["check", grown, "--baseline", baseline])
-        #expect(grownText.standardOutput.contains("  GROWN AppCoordinator/HomeCoordinator/SettingsCoordinator (still-child) ×3, 1 in the baseline"),
-                "\(grownText.standardOutput)")
+        #expect(
+            grownText.standardOutput.contains("  GROWN AppCoordinator/HomeCoordinator/SettingsCoordinator (still-child) ×3, 1 in the baseline"),
+            "\(grownText.standardOutput)")
         #expect(grownText.standardOutput.contains("new: 3 in this run, 1 in the baseline"))
     }
 
@@ -156,13 +157,15 @@ import Testing
         #expect(try await BuiltProduct.coordlens.runAsync(["baseline", Self.before, "-o", baseline]).status == 0)
         let result = try await BuiltProduct.coordlens.runAsync(["check", Self.after, "--baseline", baseline])
         #expect(result.status == 0)
-        #expect(result.standardOutput.contains(
-            "  fixed AppCoordinator/MainTabCoordinator/CheckoutCoordinator (still-child) (1 in the baseline): no longer occurs; remove it from the baseline"
-        ), "\(result.standardOutput)")
+        #expect(
+            result.standardOutput.contains(
+                "  fixed AppCoordinator/MainTabCoordinator/CheckoutCoordinator (still-child) (1 in the baseline): no longer occurs; remove it from the baseline"
+            ), "\(result.standardOutput)")
         let summary = try await BuiltProduct.coordlens.runAsync(["check", "--summary", Self.after, "--baseline", baseline, "--format", "json"])
         #expect(summary.status == 0)
         let document = try #require(JSONSerialization.jsonObject(with: Data(summary.standardOutput.utf8)) as? [String: Any])
-        #expect((document["fixed"] as? [[String: Any]])?.first?["fingerprint"] as? String == "AppCoordinator/MainTabCoordinator/CheckoutCoordinator (still-child)")
+        #expect(
+            (document["fixed"] as? [[String: Any]])?.first?["fingerprint"] as? String == "AppCoordinator/MainTabCoordinator/CheckoutCoordinator (still-child)")
     }
 
     /// `--summary --baseline`: known groups are warnings and do not fail; a new one is an error and fails.

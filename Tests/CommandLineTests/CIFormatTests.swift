@@ -13,13 +13,13 @@ import Testing
     /// A leak whose type name tries to break every format: a newline, `%`, `::`, markup and an ESC byte.
     static let hostileType = "Evil\nLine%0A::error file=x,line=1::<b>&amp;\u{1B}[31mRed"
     static let hostile = """
-    {"event":"session","v":1,"app":"Shop","run":"hostile"}
-    {"seq":1,"t":0,"event":"add","id":1,"type":"AppCoordinator","file":"App/App.swift","line":3}
-    {"seq":2,"t":0.1,"event":"add","id":2,"type":\(jsonString(hostileType)),"parent":1,"file":"App/Evil, file:%.swift","line":40}
-    {"seq":3,"t":1.0,"event":"dismiss","id":2}
-    {"seq":4,"t":5.0,"event":"end"}
+        {"event":"session","v":1,"app":"Shop","run":"hostile"}
+        {"seq":1,"t":0,"event":"add","id":1,"type":"AppCoordinator","file":"App/App.swift","line":3}
+        {"seq":2,"t":0.1,"event":"add","id":2,"type":\(jsonString(hostileType)),"parent":1,"file":"App/Evil, file:%.swift","line":40}
+        {"seq":3,"t":1.0,"event":"dismiss","id":2}
+        {"seq":4,"t":5.0,"event":"end"}
 
-    """
+        """
 
     private static func jsonString(_ text: String) -> String {
         String(decoding: try! JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed]), as: UTF8.self)
@@ -103,7 +103,10 @@ import Testing
         #expect(first.properties["file"] == "DeliverooTraditionalSample/HomeCoordinator.swift")
         #expect(first.properties["line"] == "11")
         #expect(first.properties["title"] == "3 × YellowCoordinator retained")
-        #expect(first.message == "3 × YellowCoordinator retained: still a child of HomeCoordinator#1 (YellowCoordinator#2, #4, #6)\npath: HomeCoordinator#1 › YellowCoordinator#2")
+        #expect(
+            first.message
+                == "3 × YellowCoordinator retained: still a child of HomeCoordinator#1 (YellowCoordinator#2, #4, #6)\npath: HomeCoordinator#1 › YellowCoordinator#2"
+        )
         #expect(lines.last == "coordlens: 7 retained, 0 undecided in 1 session")
     }
 
@@ -231,11 +234,12 @@ import Testing
         let suite = try #require(suites.first)
         #expect(suites.count == 1)
         #expect(suite.failures == 7 && suite.errors == 0)
-        #expect(suite.cases.map(\.name) == [
-            "HomeCoordinator", "YellowCoordinator [1]", "YellowCoordinator [2]", "YellowCoordinator [3]",
-            "GreenCoordinator [1]", "GreenCoordinator [2]", "GreenCoordinator [3]", "FixedYellowCoordinator",
-            "FixedGreenCoordinator", "CheckoutCoordinator [1]", "PaymentCoordinator",
-        ])
+        #expect(
+            suite.cases.map(\.name) == [
+                "HomeCoordinator", "YellowCoordinator [1]", "YellowCoordinator [2]", "YellowCoordinator [3]",
+                "GreenCoordinator [1]", "GreenCoordinator [2]", "GreenCoordinator [3]", "FixedYellowCoordinator",
+                "FixedGreenCoordinator", "CheckoutCoordinator [1]", "PaymentCoordinator",
+            ])
         #expect(suite.tests == suite.cases.count)
         #expect(suite.failures + suite.errors <= suite.tests)
         #expect(suite.cases.allSatisfy { $0.results.count <= 1 }, "one failure per test case")
@@ -292,14 +296,16 @@ import Testing
         #expect(strict.standardOutput.hasPrefix("App.swift:40:1: error: CheckoutCoordinator#2 undecided: the run ended"))
         let allowed = try await BuiltProduct.coordlens.runAsync(["check", leaking, "--grace", "10", "--allow-undecided", "--format", "github"])
         #expect(allowed.standardOutput.hasPrefix("::warning file=App.swift,line=40,title=CheckoutCoordinator#2 undecided::"))
-        let sarif = try await Self.validatedSARIF(try await BuiltProduct.coordlens.runAsync(["check", leaking, "--grace", "10", "--format", "sarif"]).standardOutput)
+        let sarif = try await Self.validatedSARIF(
+            try await BuiltProduct.coordlens.runAsync(["check", leaking, "--grace", "10", "--format", "sarif"]).standardOutput)
         #expect(sarif.results.map(\.ruleId) == ["undecided"])
         #expect(sarif.results.map(\.level) == ["error"])
     }
 
     @Test func theValidatorsRejectBrokenOutput() async throws {
         // The consumers are real: a result without a message is not SARIF, and XML with an unclosed tag is refused.
-        let count = "import json, sys, jsonschema\nschema = json.load(open(sys.argv[1]))\n"
+        let count =
+            "import json, sys, jsonschema\nschema = json.load(open(sys.argv[1]))\n"
             + "print(len(list(jsonschema.validators.validator_for(schema)(schema).iter_errors(json.loads(sys.stdin.read())))))"
         let broken = #"{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"x"}},"results":[{"ruleId":"a"}]}]}"#
         let errors = try await PythonTools.runAsync(count, [Self.schema], input: broken)
@@ -314,7 +320,9 @@ import Testing
     @Test func eighteenIdenticalLeaksAreOneAnnotation() async throws {
         var lines = [#"{"event":"session","v":1,"app":"Router","run":"r"}"#, #"{"seq":1,"t":0,"event":"add","id":1,"type":"Router"}"#]
         for product in 2...19 {
-            lines.append(#"{"seq":\#(2 * product - 2),"t":0.1,"event":"add","id":\#(product),"type":"ProductCoordinator","parent":1,"file":"Shop/Router.swift","line":42}"#)
+            lines.append(
+                #"{"seq":\#(2 * product - 2),"t":0.1,"event":"add","id":\#(product),"type":"ProductCoordinator","parent":1,"file":"Shop/Router.swift","line":42}"#
+            )
             lines.append(#"{"seq":\#(2 * product - 1),"t":0.2,"event":"dismiss","id":\#(product),"via":"screen-left"}"#)
         }
         lines.append(#"{"seq":38,"t":5,"event":"end"}"#)
@@ -324,7 +332,9 @@ import Testing
         let commands = github.standardOutput.split(separator: "\n").compactMap(Self.workflowCommand)
         #expect(commands.count == 1)
         #expect(commands.first?.properties["title"] == "18 × ProductCoordinator retained")
-        #expect(commands.first?.message.hasPrefix("18 × ProductCoordinator retained: still a child of Router#1 (ProductCoordinator#2, #3, #4, #5, #6, … 13 more)") == true)
+        #expect(
+            commands.first?.message.hasPrefix("18 × ProductCoordinator retained: still a child of Router#1 (ProductCoordinator#2, #3, #4, #5, #6, … 13 more)")
+                == true)
         let gcc = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "gcc"], input: input)
         #expect(Self.gccDiagnostics(gcc.standardOutput).filter { $0.severity == "error" }.count == 1)
         let junit = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "junit"], input: input)

@@ -30,9 +30,10 @@ import Testing
         )
         #expect(result.status == 1, "\(result.standardOutput)")
         for id in 2...4 {
-            #expect(result.standardOutput.contains(
-                "RETAINED ProductCoordinator#\(id): one of 4 ProductCoordinator alive at once under Router#1, where at most 1 is expected"
-            ), "\(result.standardOutput)")
+            #expect(
+                result.standardOutput.contains(
+                    "RETAINED ProductCoordinator#\(id): one of 4 ProductCoordinator alive at once under Router#1, where at most 1 is expected"
+                ), "\(result.standardOutput)")
         }
         #expect(!result.standardOutput.contains("RETAINED ProductCoordinator#5"), "the newest is the one on screen")
         let json = try await BuiltProduct.coordlens.runAsync(

@@ -60,8 +60,9 @@ enum HookAccounting {
         }
         let events = records.filter { if case .dropped = $0.event { false } else { true } }
         #expect(Set(records.map(\.seq)).count == records.count, "no line recorded twice")
-        #expect(events.count + dropped == counts.events,
-                "recorded \(events.count) + dropped \(dropped) = hook's \(counts.events) events")
+        #expect(
+            events.count + dropped == counts.events,
+            "recorded \(events.count) + dropped \(dropped) = hook's \(counts.events) events")
         #expect(dropped == counts.dropped, "every dropped count the hook reported is in the recording")
         #expect(records.last?.event == .end, "the session's end is recorded")
         let malformed = log.entries.filter { if case .malformed = $0 { true } else { false } }

@@ -1,9 +1,10 @@
 import CoordinatorLens
-@testable import CoordinatorLensServer
 import CoordinatorTrace
 import Foundation
 import TestSupport
 import Testing
+
+@testable import CoordinatorLensServer
 
 /// A hook's token, checked by `listen` before anything of the connection is kept: sample apps as real processes,
 /// `listen` as another, over loopback (NetworkAccessTests does the same across a network boundary).

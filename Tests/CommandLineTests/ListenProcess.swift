@@ -40,7 +40,8 @@ final class ListenProcess: @unchecked Sendable {
     /// The inspector page's port, from the `Inspector: http://…:PORT/` line it printed on start.
     var pagePort: Int? {
         guard let line = lines.first(where: { $0.hasPrefix("Inspector: ") }), let address = line.split(separator: " ").dropFirst().first,
-              let colon = address.lastIndex(of: ":") else { return nil }
+            let colon = address.lastIndex(of: ":")
+        else { return nil }
         return Int(address[address.index(after: colon)...].prefix { $0.isNumber })
     }
 
@@ -60,15 +61,17 @@ final class ListenProcess: @unchecked Sendable {
     /// Resident memory in MiB, from /proc/PID/status.
     var residentMiB: Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         return kilobytes / 1_024
     }
 
     /// CPU seconds used so far (user plus system), from /proc/PID/stat.
     var cpuSeconds: Double? {
         guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))

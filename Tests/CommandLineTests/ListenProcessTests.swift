@@ -13,7 +13,9 @@ final class ListenedScreen: Sendable {}
         let folder = URL(fileURLWithPath: try Streams.file("")).deletingLastPathComponent().path
         let process = Process()
         process.executableURL = try BuiltProduct.coordlens.locate()
-        process.arguments = ["listen", "--port", "0", "--http-port", "0", "--out", folder, "--record", folder + "/rec.ndjson", "--sessions", "1", "--grace", "0.2"]
+        process.arguments = [
+            "listen", "--port", "0", "--http-port", "0", "--out", folder, "--record", folder + "/rec.ndjson", "--sessions", "1", "--grace", "0.2",
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

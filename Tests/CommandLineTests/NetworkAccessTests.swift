@@ -81,13 +81,16 @@ struct NetworkAccessTests {
 
         let wrong = try await HookTokenTests.deliveroo.runAsync(["--tcp", destination, "--token", String(repeating: "0", count: 64)], timeout: 60)
         #expect(wrong.standardError.contains("refused this app's connection: the token is not the one it printed"), "\(wrong.standardError)")
-        #expect(listen.waitForLine(timeout: 10) { $0.contains("refused a hook connection from \(namespace.outsideAddress): wrong token") } != nil, "\(listen.lines)")
+        #expect(
+            listen.waitForLine(timeout: 10) { $0.contains("refused a hook connection from \(namespace.outsideAddress): wrong token") } != nil, "\(listen.lines)"
+        )
 
         // A thousand wrong tokens: each answered and closed, none kept, and the right one still gets in.
         let before = listen.residentMiB ?? 0
         for attempt in 0..<1_000 {
             let connection = try RawConnection(host: namespace.insideAddress, port: listen.port)
-            try connection.send("{\"auth\":\"\(String(format: "%064x", attempt))\"}\n{\"event\":\"session\",\"v\":1,\"app\":\"Forged\",\"run\":\"f\(attempt)\"}\n")
+            try connection.send(
+                "{\"auth\":\"\(String(format: "%064x", attempt))\"}\n{\"event\":\"session\",\"v\":1,\"app\":\"Forged\",\"run\":\"f\(attempt)\"}\n")
             let answer = try connection.receive(until: "\n", seconds: 10)
             connection.close()
             if attempt == 0 { #expect(answer == "{\"refused\":\"token\"}\n") }

@@ -21,8 +21,9 @@ final class PageProcess: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: 20)
         while Date() < deadline, process.isRunning {
             if let line = outputLines.first(where: { $0.hasPrefix("Inspector: ") }),
-               let url = line.split(separator: " ").dropFirst().first, let components = URLComponents(string: String(url)),
-               let port = components.port {
+                let url = line.split(separator: " ").dropFirst().first, let components = URLComponents(string: String(url)),
+                let port = components.port
+            {
                 address = String(url)
                 self.port = port
                 return

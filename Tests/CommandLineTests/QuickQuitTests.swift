@@ -16,9 +16,10 @@ import Testing
         #expect(check.standardOutput.contains("RETAINED SettingsCoordinator#5: still a child of ProfileCoordinator#4"))
         #expect(check.standardOutput.contains("path: StrangerAppCoordinator#1 › MainTabCoordinator#2 › ProfileCoordinator#4 › SettingsCoordinator#5"))
         // The chat keeps its context: the parent it left and the line that removed it, and its path through that parent.
-        #expect(check.standardOutput.contains(
-            "RETAINED ChatCoordinator#6: detached from FeedCoordinator#3 at CommandLineTests/StrangerApp.swift:65; still alive: something else holds it"
-        ))
+        #expect(
+            check.standardOutput.contains(
+                "RETAINED ChatCoordinator#6: detached from FeedCoordinator#3 at CommandLineTests/StrangerApp.swift:65; still alive: something else holds it"
+            ))
         #expect(check.standardOutput.contains("path: StrangerAppCoordinator#1 › MainTabCoordinator#2 › FeedCoordinator#3 › ChatCoordinator#6"))
         // Call sites are the app's own lines, forwarded through its base class.
         #expect(check.standardOutput.contains("added at CommandLineTests/StrangerApp.swift:77"))
@@ -54,19 +55,21 @@ import Testing
     /// A run whose finished coordinator is still within the grace period when the recording stops is undecided: exit 1,
     /// with the reason on one line; `--allow-undecided` lets it pass.
     @Test func undecidedCoordinatorsFailUnlessAllowed() throws {
-        let path = try Streams.file("""
-        {"event":"session","v":1,"app":"Shop","run":"short"}
-        {"seq":1,"t":0,"event":"add","id":1,"type":"AppCoordinator"}
-        {"seq":2,"t":0.01,"event":"add","id":5,"type":"SettingsCoordinator","parent":1}
-        {"seq":3,"t":0.02,"event":"dismiss","id":5}
-        {"seq":4,"t":0.12,"event":"end"}
+        let path = try Streams.file(
+            """
+            {"event":"session","v":1,"app":"Shop","run":"short"}
+            {"seq":1,"t":0,"event":"add","id":1,"type":"AppCoordinator"}
+            {"seq":2,"t":0.01,"event":"add","id":5,"type":"SettingsCoordinator","parent":1}
+            {"seq":3,"t":0.02,"event":"dismiss","id":5}
+            {"seq":4,"t":0.12,"event":"end"}
 
-        """)
+            """)
         let check = try BuiltProduct.coordlens.run(["check", path])
         #expect(check.status == 1)
-        #expect(check.standardOutput.contains(
-            "UNDECIDED SettingsCoordinator#5: the run ended 0.1 s after SettingsCoordinator#5 was done, within the grace period of 2 s"
-        ))
+        #expect(
+            check.standardOutput.contains(
+                "UNDECIDED SettingsCoordinator#5: the run ended 0.1 s after SettingsCoordinator#5 was done, within the grace period of 2 s"
+            ))
         #expect(check.standardOutput.contains("0 retained, 1 undecided in 1 session"))
         #expect(try BuiltProduct.coordlens.run(["check", path, "--allow-undecided"]).status == 0)
 
@@ -84,7 +87,9 @@ import Testing
         #expect(empty.status == 2)
         #expect(empty.standardError.contains("no session line and no event to read: the input is empty"))
 
-        let notAStream = try BuiltProduct.coordlens.run(["check", try Streams.file("// swift-tools-version:6.0\nimport PackageDescription\n", name: "Package.swift")])
+        let notAStream = try BuiltProduct.coordlens.run([
+            "check", try Streams.file("// swift-tools-version:6.0\nimport PackageDescription\n", name: "Package.swift"),
+        ])
         #expect(notAStream.status == 2)
         #expect(notAStream.standardError.contains("all 2 lines failed to read as wire format v1 (first: line 1: malformed JSON"))
 
@@ -99,7 +104,8 @@ import Testing
         for arguments in [["diff", empty, try Streams.file(Streams.clean)], ["growth", empty, "--mark", "loop"]] {
             let result = try BuiltProduct.coordlens.run(arguments)
             #expect(result.status == 2, "\(arguments[0])")
-            #expect(result.standardError.contains("\(empty): no session line and no event to read: the input is empty"), "\(arguments[0]): \(result.standardError)")
+            #expect(
+                result.standardError.contains("\(empty): no session line and no event to read: the input is empty"), "\(arguments[0]): \(result.standardError)")
         }
 
         var giant = #"{"event":"session","v":1,"app":"Giant","run":"g"}"# + "\n"

@@ -7,13 +7,19 @@ import Testing
     /// The fenced blocks of the README's CI section, as (language, lines).
     private static func blocks() throws -> [(language: String, lines: [String])] {
         let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "\n## CoordinatorLens in CI\n").dropFirst().first)
+        let section =
+            try #require(readme.components(separatedBy: "\n## CoordinatorLens in CI\n").dropFirst().first)
             .components(separatedBy: "\n## ").first ?? ""
         var blocks: [(String, [String])] = []
         var open: (String, [String])?
         for line in section.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if line.hasPrefix("```") {
-                if let block = open { blocks.append(block); open = nil } else { open = (String(line.dropFirst(3)), []) }
+                if let block = open {
+                    blocks.append(block)
+                    open = nil
+                } else {
+                    open = (String(line.dropFirst(3)), [])
+                }
             } else if open != nil {
                 open!.1.append(line)
             }

@@ -19,7 +19,8 @@ import Testing
     /// Event lines `seqs`, the first one the root, the others its children.
     private static func events(_ seqs: ClosedRange<Int>) -> String {
         seqs.map { seq in
-            seq == 1 ? #"{"seq":1,"t":0,"event":"add","id":1,"type":"Root"}"#
+            seq == 1
+                ? #"{"seq":1,"t":0,"event":"add","id":1,"type":"Root"}"#
                 : #"{"seq":\#(seq),"t":\#(Double(seq) / 1000),"event":"add","id":\#(seq),"type":"Child","parent":1}"#
         }.joined(separator: "\n") + "\n"
     }

@@ -143,10 +143,11 @@ import Testing
             Thread.sleep(forTimeInterval: 0.1)
         }
         let groups = try #require(model["leaks"] as? [[String: Any]], "no model with two leak groups in time")
-        let standing = Dictionary(uniqueKeysWithValues: groups.compactMap { group -> (String, String)? in
-            guard let type = group["type"] as? String, let value = group["standing"] as? String else { return nil }
-            return (type, value)
-        })
+        let standing = Dictionary(
+            uniqueKeysWithValues: groups.compactMap { group -> (String, String)? in
+                guard let type = group["type"] as? String, let value = group["standing"] as? String else { return nil }
+                return (type, value)
+            })
         #expect(standing == ["SettingsCoordinator": "known", "PaymentCoordinator": "new"])
     }
 }

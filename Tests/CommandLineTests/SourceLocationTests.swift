@@ -38,9 +38,10 @@ import Testing
     @Test func gccAndTextPrintPathsRelativeToTheSourceRootAndFileIDsWithout() async throws {
         let path = try await StrangerRecording.file()
         let rooted = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", Self.root + "/"])
-        #expect(rooted.standardOutput.contains(
-            "Tests/CommandLineTests/StrangerApp.swift:77:1: error: SettingsCoordinator#5 retained: still a child of ProfileCoordinator#4\n"
-        ), "\(rooted.standardOutput)")
+        #expect(
+            rooted.standardOutput.contains(
+                "Tests/CommandLineTests/StrangerApp.swift:77:1: error: SettingsCoordinator#5 retained: still a child of ProfileCoordinator#4\n"
+            ), "\(rooted.standardOutput)")
         let text = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--source-root", Self.root])
         #expect(text.standardOutput.contains("added at Tests/CommandLineTests/StrangerApp.swift:77"))
         let plain = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc"])
@@ -48,7 +49,9 @@ import Testing
         #expect(!plain.standardOutput.contains("Tests/CommandLineTests"))
         // A checkout elsewhere: no output names a path outside the root, so the #fileID stands.
         let elsewhere = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", "/nowhere"])
-        #expect(elsewhere.standardOutput.contains("\nCommandLineTests/StrangerApp.swift:77:1: error: ") || elsewhere.standardOutput.hasPrefix("CommandLineTests/StrangerApp.swift:77:1: error: "))
+        #expect(
+            elsewhere.standardOutput.contains("\nCommandLineTests/StrangerApp.swift:77:1: error: ")
+                || elsewhere.standardOutput.hasPrefix("CommandLineTests/StrangerApp.swift:77:1: error: "))
         #expect(!elsewhere.standardOutput.contains(Self.root))
     }
 
@@ -66,13 +69,13 @@ import Testing
     @Test func aPathThatNamesAnotherFileIsIgnored() async throws {
         // A base class that forwards file and line but not filePath sends its own path: the #fileID wins.
         let stream = """
-        {"event":"session","v":1,"app":"Shop","run":"r"}
-        {"seq":1,"t":0,"event":"add","id":1,"type":"App","file":"Shop/App.swift","line":3,"path":"/src/Shop/Base.swift"}
-        {"seq":2,"t":0.1,"event":"add","id":2,"type":"Checkout","parent":1,"file":"Shop/Home.swift","line":9,"path":"/src/Sources/Shop/Home.swift"}
-        {"seq":3,"t":1.0,"event":"dismiss","id":2,"file":"Shop/Home.swift","line":12,"function":"close()"}
-        {"seq":4,"t":5.0,"event":"end"}
+            {"event":"session","v":1,"app":"Shop","run":"r"}
+            {"seq":1,"t":0,"event":"add","id":1,"type":"App","file":"Shop/App.swift","line":3,"path":"/src/Shop/Base.swift"}
+            {"seq":2,"t":0.1,"event":"add","id":2,"type":"Checkout","parent":1,"file":"Shop/Home.swift","line":9,"path":"/src/Sources/Shop/Home.swift"}
+            {"seq":3,"t":1.0,"event":"dismiss","id":2,"file":"Shop/Home.swift","line":12,"function":"close()"}
+            {"seq":4,"t":5.0,"event":"end"}
 
-        """
+            """
         let result = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "json", "--source-root", "/src"], input: stream)
         #expect(result.standardOutput.contains(#""added":{"file":"Shop/App.swift","line":3,"function":null}"#))
         #expect(result.standardOutput.contains(#""added":{"file":"Sources/Shop/Home.swift","line":9,"function":null}"#))

@@ -11,12 +11,16 @@ class AppFlowCoordinator {
         self.tracer = tracer
     }
 
-    func addChild(_ child: AppFlowCoordinator, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath) {
+    func addChild(
+        _ child: AppFlowCoordinator, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
         children.append(child)
         tracer.added(child, to: self, file: file, line: line, function: function, filePath: filePath)
     }
 
-    func removeChild(_ child: AppFlowCoordinator, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath) {
+    func removeChild(
+        _ child: AppFlowCoordinator, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
         children.removeAll { $0 === child }
         tracer.removed(child, from: self, file: file, line: line, function: function, filePath: filePath)
     }

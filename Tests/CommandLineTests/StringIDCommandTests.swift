@@ -6,14 +6,14 @@ import Testing
 /// can be read is bad input.
 struct StringIDCommandTests {
     static let stream = """
-    {"event":"session","v":1,"app":"Shop","run":"r"}
-    {"seq":1,"t":0,"event":"add","id":"app","type":"AppCoordinator","file":"Shop/App.swift","line":3}
-    {"seq":2,"t":0.1,"event":"add","id":"home-1","type":"HomeCoordinator","parent":"app","file":"Shop/App.swift","line":9}
-    {"seq":3,"t":0.2,"event":"add","id":7,"type":"SettingsCoordinator","parent":"home-1","file":"Shop/Home.swift","line":21}
-    {"seq":4,"t":1,"event":"dismiss","id":7}
-    {"seq":5,"t":10,"event":"end"}
+        {"event":"session","v":1,"app":"Shop","run":"r"}
+        {"seq":1,"t":0,"event":"add","id":"app","type":"AppCoordinator","file":"Shop/App.swift","line":3}
+        {"seq":2,"t":0.1,"event":"add","id":"home-1","type":"HomeCoordinator","parent":"app","file":"Shop/App.swift","line":9}
+        {"seq":3,"t":0.2,"event":"add","id":7,"type":"SettingsCoordinator","parent":"home-1","file":"Shop/Home.swift","line":21}
+        {"seq":4,"t":1,"event":"dismiss","id":7}
+        {"seq":5,"t":10,"event":"end"}
 
-    """
+        """
 
     @Test func checkAndRenderKeepTheSpelling() throws {
         let file = try Streams.file(Self.stream)
@@ -28,14 +28,16 @@ struct StringIDCommandTests {
 
     @Test func aStreamWhoseEveryEventFailsAlikeExitsTwoAndSaysSo() throws {
         let text = """
-        {"event":"session","v":1,"app":"Shop","run":"r"}
-        {"seq":1,"event":"add","id":1,"type":"A"}
-        {"seq":2,"event":"add","id":2,"type":"B","parent":1}
-        {"seq":3,"event":"dismiss","id":2}
+            {"event":"session","v":1,"app":"Shop","run":"r"}
+            {"seq":1,"event":"add","id":1,"type":"A"}
+            {"seq":2,"event":"add","id":2,"type":"B","parent":1}
+            {"seq":3,"event":"dismiss","id":2}
 
-        """
+            """
         let check = try BuiltProduct.coordlens.run(["check", try Streams.file(text)])
         #expect(check.status == 2)
-        #expect(check.standardError.contains("no event could be used: all 3 of its event lines failed to read, every one the same way: missing \"t\""), "\(check.standardError)")
+        #expect(
+            check.standardError.contains("no event could be used: all 3 of its event lines failed to read, every one the same way: missing \"t\""),
+            "\(check.standardError)")
     }
 }

@@ -75,11 +75,12 @@ struct SummaryCommandTests {
         #expect(object["sessions"] as? Int == 31)
         #expect(object["retained"] as? Int == 32 + 11 + 6)
         let groups = try #require(object["groups"] as? [[String: Any]])
-        #expect(groups.map { $0["fingerprint"] as? String } == [
-            "AppCoordinator/HomeCoordinator/SettingsCoordinator (still-child)",
-            "AppCoordinator/DetailCoordinator (detached)",
-            "AppCoordinator/MenuCoordinator/ProfileCoordinator (outlived-parent)",
-        ])
+        #expect(
+            groups.map { $0["fingerprint"] as? String } == [
+                "AppCoordinator/HomeCoordinator/SettingsCoordinator (still-child)",
+                "AppCoordinator/DetailCoordinator (detached)",
+                "AppCoordinator/MenuCoordinator/ProfileCoordinator (outlived-parent)",
+            ])
         #expect(groups.map { $0["runs"] as? Int } == [15, 10, 6])
         #expect(groups.map { $0["sessions"] as? Int } == [16, 11, 6])
         #expect(groups.map { $0["count"] as? Int } == [32, 11, 6])
@@ -95,21 +96,32 @@ struct SummaryCommandTests {
 
         let text = try BuiltProduct.coordlens.run(["check", "--summary", root])
         #expect(text.status == 1)
-        #expect(text.standardOutput.hasPrefix("1. AppCoordinator/HomeCoordinator/SettingsCoordinator (still-child)\n   in 15 of 30 recordings, 16 of 31 sessions; 32 retained"), "\(text.standardOutput)")
+        #expect(
+            text.standardOutput.hasPrefix(
+                "1. AppCoordinator/HomeCoordinator/SettingsCoordinator (still-child)\n   in 15 of 30 recordings, 16 of 31 sessions; 32 retained"),
+            "\(text.standardOutput)")
         #expect(text.standardOutput.contains("e.g. SettingsCoordinator#3 in \(root)/a/rec-00.ndjson (run run-0-0), added at Shop/SettingsCoordinator.swift:20"))
         #expect(text.standardOutput.hasSuffix("3 leaks by fingerprint: 49 retained, 0 undecided in 30 recordings (31 sessions)\n"))
 
         let gcc = try BuiltProduct.coordlens.run(["check", "--summary", root, "--format", "gcc"])
-        #expect(gcc.standardOutput.split(separator: "\n").first?.hasPrefix("Shop/SettingsCoordinator.swift:20:1: error: SettingsCoordinator retained in 15 of 30 recordings (32 coordinators, 16 sessions") == true, "\(gcc.standardOutput)")
+        #expect(
+            gcc.standardOutput.split(separator: "\n").first?.hasPrefix(
+                "Shop/SettingsCoordinator.swift:20:1: error: SettingsCoordinator retained in 15 of 30 recordings (32 coordinators, 16 sessions") == true,
+            "\(gcc.standardOutput)")
         let github = try BuiltProduct.coordlens.run(["check", "--summary", root, "--format", "github"])
-        #expect(github.standardOutput.hasPrefix("::error file=Shop/SettingsCoordinator.swift,line=20,title=SettingsCoordinator retained in 15 recordings::"), "\(github.standardOutput)")
+        #expect(
+            github.standardOutput.hasPrefix("::error file=Shop/SettingsCoordinator.swift,line=20,title=SettingsCoordinator retained in 15 recordings::"),
+            "\(github.standardOutput)")
     }
 
     @Test func unusableRecordingsExitTwoNamingFileAndLineWhileTheRestAreCounted() throws {
         let root = try Self.folder(withBadOnes: true)
         let result = try BuiltProduct.coordlens.run(["check", "--summary", root, "--format", "json"])
         #expect(result.status == 2)
-        #expect(result.standardError.contains("\(root)/b/garbage.ndjson:1: no session line and no event to read: all 2 lines failed to read as wire format v1: malformed JSON at byte 1"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains(
+                "\(root)/b/garbage.ndjson:1: no session line and no event to read: all 2 lines failed to read as wire format v1: malformed JSON at byte 1"),
+            "\(result.standardError)")
         #expect(result.standardError.contains("\(root)/b/empty.ndjson: no session line and no event to read: the input is empty"), "\(result.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(object["recordings"] as? Int == 30)

@@ -1,6 +1,7 @@
 import CoordinatorLens
-@testable import CoordinatorLensRendering
 import Testing
+
+@testable import CoordinatorLensRendering
 
 /// The default picture stays small whatever the shape: wide rows group, long paths are elided, and a cap counts the
 /// rest; `--all` draws every coordinator.

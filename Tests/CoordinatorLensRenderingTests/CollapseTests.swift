@@ -1,6 +1,7 @@
 import CoordinatorLens
-@testable import CoordinatorLensRendering
 import Testing
+
+@testable import CoordinatorLensRendering
 
 /// How a big tree is drawn by default: leaks and the paths to them as themselves, the rest as counted summaries.
 @Suite struct CollapseTests {
@@ -110,8 +111,8 @@ import Testing
     }
 }
 
-private extension Substring {
-    func firstIndex(of character: Character, after offset: Int) -> Index? {
+extension Substring {
+    fileprivate func firstIndex(of character: Character, after offset: Int) -> Index? {
         self[index(startIndex, offsetBy: offset)...].firstIndex(of: character)
     }
 }
@@ -135,7 +136,9 @@ private extension Substring {
         all.collapseThreshold = .max
         let everything = all.document(for: diff)
         #expect(!everything.text.contains("class=\"summary\""))
-        let nodeStatements = everything.text.split(separator: "\n").filter { $0.hasPrefix("  n") && $0.dropFirst(3).first?.isNumber == true && !$0.contains(" -> ") }
+        let nodeStatements = everything.text.split(separator: "\n").filter {
+            $0.hasPrefix("  n") && $0.dropFirst(3).first?.isNumber == true && !$0.contains(" -> ")
+        }
         #expect(nodeStatements.count == 1_000)
     }
 

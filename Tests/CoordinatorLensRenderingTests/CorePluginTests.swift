@@ -1,8 +1,9 @@
 import CoordinatorLens
-@testable import CoordinatorLensRendering
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CoordinatorLensRendering
 
 /// Trees laid out by CoordinatorLens are drawn through a libgvc context with only Graphviz's core plugins (no
 /// Pango): the same picture as through the default context, with every label inside its box.
@@ -81,7 +82,10 @@ import TestSupport
         var overflowing: [String] = []
         for (id, box) in measured where id != "legend" {
             let text = box.right - box.left - 2 * 0.15 * 72
-            guard let drawn = core[id] else { overflowing.append("\(id) missing"); continue }
+            guard let drawn = core[id] else {
+                overflowing.append("\(id) missing")
+                continue
+            }
             if drawn.right - drawn.left < text + 2 { overflowing.append("\(id): box \(drawn.right - drawn.left) pt, text \(text) pt") }
         }
         #expect(overflowing.count == 0, "\(overflowing.count) labels overflow, e.g. \(overflowing.prefix(3))")

@@ -19,9 +19,10 @@ func edgeStatement(_ parent: Int, _ child: Int, in dot: String) -> String? {
 
     @Test func fixtureHasTheVerdictsTheTestsRelyOn() {
         let verdicts = snapshot.nodes.map { "\($0.id):\($0.verdict.rawValue)" }
-        #expect(verdicts == [
-            "1:alive", "2:alive", "3:retained", "4:released", "5:pending", "6:released", "7:retained", "8:late",
-        ])
+        #expect(
+            verdicts == [
+                "1:alive", "2:alive", "3:retained", "4:released", "5:pending", "6:released", "7:retained", "8:late",
+            ])
         #expect(snapshot.node(7)?.reasonKind == .outlivedParent)
     }
 
@@ -69,11 +70,12 @@ func edgeStatement(_ parent: Int, _ child: Int, in dot: String) -> String? {
     /// A coordinator removed from its parent but kept alive elsewhere is drawn under the parent it left, with a dashed
     /// red edge, where its reason says it was, not as a root of its own.
     @Test func detachedLeakIsDrawnUnderItsFormerParent() throws {
-        let snapshot = Fixtures.replay([
-            (0, .add(id: 1, type: "FeedCoordinator", parent: nil)),
-            (0.1, .add(id: 2, type: "ChatCoordinator", parent: 1)),
-            (0.2, .remove(id: 2, parent: 1)),
-        ], at: 5)
+        let snapshot = Fixtures.replay(
+            [
+                (0, .add(id: 1, type: "FeedCoordinator", parent: nil)),
+                (0.1, .add(id: 2, type: "ChatCoordinator", parent: 1)),
+                (0.2, .remove(id: 2, parent: 1)),
+            ], at: 5)
         #expect(snapshot.node(2)?.reason?.hasPrefix("detached from FeedCoordinator#1; still alive") == true)
         let dot = DOTWriter().write(snapshot)
         let edge = try #require(edgeStatement(1, 2, in: dot))
@@ -92,17 +94,18 @@ func edgeStatement(_ parent: Int, _ child: Int, in dot: String) -> String? {
     }
 
     @Test func deepReleasedChainsHideCompletelyButKeepThePathToALiveNode() {
-        let snapshot = Fixtures.replay([
-            (0, .add(id: 1, type: "Root", parent: nil)),
-            (0, .add(id: 2, type: "A", parent: 1)),
-            (0, .add(id: 3, type: "B", parent: 2)),
-            (0, .add(id: 4, type: "C", parent: 3)),
-            (0, .add(id: 5, type: "D", parent: 2)),
-            (1, .deinitialized(id: 4)),
-            (1, .deinitialized(id: 3)),
-            (1, .deinitialized(id: 2)),
-            (1, .deinitialized(id: 1)),
-        ], at: 10)
+        let snapshot = Fixtures.replay(
+            [
+                (0, .add(id: 1, type: "Root", parent: nil)),
+                (0, .add(id: 2, type: "A", parent: 1)),
+                (0, .add(id: 3, type: "B", parent: 2)),
+                (0, .add(id: 4, type: "C", parent: 3)),
+                (0, .add(id: 5, type: "D", parent: 2)),
+                (1, .deinitialized(id: 4)),
+                (1, .deinitialized(id: 3)),
+                (1, .deinitialized(id: 2)),
+                (1, .deinitialized(id: 1)),
+            ], at: 10)
         let dot = DOTWriter().write(snapshot)
         #expect(snapshot.node(5)?.verdict == .retained)
         #expect(nodeStatement(3, in: dot) == nil)
@@ -170,14 +173,15 @@ extension StringProtocol {
     }
 
     @Test func aSubtreeBelowALeakIsKeptWhole() {
-        let snapshot = Fixtures.replay([
-            (0, .add(id: 1, type: "AppCoordinator", parent: nil)),
-            (0.1, .add(id: 2, type: "FeedCoordinator", parent: 1)),
-            (0.2, .add(id: 3, type: "FeedItemCoordinator", parent: 2)),
-            (0.3, .add(id: 4, type: "SettingsCoordinator", parent: 1)),
-            (0.4, .add(id: 5, type: "AccountCoordinator", parent: 4)),
-            (1, .dismiss(id: 4)),
-        ], at: 10)
+        let snapshot = Fixtures.replay(
+            [
+                (0, .add(id: 1, type: "AppCoordinator", parent: nil)),
+                (0.1, .add(id: 2, type: "FeedCoordinator", parent: 1)),
+                (0.2, .add(id: 3, type: "FeedItemCoordinator", parent: 2)),
+                (0.3, .add(id: 4, type: "SettingsCoordinator", parent: 1)),
+                (0.4, .add(id: 5, type: "AccountCoordinator", parent: 4)),
+                (1, .dismiss(id: 4)),
+            ], at: 10)
         var options = RenderOptions()
         options.leaksOnly = true
         let dot = DOTWriter(options: options).write(snapshot)

@@ -20,12 +20,14 @@ let hostileTexts: [(input: String, shown: String)] = [
     @Test(arguments: hostileTexts.indices)
     func hostileTextRendersVerbatimThroughLibgvc(index: Int) throws {
         let (input, shown) = hostileTexts[index]
-        let snapshot = Fixtures.replay(app: input, run: input, [
-            (0, .add(id: 1, type: input, parent: nil)),
-            (0, .bind(id: 1, screen: input)),
-            (0, .add(id: 2, type: "Child", parent: 1)),
-            (1, .dismiss(id: 2)),
-        ], at: 10)
+        let snapshot = Fixtures.replay(
+            app: input, run: input,
+            [
+                (0, .add(id: 1, type: input, parent: nil)),
+                (0, .bind(id: 1, screen: input)),
+                (0, .add(id: 2, type: "Child", parent: 1)),
+                (1, .dismiss(id: 2)),
+            ], at: 10)
         let svg = try SVGElement.parse(SnapshotRenderer.render(snapshot, format: .svg))
         #expect(!svg.descendants.contains { $0.name.lowercased() == "script" })
         let node = try #require(svg.element(id: "c1"))

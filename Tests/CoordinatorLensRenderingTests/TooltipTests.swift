@@ -19,11 +19,12 @@ import Testing
             let tooltip = Self.tooltip(svg, id: node.id)
             #expect(tooltip?.hasPrefix("\(node.type)#\(node.id)") == true, "c\(node.id): \(tooltip ?? "no tooltip")")
         }
-        #expect(Self.tooltip(svg, id: 3) == """
-            CheckoutCoordinator#3 · CheckoutScreen
-            retained: still a child of TabCoordinator#2
-            added 0.2 s · done 1 s into the run (judged at 10 s)
-            """)
+        #expect(
+            Self.tooltip(svg, id: 3) == """
+                CheckoutCoordinator#3 · CheckoutScreen
+                retained: still a child of TabCoordinator#2
+                added 0.2 s · done 1 s into the run (judged at 10 s)
+                """)
         #expect(Self.tooltip(svg, id: 8)?.contains("late: deinited 4 s after it was done") == true)
         #expect(Self.tooltip(svg, id: 8)?.contains("deinited 9.5 s") == true)
     }

@@ -1,4 +1,5 @@
 import CoordinatorLens
+import Foundation
 import Testing
 
 @Suite struct DecoderTests {
@@ -18,11 +19,12 @@ import Testing
             if case .record(let record) = EventDecoder.decode(line, lineNumber: index + 1) { return record.event }
             return nil
         }
-        #expect(events == [
-            .add(id: 2, type: "Home", parent: 1), .remove(id: 2, parent: 1), .bind(id: 2, screen: "HomeViewController"),
-            .dismiss(id: 2), .deinitialized(id: 2), .mark(label: "after \"login\" é😀"), .dropped(count: 3), .end,
-            .unknown(kind: "teleport"),
-        ])
+        #expect(
+            events == [
+                .add(id: 2, type: "Home", parent: 1), .remove(id: 2, parent: 1), .bind(id: 2, screen: "HomeViewController"),
+                .dismiss(id: 2), .deinitialized(id: 2), .mark(label: "after \"login\" é😀"), .dropped(count: 3), .end,
+                .unknown(kind: "teleport"),
+            ])
         if case .record(let record) = EventDecoder.decode(lines[0], lineNumber: 1) {
             #expect(record.site == CallSite(file: "A.swift", line: 7, function: "start()"))
             #expect(record.time == 0.5)
@@ -39,7 +41,10 @@ import Testing
 
     @Test func nullParentIsARoot() {
         guard case .record(let record) = EventDecoder.decode(#"{"seq":1,"t":0,"event":"add","id":1,"type":"App","parent":null}"#, lineNumber: 1)
-        else { Issue.record("not decoded"); return }
+        else {
+            Issue.record("not decoded")
+            return
+        }
         #expect(record.event == .add(id: 1, type: "App", parent: nil))
     }
 
@@ -62,14 +67,14 @@ import Testing
 
     @Test func badLinesAreReportedAndTheValidLinesAroundThemKept() throws {
         let text = """
-        {"event":"session","v":1,"app":"Shop","run":"a"}
-        {"seq":1,"t":0,"event":"add","id":1,"type":"App"}
-        {"seq":2,"t":0.1,"event":"add","id":2,"type":"Cart","parent":1
-        garbage
+            {"event":"session","v":1,"app":"Shop","run":"a"}
+            {"seq":1,"t":0,"event":"add","id":1,"type":"App"}
+            {"seq":2,"t":0.1,"event":"add","id":2,"type":"Cart","parent":1
+            garbage
 
-        {"seq":3,"t":0.2,"event":"add","id":3,"type":"Pay","parent":1}
-        {"seq":4,"t":0.3,"event":"dismiss","id":3}
-        """
+            {"seq":3,"t":0.2,"event":"add","id":3,"type":"Pay","parent":1}
+            {"seq":4,"t":0.3,"event":"dismiss","id":3}
+            """
         let recording = Recording(bytes: Array(text.utf8))
         #expect(recording.sessions.count == 1)
         let snapshot = try recording.sessions[0].snapshot(until: .end)
@@ -81,13 +86,13 @@ import Testing
 
     @Test func sessionsStaySeparateEvenWithTheSameIds() throws {
         let text = """
-        {"event":"session","v":1,"app":"A","run":"one"}
-        {"seq":1,"t":0,"event":"add","id":1,"type":"First"}
-        {"event":"session","v":1,"app":"A","run":"two"}
-        {"seq":1,"t":0,"event":"add","id":1,"type":"Second"}
-        {"event":"session","v":1,"app":"A","run":"one"}
-        {"seq":2,"t":1,"event":"add","id":2,"type":"FirstChild","parent":1}
-        """
+            {"event":"session","v":1,"app":"A","run":"one"}
+            {"seq":1,"t":0,"event":"add","id":1,"type":"First"}
+            {"event":"session","v":1,"app":"A","run":"two"}
+            {"seq":1,"t":0,"event":"add","id":1,"type":"Second"}
+            {"event":"session","v":1,"app":"A","run":"one"}
+            {"seq":2,"t":1,"event":"add","id":2,"type":"FirstChild","parent":1}
+            """
         let recording = Recording(bytes: Array(text.utf8))
         #expect(recording.sessions.map(\.header.run) == ["one", "two"])
         let one = try recording.sessions[0].snapshot()
@@ -105,12 +110,13 @@ import Testing
     }
 
     @Test func chunksSplitAnywhereDecodeTheSame() {
-        let text = Array("""
-        {"event":"session","v":1,"app":"A","run":"r"}
-        {"seq":1,"t":0,"event":"add","id":1,"type":"Äpp 😀"}
-        {"seq":2,"t":0,"event":"end"}
+        let text = Array(
+            """
+            {"event":"session","v":1,"app":"A","run":"r"}
+            {"seq":1,"t":0,"event":"add","id":1,"type":"Äpp 😀"}
+            {"seq":2,"t":0,"event":"end"}
 
-        """.utf8)
+            """.utf8)
         for size in [1, 2, 7, 64] {
             var recording = Recording()
             var start = 0
@@ -132,13 +138,13 @@ import Testing
 
     @Test func cutsPickAPointInTheSession() throws {
         let text = """
-        {"event":"session","v":1,"app":"A","run":"r"}
-        {"seq":1,"t":0,"event":"add","id":1,"type":"App"}
-        {"seq":2,"t":1,"event":"add","id":2,"type":"Flow","parent":1}
-        {"seq":3,"t":2,"event":"mark","label":"opened"}
-        {"seq":4,"t":3,"event":"dismiss","id":2}
-        {"seq":5,"t":9,"event":"end"}
-        """
+            {"event":"session","v":1,"app":"A","run":"r"}
+            {"seq":1,"t":0,"event":"add","id":1,"type":"App"}
+            {"seq":2,"t":1,"event":"add","id":2,"type":"Flow","parent":1}
+            {"seq":3,"t":2,"event":"mark","label":"opened"}
+            {"seq":4,"t":3,"event":"dismiss","id":2}
+            {"seq":5,"t":9,"event":"end"}
+            """
         let log = Recording(bytes: Array(text.utf8)).sessions[0]
         #expect(try log.snapshot(until: .seq(1)).nodes.count == 1)
         #expect(try log.snapshot(until: .time(1.5)).evaluatedAt == 1.5)
@@ -160,5 +166,3 @@ import Testing
         #expect(decoded.node(2)?.verdict == .retained)
     }
 }
-
-import Foundation

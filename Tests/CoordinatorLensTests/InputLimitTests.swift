@@ -30,13 +30,13 @@ import Testing
 
     @Test func idsAboveTwoToThe53StayExact() throws {
         let text = """
-        {"event":"session","v":1,"app":"A","run":"r"}
-        {"seq":1,"t":0,"event":"add","id":9007199254740992,"type":"Even"}
-        {"seq":2,"t":0,"event":"add","id":9007199254740993,"type":"Odd","parent":9007199254740992}
-        {"seq":3,"t":0,"event":"add","id":9223372036854775807,"type":"Max","parent":9007199254740993}
-        {"seq":4,"t":0,"event":"add","id":9223372036854775808,"type":"TooBig"}
-        {"seq":5,"t":0,"event":"add","id":-9223372036854775808,"type":"Min"}
-        """
+            {"event":"session","v":1,"app":"A","run":"r"}
+            {"seq":1,"t":0,"event":"add","id":9007199254740992,"type":"Even"}
+            {"seq":2,"t":0,"event":"add","id":9007199254740993,"type":"Odd","parent":9007199254740992}
+            {"seq":3,"t":0,"event":"add","id":9223372036854775807,"type":"Max","parent":9007199254740993}
+            {"seq":4,"t":0,"event":"add","id":9223372036854775808,"type":"TooBig"}
+            {"seq":5,"t":0,"event":"add","id":-9223372036854775808,"type":"Min"}
+            """
         let snapshot = try Recording(bytes: Array(text.utf8)).sessions[0].snapshot()
         #expect(snapshot.nodes.map(\.id.number) == [9_007_199_254_740_992, 9_007_199_254_740_993, Int.max, Int.min])
         #expect(snapshot.node(9_007_199_254_740_993)?.parent == 9_007_199_254_740_992)
@@ -47,13 +47,14 @@ import Testing
     @Test(arguments: [1, 3, 64, 4_096])
     func anOverLongLineIsAWarningWithItsNumberAndTheNextLineIsRead(chunkSize: Int) throws {
         let long = #"{"seq":2,"t":0,"event":"add","id":2,"type":""# + String(repeating: "x", count: 5_000) + #""}"#
-        let text = Array("""
-        {"event":"session","v":1,"app":"A","run":"r"}
-        {"seq":1,"t":0,"event":"add","id":1,"type":"App"}
-        \(long)
-        {"seq":3,"t":0,"event":"add","id":3,"type":"Next","parent":1}
-        \(long)
-        """.utf8)
+        let text = Array(
+            """
+            {"event":"session","v":1,"app":"A","run":"r"}
+            {"seq":1,"t":0,"event":"add","id":1,"type":"App"}
+            \(long)
+            {"seq":3,"t":0,"event":"add","id":3,"type":"Next","parent":1}
+            \(long)
+            """.utf8)
         var recording = Recording(limits: InputLimits(maximumLineBytes: 1_000))
         var start = 0
         while start < text.count {
@@ -99,7 +100,8 @@ import Testing
     }
 
     @Test func aByteOrderMarkBeforeTheSessionLineIsSkipped() throws {
-        let text = "\u{FEFF}" + #"{"event":"session","v":1,"app":"Bom","run":"r"}"# + "\r\n"
+        let text =
+            "\u{FEFF}" + #"{"event":"session","v":1,"app":"Bom","run":"r"}"# + "\r\n"
             + #"{"seq":1,"t":0,"event":"add","id":1,"type":"App"}"# + "\r\n"
         let recording = Recording(bytes: Array(text.utf8))
         #expect(recording.sessions.map(\.header.app) == ["Bom"])

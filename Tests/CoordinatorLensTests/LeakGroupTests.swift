@@ -16,11 +16,12 @@ struct LeakGroupTests {
         apply(.add(id: 6, type: "FeedCoordinator", parent: 5))
         for id in [2, 3, 5, 6] { apply(.dismiss(id: CoordinatorID(id)), at: 1) }
         let groups = tree.snapshot(at: 10, grace: 2).leakGroups
-        #expect(groups.map(\.fingerprint.description) == [
-            "AppCoordinator/FeedCoordinator (still-child)",
-            "AppCoordinator/CheckoutCoordinator (still-child)",
-            "AppCoordinator/CheckoutCoordinator/FeedCoordinator (still-child)",
-        ])
+        #expect(
+            groups.map(\.fingerprint.description) == [
+                "AppCoordinator/FeedCoordinator (still-child)",
+                "AppCoordinator/CheckoutCoordinator (still-child)",
+                "AppCoordinator/CheckoutCoordinator/FeedCoordinator (still-child)",
+            ])
         #expect(groups.map(\.ids) == [[2, 3], [5], [6]])
     }
 }

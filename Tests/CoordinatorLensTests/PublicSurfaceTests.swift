@@ -39,7 +39,9 @@ struct PublicSurfaceTests {
         }
         let committed = (try? String(contentsOf: dump, encoding: .utf8)) ?? ""
         let (was, isNow) = (Set(committed.split(separator: "\n")), Set(now.split(separator: "\n")))
-        #expect(committed == now, """
+        #expect(
+            committed == now,
+            """
             \(module)'s public surface changed; if meant, run COORDLENS_UPDATE_API=1 swift test --filter PublicSurfaceTests \
             and commit api/\(module).txt. Added: \(isNow.subtracting(was).sorted().prefix(10)); removed: \(was.subtracting(isNow).sorted().prefix(10))
             """)

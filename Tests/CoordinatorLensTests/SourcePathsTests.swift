@@ -6,7 +6,9 @@ import Testing
         let site = CallSite(file: "Shop/Home.swift", line: 9, path: "/Users/me/shop/Sources/Shop/Home.swift")
         #expect(SourcePaths(root: "/Users/me/shop").file(for: site) == "Sources/Shop/Home.swift")
         #expect(SourcePaths(root: "/Users/me/shop/").file(for: site) == "Sources/Shop/Home.swift")
-        #expect(SourcePaths(root: "/Users/me/sho").file(for: site) == "Shop/Home.swift", "a prefix of a folder's name is not its parent, and no path outside the root is printed")
+        #expect(
+            SourcePaths(root: "/Users/me/sho").file(for: site) == "Shop/Home.swift",
+            "a prefix of a folder's name is not its parent, and no path outside the root is printed")
         #expect(SourcePaths(root: "/").file(for: site) == "Users/me/shop/Sources/Shop/Home.swift")
         #expect(SourcePaths().file(for: site) == "Shop/Home.swift", "without a root, the #fileID as before")
     }

@@ -19,13 +19,14 @@ import Testing
     }
 
     @Test func routesEveryLineToItsRunWhateverTheChunkSize() {
-        let text = Array("""
-        {"event":"session","v":1,"app":"A","run":"a"}
-        {"seq":1,"t":0,"event":"add","id":1,"type":"Home"}
-        {"event":"session","v":1,"app":"B","run":"b"}
-        not json
-        {"seq":1,"t":0,"event":"end"}
-        """.utf8)
+        let text = Array(
+            """
+            {"event":"session","v":1,"app":"A","run":"a"}
+            {"seq":1,"t":0,"event":"add","id":1,"type":"Home"}
+            {"event":"session","v":1,"app":"B","run":"b"}
+            not json
+            {"seq":1,"t":0,"event":"end"}
+            """.utf8)
         let whole = read(text, chunk: text.count)
         for size in [1, 3, 17] {
             #expect(read(text, chunk: size).map(\.0) == whole.map(\.0), "chunk size \(size)")

@@ -70,13 +70,13 @@ struct StringIDTests {
     /// JSON's types differ, so `5` and `"5"` are two coordinators, as two JSON values that compare unequal would be.
     @Test func theNumberFiveAndTheStringFiveAreTwoCoordinators() throws {
         let text = """
-        {"event":"session","v":1,"app":"A","run":"r"}
-        {"seq":1,"t":0,"event":"add","id":5,"type":"Number"}
-        {"seq":2,"t":0,"event":"add","id":"5","type":"Text","parent":5}
-        {"seq":3,"t":0,"event":"dismiss","id":"5"}
-        {"seq":4,"t":9,"event":"end"}
+            {"event":"session","v":1,"app":"A","run":"r"}
+            {"seq":1,"t":0,"event":"add","id":5,"type":"Number"}
+            {"seq":2,"t":0,"event":"add","id":"5","type":"Text","parent":5}
+            {"seq":3,"t":0,"event":"dismiss","id":"5"}
+            {"seq":4,"t":9,"event":"end"}
 
-        """
+            """
         let snapshot = try Self.snapshot(text)
         #expect(snapshot.warnings.isEmpty, "\(snapshot.warnings)")
         #expect(snapshot.nodes.map(\.type) == ["Number", "Text"])
@@ -93,14 +93,14 @@ struct StringIDTests {
         let long = String(repeating: "x", count: InputLimits.maximumIDBytes + 1)
         let fits = String(repeating: "y", count: InputLimits.maximumIDBytes)
         let text = """
-        {"event":"session","v":1,"app":"A","run":"r"}
-        {"seq":1,"t":0,"event":"add","id":"","type":"Empty"}
-        {"seq":2,"t":0,"event":"add","id":"\(long)","type":"Long"}
-        {"seq":3,"t":0,"event":"add","id":"\(fits)","type":"Fits"}
-        {"seq":4,"t":0,"event":"add","id":"a","type":"Child","parent":""}
-        {"seq":5,"t":0,"event":"add","id":true,"type":"Boolean"}
+            {"event":"session","v":1,"app":"A","run":"r"}
+            {"seq":1,"t":0,"event":"add","id":"","type":"Empty"}
+            {"seq":2,"t":0,"event":"add","id":"\(long)","type":"Long"}
+            {"seq":3,"t":0,"event":"add","id":"\(fits)","type":"Fits"}
+            {"seq":4,"t":0,"event":"add","id":"a","type":"Child","parent":""}
+            {"seq":5,"t":0,"event":"add","id":true,"type":"Boolean"}
 
-        """
+            """
         let snapshot = try Self.snapshot(text)
         #expect(snapshot.nodes.map(\.type) == ["Fits"])
         let messages = snapshot.warnings.map(\.description)

@@ -16,16 +16,21 @@ import Testing
             assertCoordinatorsReleased(grace: 0.3) { tracer in
                 Flows.cycle(tracer)
             }
-        } matching: { issues.matcher()($0) }
+        } matching: {
+            issues.matcher()($0)
+        }
 
         let messages = issues.messages
         #expect(messages.count == 2, "one issue per coordinator left behind: \(messages)")
-        #expect(messages.contains {
-            $0.hasPrefix("CyclicDetailCoordinator#2 retained: still a child of RootCoordinator#1 (added at CoordinatorTraceTestingTests/FlowCoordinators.swift:")
-        })
-        #expect(messages.contains {
-            $0.hasPrefix("RootCoordinator#1 not released: still alive (added at CoordinatorTraceTestingTests/FlowCoordinators.swift:")
-        })
+        #expect(
+            messages.contains {
+                $0.hasPrefix(
+                    "CyclicDetailCoordinator#2 retained: still a child of RootCoordinator#1 (added at CoordinatorTraceTestingTests/FlowCoordinators.swift:")
+            })
+        #expect(
+            messages.contains {
+                $0.hasPrefix("RootCoordinator#1 not released: still alive (added at CoordinatorTraceTestingTests/FlowCoordinators.swift:")
+            })
     }
 
     /// The README's example: the whole app lives inside the scope. A child its parent never removes must fail while
@@ -39,7 +44,9 @@ import Testing
                 home.showSettings()()
                 return home
             }
-        } matching: { issues.matcher()($0) }
+        } matching: {
+            issues.matcher()($0)
+        }
         #expect(issues.messages.count == 1, "\(issues.messages)")
         #expect(issues.messages.first?.hasPrefix("DetailCoordinator#2 retained: still a child of HomeCoordinator#1") == true)
     }
@@ -64,7 +71,9 @@ import Testing
                     home.start()
                     home.showSettings()()
                 }
-            } matching: { issues.matcher()($0) }
+            } matching: {
+                issues.matcher()($0)
+            }
             #expect(issues.messages.count == 1)
             #expect(issues.messages.first?.hasPrefix("HomeCoordinator#1 was freed when the closure returned") == true)
         }
@@ -80,7 +89,9 @@ import Testing
                 kept = root
                 return 0
             }
-        } matching: { issues.matcher()($0) }
+        } matching: {
+            issues.matcher()($0)
+        }
         #expect(issues.messages.count == 1)
         #expect(issues.messages.first?.hasPrefix("RootCoordinator#1 not released: still alive") == true)
         withExtendedLifetime(kept) {}
@@ -97,7 +108,9 @@ import Testing
                 await Task.yield()
                 return Flows.cycle(tracer)
             }
-        } matching: { issues.matcher()($0) }
+        } matching: {
+            issues.matcher()($0)
+        }
         #expect(issues.messages.count == 2)
     }
 

@@ -21,9 +21,14 @@ import Testing
         var snapshot: Snapshot?
         withKnownIssue {
             snapshot = recording.assertNoRetainedCoordinators(grace: 0.3)
-        } matching: { issues.matcher()($0) }
+        } matching: {
+            issues.matcher()($0)
+        }
         #expect(issues.messages.count == 1)
-        #expect(issues.messages.first?.hasPrefix("DetailCoordinator#2 retained: still a child of RootCoordinator#1 (added at CoordinatorTraceTestingTests/RecordingAssertionTests.swift:") == true)
+        #expect(
+            issues.messages.first?.hasPrefix(
+                "DetailCoordinator#2 retained: still a child of RootCoordinator#1 (added at CoordinatorTraceTestingTests/RecordingAssertionTests.swift:")
+                == true)
         #expect(snapshot?.node(1)?.verdict == .alive)
         withExtendedLifetime(root) {}
     }
@@ -54,7 +59,9 @@ import Testing
         let issues = RecordedIssues()
         withKnownIssue {
             recording.assertAllReleased(grace: 0.2)
-        } matching: { issues.matcher()($0) }
+        } matching: {
+            issues.matcher()($0)
+        }
         #expect(issues.messages.count == 1)
         #expect(issues.messages.first?.contains("RootCoordinator#1 not released: still alive") == true)
         withExtendedLifetime(root) {}

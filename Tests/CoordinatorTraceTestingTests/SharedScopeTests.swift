@@ -15,7 +15,9 @@ import Testing
             assertSharedCoordinatorsReleased(grace: 0.3) {
                 Flows.cycle(Tracer.shared)
             }
-        } matching: { issues.matcher()($0) }
+        } matching: {
+            issues.matcher()($0)
+        }
         #expect(issues.messages.count == 2)
         #expect(issues.messages.contains { $0.hasPrefix("CyclicDetailCoordinator#2 retained: still a child of RootCoordinator#1") })
     }

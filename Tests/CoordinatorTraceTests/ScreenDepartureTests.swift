@@ -110,7 +110,9 @@ private final class OwningCoordinator {
         #expect(snapshot.node(3)?.verdict == .retained)
         #expect(snapshot.node(4)?.verdict == .alive, "the newest one is the one on screen")
         #expect(snapshot.node(2)?.reasonKind == .overLimit)
-        #expect(snapshot.node(2)?.reason == "one of 3 OtherCoordinator alive at once under Coordinator#1, where at most 1 is expected and it is not among the newest")
+        #expect(
+            snapshot.node(2)?.reason
+                == "one of 3 OtherCoordinator alive at once under Coordinator#1, where at most 1 is expected and it is not among the newest")
         #expect(snapshot.node(1)?.verdict == .retained, "no Coordinator was expected at all")
     }
 }

@@ -1,5 +1,6 @@
 import CoordinatorLens
 import CoordinatorTrace
+import Testing
 
 final class Coordinator: Sendable {}
 final class OtherCoordinator {}
@@ -37,5 +38,3 @@ func records(_ log: SessionLog) -> [EventRecord] {
 func events(_ log: SessionLog) -> [Event] {
     records(log).map(\.event)
 }
-
-import Testing

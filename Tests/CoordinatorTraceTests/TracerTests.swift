@@ -23,15 +23,16 @@ import Testing
         let log = try session(from: sink)
         #expect(log.header.app == "Shop \"App\"")
         #expect(log.header.pid == Int(ProcessInfo.processInfo.processIdentifier))
-        #expect(events(log) == [
-            .add(id: 1, type: "Coordinator", parent: nil),
-            .add(id: 2, type: "Coordinator", parent: 1),
-            .bind(id: 2, screen: "Screen"),
-            .mark(label: "opened"),
-            .dismiss(id: 2),
-            .remove(id: 2, parent: 1),
-            .end,
-        ])
+        #expect(
+            events(log) == [
+                .add(id: 1, type: "Coordinator", parent: nil),
+                .add(id: 2, type: "Coordinator", parent: 1),
+                .bind(id: 2, screen: "Screen"),
+                .mark(label: "opened"),
+                .dismiss(id: 2),
+                .remove(id: 2, parent: 1),
+                .end,
+            ])
         let all = records(log)
         #expect(all.enumerated().allSatisfy { $0.element.seq == $0.offset + 1 }, "seq grows by one per event")
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.time <= $1.time })

@@ -32,7 +32,8 @@ struct DeepChainTests {
         #expect(diff.summary.newLeaks == Self.depth - 1)
         #expect(diff.newLeaks.count == Self.depth - 1, "each depth is a fingerprint of its own")
         let omitted = Self.depth - DeepPath.keptSteps - 1
-        let deepest = "AppCoordinator/… \(NumberText.grouped(omitted)) more/"
+        let deepest =
+            "AppCoordinator/… \(NumberText.grouped(omitted)) more/"
             + Array(repeating: "StepCoordinator", count: DeepPath.keptSteps).joined(separator: "/")
         let deepestLeak = try #require(diff.newLeaks.max { $0.fingerprint.omittedSteps < $1.fingerprint.omittedSteps })
         #expect(deepestLeak.fingerprint.description == deepest + " (still-child)")
@@ -53,9 +54,10 @@ struct DeepChainTests {
         #expect(steps.prefix(2) == ["AppCoordinator", "… \(NumberText.grouped(omitted)) more"])
         #expect(steps.last == "StepCoordinator[0]")
         #expect(coordinators.last?["depth"] as? Int == Self.depth - 1)
-        #expect(coordinators[DeepPath.maximumSteps - 1]["path"] as? String
-            == (["AppCoordinator"] + Array(repeating: "StepCoordinator", count: DeepPath.maximumSteps - 2)).joined(separator: "/")
-            + "/StepCoordinator[0]", "32 steps still print whole")
+        #expect(
+            coordinators[DeepPath.maximumSteps - 1]["path"] as? String
+                == (["AppCoordinator"] + Array(repeating: "StepCoordinator", count: DeepPath.maximumSteps - 2)).joined(separator: "/")
+                + "/StepCoordinator[0]", "32 steps still print whole")
 
         let dot = DiffDOTWriter().write(diff)
         #expect(dot.utf8.count < 1_000 * Self.depth)

@@ -48,7 +48,10 @@ struct GrowthTests {
             alive.append(flow)
             if iteration % 4 == 1 { run.move(flow, "Detail", under: alive[0]) }  // a move is no new coordinator
             if iteration % 5 == 2 { run.deinitialize(alive.removeFirst()) }
-            if iteration % 7 == 3 { run.deinitialize(flow) ; run.deinitialize(flow) }  // a second deinit is ignored
+            if iteration % 7 == 3 {
+                run.deinitialize(flow)
+                run.deinitialize(flow)
+            }  // a second deinit is ignored
             if iteration % 11 == 4 { run.move(flow, "Share", under: app) }  // an add of a deinited id is refused
             if iteration % 13 == 5 { run.deinitialize(9_999) }  // an unknown id changes nothing
             run.mark("loop")

@@ -1,5 +1,6 @@
-@testable import CoordinatorLensServer
 import Testing
+
+@testable import CoordinatorLensServer
 
 /// How the open-file limit is shared between the reserve, page connections and hook connections.
 struct DescriptorBudgetTests {

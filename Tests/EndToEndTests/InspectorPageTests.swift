@@ -1,7 +1,8 @@
-@testable import CoordinatorLensServer
 import Foundation
 import TestSupport
 import Testing
+
+@testable import CoordinatorLensServer
 
 /// The inspector page's HTTP side over real sockets: pages that read slowly or vanish never hold up the hook
 /// connections, and what the page is sent is bounded.
@@ -41,7 +42,8 @@ import Testing
 
         // Big app names make every summary big, so the stuck page's connection fills within a second or two.
         let app = String(repeating: "A", count: 20_000)
-        let sessions = 30, eventsEach = 2_000
+        let sessions = 30
+        let eventsEach = 2_000
         let writers = try (0..<sessions).map { index in
             let connection = try RawConnection(port: hook)
             let header = #"{"event":"session","v":1,"app":"\#(app)","run":"run-\#(index)"}"#

@@ -58,7 +58,8 @@ final class CheckoutScreen: Sendable {}
         let drawn = await eventually {
             server.refresh()
             guard let data = FileManager.default.contents(atPath: svgPath),
-                  let svg = try? SVGElement.parse(data) else { return false }
+                let svg = try? SVGElement.parse(data)
+            else { return false }
             return svg.element(id: "c2")?.classes.contains("verdict-retained") == true
         }
         #expect(drawn, "the re-rendered SVG shows the checkout coordinator retained")

@@ -141,9 +141,10 @@ import Testing
         #expect(names.count == runs.count)
         let drawn = await eventually(server) {
             let files = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-            return files == names && names.allSatisfy { name in
-                (FileManager.default.contents(atPath: directory + "/" + name)?.count ?? 0) > 0
-            }
+            return files == names
+                && names.allSatisfy { name in
+                    (FileManager.default.contents(atPath: directory + "/" + name)?.count ?? 0) > 0
+                }
         }
         #expect(drawn, "one picture per run, all inside the folder")
         for run in runs {
@@ -273,7 +274,9 @@ import Testing
         gone.close()
         let staying = try RawConnection(port: port)
         try staying.send(sessionLine(run: "staying"))
-        let held = await eventually(server) { server.sessions.runs == ["gone", "staying"] && server.sessions.snapshots(grace: 2).filter(\.connected).count == 1 }
+        let held = await eventually(server) {
+            server.sessions.runs == ["gone", "staying"] && server.sessions.snapshots(grace: 2).filter(\.connected).count == 1
+        }
         #expect(held)
 
         let third = try RawConnection(port: port)

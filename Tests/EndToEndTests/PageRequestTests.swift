@@ -1,5 +1,6 @@
-@testable import CoordinatorLensServer
 import Testing
+
+@testable import CoordinatorLensServer
 
 /// What the page's HTTP side accepts before any work is done: the Host header and the request target.
 struct PageRequestTests {

@@ -60,8 +60,9 @@ struct HistoryCommandTests {
         // The third run again, through check: already stored, so it keeps its place and nothing is counted twice.
         let third = try coordlens(["check", runs[2], "--history", history, "--commit", "c3"], store)
         #expect(third.status == 1, "leaks still fail the run: \(third.standardError)")
-        #expect(third.standardOutput.contains("seen AppCoordinator/PaymentCoordinator (detached) ×1: seen before: in 2 of the last 3 runs since"),
-                "\(third.standardOutput)")
+        #expect(
+            third.standardOutput.contains("seen AppCoordinator/PaymentCoordinator (detached) ×1: seen before: in 2 of the last 3 runs since"),
+            "\(third.standardOutput)")
         #expect(third.standardOutput.contains("stored as #"), "\(third.standardOutput)")
         let checkedJSON = try coordlens(["check", runs[2], "--history", history, "--format", "json"], store)
         let notes = try #require(((try json(checkedJSON.standardOutput)["sessions"] as? [[String: Any]])?.first?["notes"]) as? [[String: Any]])
@@ -70,10 +71,12 @@ struct HistoryCommandTests {
         // Every format carries the mark: in gcc, at the end of the leak's error.
         let gcc = try coordlens(["check", runs[2], "--history", history, "--format", "gcc"], store)
         #expect(gcc.status == 1)
-        #expect(gcc.standardOutput.contains("error: PaymentCoordinator#10 retained: detached from AppCoordinator#1") &&
-                gcc.standardOutput.contains("(seen before: in 2 of the last 3 runs since"), "\(gcc.standardOutput)")
+        #expect(
+            gcc.standardOutput.contains("error: PaymentCoordinator#10 retained: detached from AppCoordinator#1")
+                && gcc.standardOutput.contains("(seen before: in 2 of the last 3 runs since"), "\(gcc.standardOutput)")
 
-        let fourth = try HistoryRecordings.write(HistoryRecordings.recording(run: "r4", extra: ["PaymentCoordinator", "MapCoordinator"]), "r4.ndjson", in: folder)
+        let fourth = try HistoryRecordings.write(
+            HistoryRecordings.recording(run: "r4", extra: ["PaymentCoordinator", "MapCoordinator"]), "r4.ndjson", in: folder)
         let checked = try coordlens(["check", fourth, "--history", history, "--commit", "c4"], store)
         #expect(checked.status == 1)
         #expect(checked.standardOutput.contains("NEW  AppCoordinator/MapCoordinator (detached) ×1: new"), "\(checked.standardOutput)")
@@ -102,7 +105,8 @@ struct HistoryCommandTests {
                 var extra: [String] = []
                 if index % 2 == 0 { extra.append("EvenCoordinator") }
                 if index % 5 == 0 { extra.append("FifthCoordinator") }
-                files.append(try HistoryRecordings.write(HistoryRecordings.recording(run: "w\(writer)-\(run)", extra: extra), "w\(writer)-\(run).ndjson", in: folder))
+                files.append(
+                    try HistoryRecordings.write(HistoryRecordings.recording(run: "w\(writer)-\(run)", extra: extra), "w\(writer)-\(run).ndjson", in: folder))
             }
             batches.append(files)
         }
@@ -140,9 +144,13 @@ struct HistoryCommandTests {
         var before = Data()
         switch store {
         case .sqlite:
-            let bump = try ProcessRun.run(URL(fileURLWithPath: "/usr/bin/env"), [
-                "python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('UPDATE coordlens_schema SET version = 99'); c.commit(); c.close()", history,
-            ])
+            let bump = try ProcessRun.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                [
+                    "python3", "-c",
+                    "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('UPDATE coordlens_schema SET version = 99'); c.commit(); c.close()",
+                    history,
+                ])
             #expect(bump.status == 0, "\(bump.standardError)")
             before = try Data(contentsOf: URL(fileURLWithPath: history))
         case .postgres:
@@ -153,8 +161,10 @@ struct HistoryCommandTests {
         for arguments in [["history", "--history", history], ["history", "add", second, "--history", history], ["check", second, "--history", history]] {
             let refused = try coordlens(arguments, store)
             #expect(refused.status == 2, "\(arguments): \(refused.standardOutput)")
-            #expect(refused.standardError.contains("the history has schema version 99, newer than the 1 this coordlens knows; use a newer coordlens (the history was left unchanged)"),
-                    "\(refused.standardError)")
+            #expect(
+                refused.standardError.contains(
+                    "the history has schema version 99, newer than the 1 this coordlens knows; use a newer coordlens (the history was left unchanged)"),
+                "\(refused.standardError)")
         }
         switch store {
         case .sqlite:
@@ -162,7 +172,8 @@ struct HistoryCommandTests {
         case .postgres:
             let database = String(history.split(separator: "/").last!)
             #expect(try HistoryStoreKind.psql("SELECT count(*) FROM runs", database: database).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
-            #expect(try HistoryStoreKind.psql("SELECT version FROM coordlens_schema", database: database).trimmingCharacters(in: .whitespacesAndNewlines) == "99")
+            #expect(
+                try HistoryStoreKind.psql("SELECT version FROM coordlens_schema", database: database).trimmingCharacters(in: .whitespacesAndNewlines) == "99")
         }
     }
 

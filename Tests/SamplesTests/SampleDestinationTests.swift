@@ -13,7 +13,9 @@ import Testing
         #expect(try SampleDestination.parse(["--tcp", "10.0.0.2:7420", "--token", "abc"]).get() == .tcp(host: "10.0.0.2", port: 7420, token: "abc"))
     }
 
-    @Test(arguments: [["--tcp"], ["--tcp", "localhost"], ["--tcp", "h:0"], ["--file"], ["--verbose"], ["--token", "abc"], ["--file", "a", "--token", "abc"]])
+    @Test(arguments: [
+        ["--tcp"], ["--tcp", "localhost"], ["--tcp", "h:0"], ["--file"], ["--verbose"], ["--token", "abc"], ["--file", "a", "--token", "abc"],
+    ])
     func refusesWhatItCannotUse(_ arguments: [String]) {
         #expect(throws: UsageError.self) { try SampleDestination.parse(arguments).get() }
     }

@@ -13,55 +13,71 @@ struct SampleExpectation: Sendable, CustomTestStringConvertible {
     var testDescription: String { product }
 
     static let all: [SampleExpectation] = [
-        SampleExpectation(product: "ADCoordinatorSample", folder: "ad-coordinator", verdicts: [
-            "AppCoordinator": [.alive],
-            "ProfileCoordinator": [.released],
-            "SettingsCoordinator": [.retained],
-            "OrderCoordinator": [.alive],
-            "ChatCoordinator": [.released],
-            "SupportCoordinator": [.alive],
-        ]),
-        SampleExpectation(product: "DeliverooTraditionalSample", folder: "deliveroo-traditional", verdicts: [
-            "HomeCoordinator": [.alive],
-            "YellowCoordinator": [.retained, .retained, .retained],
-            "GreenCoordinator": [.retained, .retained, .retained],
-            "FixedYellowCoordinator": [.released],
-            "FixedGreenCoordinator": [.released],
-            "CheckoutCoordinator": [.retained],
-            "PaymentCoordinator": [.alive],
-        ]),
-        SampleExpectation(product: "DeliverooInvertedSample", folder: "deliveroo-inverted", verdicts: [
-            "HomeCoordinator": [.alive],
-            "PinkCoordinator": [.released],
-            "AboutCoordinator": [.released],
-        ]),
-        SampleExpectation(product: "YuiSample", folder: "yui", verdicts: [
-            "AppCoordinator": [.alive],
-            "SearchCoordinator": [.released],
-            "FilterCoordinator": [.retained],
-        ]),
-        SampleExpectation(product: "CoordinatorSampleStyle", folder: "coordinator-sample", verdicts: [
-            "AppCoordinator": [.alive],
-            "MainTabCoordinator": [.alive],
-            "FeedCoordinator": [.alive],
-            "SearchCoordinator": [.alive],
-        ]),
-        SampleExpectation(product: "SegueSlotSample", folder: "segue-slot", verdicts: [
-            "AppCoordinator": [.alive],
-            "LoginCoordinator": [.late, .retained],
-        ]),
-        SampleExpectation(product: "XCoordinatorRouterSample", folder: "xcoordinator-router", verdicts: [
-            "AppCoordinator": [.alive],
-            "HomeCoordinator": [.alive],
-            "ProfileCoordinator": [.alive],
-            "ProductCoordinator": [.retained, .retained, .retained],
-            "SettingsCoordinator": [.released, .alive],
-        ]),
-        SampleExpectation(product: "RxFlowSample", folder: "rxflow-flow", verdicts: [
-            "AppFlow": [.alive],
-            "CartFlow": [.retained, .retained],
-            "WishlistFlow": [.released],
-        ], retainedReason: .detached),
+        SampleExpectation(
+            product: "ADCoordinatorSample", folder: "ad-coordinator",
+            verdicts: [
+                "AppCoordinator": [.alive],
+                "ProfileCoordinator": [.released],
+                "SettingsCoordinator": [.retained],
+                "OrderCoordinator": [.alive],
+                "ChatCoordinator": [.released],
+                "SupportCoordinator": [.alive],
+            ]),
+        SampleExpectation(
+            product: "DeliverooTraditionalSample", folder: "deliveroo-traditional",
+            verdicts: [
+                "HomeCoordinator": [.alive],
+                "YellowCoordinator": [.retained, .retained, .retained],
+                "GreenCoordinator": [.retained, .retained, .retained],
+                "FixedYellowCoordinator": [.released],
+                "FixedGreenCoordinator": [.released],
+                "CheckoutCoordinator": [.retained],
+                "PaymentCoordinator": [.alive],
+            ]),
+        SampleExpectation(
+            product: "DeliverooInvertedSample", folder: "deliveroo-inverted",
+            verdicts: [
+                "HomeCoordinator": [.alive],
+                "PinkCoordinator": [.released],
+                "AboutCoordinator": [.released],
+            ]),
+        SampleExpectation(
+            product: "YuiSample", folder: "yui",
+            verdicts: [
+                "AppCoordinator": [.alive],
+                "SearchCoordinator": [.released],
+                "FilterCoordinator": [.retained],
+            ]),
+        SampleExpectation(
+            product: "CoordinatorSampleStyle", folder: "coordinator-sample",
+            verdicts: [
+                "AppCoordinator": [.alive],
+                "MainTabCoordinator": [.alive],
+                "FeedCoordinator": [.alive],
+                "SearchCoordinator": [.alive],
+            ]),
+        SampleExpectation(
+            product: "SegueSlotSample", folder: "segue-slot",
+            verdicts: [
+                "AppCoordinator": [.alive],
+                "LoginCoordinator": [.late, .retained],
+            ]),
+        SampleExpectation(
+            product: "XCoordinatorRouterSample", folder: "xcoordinator-router",
+            verdicts: [
+                "AppCoordinator": [.alive],
+                "HomeCoordinator": [.alive],
+                "ProfileCoordinator": [.alive],
+                "ProductCoordinator": [.retained, .retained, .retained],
+                "SettingsCoordinator": [.released, .alive],
+            ]),
+        SampleExpectation(
+            product: "RxFlowSample", folder: "rxflow-flow",
+            verdicts: [
+                "AppFlow": [.alive],
+                "CartFlow": [.retained, .retained],
+                "WishlistFlow": [.released],
+            ], retainedReason: .detached),
     ]
 }
 

@@ -26,7 +26,9 @@ import Testing
         #expect(retained.filter { $0 == "GreenCoordinator" }.count == 3)
         #expect(snapshot.nodes.first { $0.type == "HomeCoordinator" }?.verdict == .alive)
         let checkout = try #require(snapshot.nodes.first { $0.type == "CheckoutCoordinator" })
-        #expect(LeakReport.line(for: checkout).hasPrefix("CheckoutCoordinator#10 retained: still a child of HomeCoordinator#1 (added at DeliverooTraditionalSample/HomeCoordinator.swift:"))
+        #expect(
+            LeakReport.line(for: checkout).hasPrefix(
+                "CheckoutCoordinator#10 retained: still a child of HomeCoordinator#1 (added at DeliverooTraditionalSample/HomeCoordinator.swift:"))
     }
 
     /// The checkout flow before and after its fix: the diff shows the fixed leak and nothing else.

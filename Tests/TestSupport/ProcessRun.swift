@@ -85,9 +85,10 @@ public struct ProcessRun: Sendable {
     ) async throws -> ProcessRun {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
-                continuation.resume(with: Result {
-                    try run(executable, arguments, input: input, in: directory, timeout: timeout, environment: environment)
-                })
+                continuation.resume(
+                    with: Result {
+                        try run(executable, arguments, input: input, in: directory, timeout: timeout, environment: environment)
+                    })
             }.start()
         }
     }

@@ -16,7 +16,8 @@ public enum SampleDestination: Equatable, Sendable {
             switch flag {
             case "--tcp":
                 guard let value = rest.popFirst(), let colon = value.lastIndex(of: ":"),
-                      let port = Int(value[value.index(after: colon)...]), (1...65_535).contains(port) else {
+                    let port = Int(value[value.index(after: colon)...]), (1...65_535).contains(port)
+                else {
                     return .failure(UsageError("--tcp needs HOST:PORT"))
                 }
                 let host = String(value[..<colon])

@@ -1,7 +1,11 @@
 import UIKitStandIn
 
 enum AppRoute: Route { case home, profile }
-enum HomeRoute: Route { case list, product(String), settings }
+enum HomeRoute: Route {
+    case list
+    case product(String)
+    case settings
+}
 enum ProfileRoute: Route { case profile }
 enum ProductRoute: Route { case details }
 enum SettingsRoute: Route { case settings }

@@ -1,4 +1,5 @@
 import CoordinatorWire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -60,10 +61,25 @@ public enum EventDecoder {
         try scanner.begin()
         // Each known key goes straight into a typed local: no dictionary, no intermediate values.
         var kind: Kind?
-        var seq, count, callLine, pid, version, maximum: Int?
-        var id, parent: CoordinatorID?
+        var seq: Int?
+        var count: Int?
+        var callLine: Int?
+        var pid: Int?
+        var version: Int?
+        var maximum: Int?
+        var id: CoordinatorID?
+        var parent: CoordinatorID?
         var time: Double?
-        var type, screen, label, file, function, path, app, run, via, per: String?
+        var type: String?
+        var screen: String?
+        var label: String?
+        var file: String?
+        var function: String?
+        var path: String?
+        var app: String?
+        var run: String?
+        var via: String?
+        var per: String?
         // The hook writes seq, t, event and id first, in that order and without spaces: matched whole, these keys
         // skip the general key lookup. Any other order or spacing reads them in the loop below like every other key.
         if scanner.skipKey("seq") {
@@ -114,7 +130,9 @@ public enum EventDecoder {
         // no event, a warning on its line that says how many.
         if kind == .unknown("gap"), seq == nil {
             let missing = try required(count, .count)
-            throw FieldError(message: "the recording misses \(missing) event\(missing == 1 ? "" : "s") of this session here: its recorder could not write them (a full disk)")
+            throw FieldError(
+                message: "the recording misses \(missing) event\(missing == 1 ? "" : "s") of this session here: its recorder could not write them (a full disk)"
+            )
         }
         let sequence = try required(seq, .seq)
         let seconds = try required(time, .t)
@@ -131,12 +149,13 @@ public enum EventDecoder {
         case .known(.expect):
             let maximum = try required(maximum, .max)
             guard maximum >= 0 else { throw FieldError(message: "\"max\" must not be negative") }
-            let scope = try per.map { text -> AliveLimit.Scope in
-                guard let scope = AliveLimit.Scope(rawValue: text) else {
-                    throw FieldError(message: "\"per\" must be \"session\" or \"parent\", not \"\(text)\"")
-                }
-                return scope
-            } ?? .session
+            let scope =
+                try per.map { text -> AliveLimit.Scope in
+                    guard let scope = AliveLimit.Scope(rawValue: text) else {
+                        throw FieldError(message: "\"per\" must be \"session\" or \"parent\", not \"\(text)\"")
+                    }
+                    return scope
+                } ?? .session
             event = .expect(AliveLimit(type: try required(type, .type), maximum: maximum, scope: scope))
         case .known(.deinitialized): event = .deinitialized(id: try required(id, .id))
         case .known(.mark): event = .mark(label: try required(label, .label))
@@ -186,8 +205,16 @@ public enum EventDecoder {
             case 1: self = matches(.t) ? .t : matches(.v) ? .v : .other
             case 2: self = matches(.id) ? .id : .other
             case 3:
-                self = matches(.seq) ? .seq : matches(.app) ? .app : matches(.run) ? .run : matches(.pid) ? .pid
-                    : matches(.via) ? .via : matches(.max) ? .max : matches(.per) ? .per : .other
+                self =
+                    matches(.seq)
+                    ? .seq
+                    : matches(.app)
+                        ? .app
+                        : matches(.run)
+                            ? .run
+                            : matches(.pid)
+                                ? .pid
+                                : matches(.via) ? .via : matches(.max) ? .max : matches(.per) ? .per : .other
             case 4: self = matches(.type) ? .type : matches(.file) ? .file : matches(.line) ? .line : matches(.path) ? .path : .other
             case 5: self = matches(.event) ? .event : matches(.label) ? .label : matches(.count) ? .count : .other
             case 6: self = matches(.parent) ? .parent : matches(.screen) ? .screen : .other
@@ -276,7 +303,9 @@ extension JSONScanner {
             try skipValue()
             return false
         }
-        let article = key == .id || key == .parent ? "an integer or a string"
+        let article =
+            key == .id || key == .parent
+            ? "an integer or a string"
             : wanted == .number && key.wantsInteger ? "an integer" : wanted.name
         throw EventDecoder.FieldError(message: "\"\(key.name)\" must be \(article), not \(found.name)")
     }

@@ -93,8 +93,8 @@ struct JSONScanner {
             at += 1
         }
         guard at + length + 3 <= bytes.count, base[at] == UInt8(ascii: "\""),
-              base[at + length + 1] == UInt8(ascii: "\""), base[at + length + 2] == UInt8(ascii: ":"),
-              memcmp(base + at + 1, name.utf8Start, length) == 0
+            base[at + length + 1] == UInt8(ascii: "\""), base[at + length + 2] == UInt8(ascii: ":"),
+            memcmp(base + at + 1, name.utf8Start, length) == 0
         else { return false }
         index = at + length + 3
         expectingFirstKey = false
@@ -255,7 +255,8 @@ struct JSONScanner {
             magnitude = sum
             at += 1
         }
-        let isPlainInteger = at > digitsStart
+        let isPlainInteger =
+            at > digitsStart
             && (at == bytes.count || (base[at] != UInt8(ascii: ".") && base[at] | 0x20 != UInt8(ascii: "e")))
         guard isPlainInteger else {
             index = start

@@ -60,7 +60,8 @@ public struct SessionLog: Sendable {
         case .time(let time): return (tree, time)
         case .mark(let label):
             let known = tree.marks.map(\.label)
-            throw CutError(message: "no mark \"\(label)\" in run \(header.run)" + (known.isEmpty ? " (it has no marks)" : " (marks: \(known.joined(separator: ", ")))"))
+            throw CutError(
+                message: "no mark \"\(label)\" in run \(header.run)" + (known.isEmpty ? " (it has no marks)" : " (marks: \(known.joined(separator: ", ")))"))
         }
     }
 

@@ -37,7 +37,7 @@ public struct StreamReader: Sendable {
     /// for an over-long line and an invented session).
     public mutating func consume(_ chunk: UnsafeRawBufferPointer, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void) {
         var splitter = self.splitter
-        splitter.feed(chunk, onOverlong: { number in overlong(number, body) }) { line, number in take(line, number, body) }
+        splitter.feed(chunk, onOverlong: { number in overlong(number, body) }, { line, number in take(line, number, body) })
         self.splitter = splitter
     }
 

@@ -157,15 +157,13 @@ public struct TreeDiff: Sendable {
                 entry.isNewLeak = leaks.stateB[item.b] == .new
                 entry.isStillLeaking = leaks.stateB[item.b] == .still
             }
-            let changed = item.a >= 0 && item.b >= 0
+            let changed =
+                item.a >= 0 && item.b >= 0
                 && (nodesA[item.a].verdict != nodesB[item.b].verdict || nodesA[item.a].screen != nodesB[item.b].screen)
             entry.marker =
-                if entry.isNewLeak { .newLeak }
-                else if entry.isFixedLeak { .fixedLeak }
-                else if item.a < 0 { .added }
-                else if item.b < 0 { .gone }
-                else if changed { .changed }
-                else { .unchanged }
+                if entry.isNewLeak { .newLeak } else if entry.isFixedLeak { .fixedLeak } else if item.a < 0 { .added } else if item.b < 0 {
+                    .gone
+                } else if changed { .changed } else { .unchanged }
             if item.a < 0 { summary.added += 1 }
             if item.b < 0 { summary.gone += 1 }
             if entry.marker == .changed { summary.changed += 1 }

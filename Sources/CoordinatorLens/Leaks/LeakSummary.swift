@@ -83,9 +83,10 @@ package struct LeakSummary: Sendable {
                     groupByFingerprint[fingerprint] = unranked.count
                     inSession[unranked.count] = 1
                     let example = Example(seenIn: here, id: node.id, site: node.site, reason: node.reason)
-                    unranked.append(Group(
-                        fingerprint: fingerprint, count: 1, runs: 1, sessions: 1, mostInOneSession: 1, first: here, last: here, example: example
-                    ))
+                    unranked.append(
+                        Group(
+                            fingerprint: fingerprint, count: 1, runs: 1, sessions: 1, mostInOneSession: 1, first: here, last: here, example: example
+                        ))
                 }
             }
         }
@@ -93,8 +94,10 @@ package struct LeakSummary: Sendable {
 
     /// One recording's bytes, read, replayed to `cut` and judged with `grace`; a recording with nothing to judge (empty,
     /// not a recording, no event that reads, or no such mark) is thrown back with its first bad line.
-    package init(reading bytes: some Collection<UInt8>, source: String, grace: Double = VerdictRules.defaultGrace,
-                limits: InputLimits = .default, cut: Cut = .end) throws(LeakSummaryReport.Unusable) {
+    package init(
+        reading bytes: some Collection<UInt8>, source: String, grace: Double = VerdictRules.defaultGrace,
+        limits: InputLimits = .default, cut: Cut = .end
+    ) throws(LeakSummaryReport.Unusable) {
         let recording = Recording(bytes: bytes, limits: limits)
         if let problem = recording.unusable {
             throw LeakSummaryReport.Unusable(source: source, line: problem.line, message: problem.message)

@@ -6,7 +6,8 @@
 /// reference counting, so the integer path costs what an `Int` did: a string is interned once (`IDSpellings`) and the
 /// id holds its number there.
 public struct CoordinatorID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable,
-    ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    ExpressibleByIntegerLiteral, ExpressibleByStringLiteral
+{
     /// The integer the producer sent; for a string token, its number among the interned spellings.
     public let number: Int
     /// Whether the producer sent a string.

@@ -1,4 +1,3 @@
-
 /// The header line that opens a session.
 public struct SessionHeader: Hashable, Sendable, Codable {
     /// The app's name, for people.

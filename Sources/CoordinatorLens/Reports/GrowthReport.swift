@@ -100,7 +100,8 @@ package struct GrowthReport: Sendable, Encodable {
         let width = names.reduce(0) { Swift.max($0, $1.unicodeScalars.count) } + 2
         for (type, name) in zip(growing, names) {
             let padding = String(repeating: " ", count: width - name.unicodeScalars.count)
-            let first = type.counts.first!, last = type.counts.last!
+            let first = type.counts.first!
+            let last = type.counts.last!
             let perIteration = Double(last - first) / Double(type.counts.count - 1)
             let rate = perIteration == perIteration.rounded() ? "\(Int(perIteration))" : "\((perIteration * 10).rounded() / 10)"
             lines.append("  \(name)\(padding)\(type.counts.map(String.init).joined(separator: " → "))  (+\(rate) per iteration)")

@@ -33,11 +33,13 @@ package enum LeakSummaryReport {
         var lines: [String] = []
         for (rank, group) in summary.groups.enumerated() {
             lines.append("\(rank + 1). \(group.fingerprint)" + (baseline.map { " (\($0.note(for: group).text))" } ?? ""))
-            lines.append("   in \(share(group.runs, of: summary.recordings)) recordings, \(share(group.sessions, of: summary.sessions)) sessions; "
-                + "\(NumberText.grouped(group.count)) retained (\(perRun(group)) per recording it is in)")
+            lines.append(
+                "   in \(share(group.runs, of: summary.recordings)) recordings, \(share(group.sessions, of: summary.sessions)) sessions; "
+                    + "\(NumberText.grouped(group.count)) retained (\(perRun(group)) per recording it is in)")
             lines.append("   first: \(reference(group.first)); last: \(reference(group.last))")
-            lines.append("   e.g. \(group.fingerprint.type)#\(group.example.id) in \(reference(group.example.seenIn))"
-                + (group.example.site.map { ", added at \(paths.file(for: $0)):\($0.line)" } ?? ", no call site"))
+            lines.append(
+                "   e.g. \(group.fingerprint.type)#\(group.example.id) in \(reference(group.example.seenIn))"
+                    + (group.example.site.map { ", added at \(paths.file(for: $0)):\($0.line)" } ?? ", no call site"))
         }
         for entry in baseline?.fixed(in: summary) ?? [] {
             lines.append("fixed: \(entry.fingerprint) (\(entry.count) in the baseline) no longer occurs; remove it from the baseline")
@@ -69,7 +71,8 @@ package enum LeakSummaryReport {
             text += "\"example\":{\"source\":\(JSONText.quoted(example.seenIn.source)),\"run\":\(JSONText.quoted(example.seenIn.run)),"
             text += "\"id\":\(example.id.json),\"reason\":\(example.reason.map(JSONText.quoted) ?? "null"),\"added\":"
             if let site = example.site {
-                text += "{\"file\":\(JSONText.quoted(paths.file(for: site))),\"line\":\(site.line),\"function\":\(site.function.map(JSONText.quoted) ?? "null")}"
+                text +=
+                    "{\"file\":\(JSONText.quoted(paths.file(for: site))),\"line\":\(site.line),\"function\":\(site.function.map(JSONText.quoted) ?? "null")}"
             } else {
                 text += "null"
             }
@@ -112,7 +115,8 @@ package enum LeakSummaryReport {
             }
             properties.append(("title", "\(group.fingerprint.type) retained in \(group.runs) recordings"))
             let note = baseline?.note(for: group)
-            return annotation(properties, headline(group, of: summary) + (note.map { " (\($0.text))" } ?? ""), level: note?.accepted == true ? "warning" : "error")
+            return annotation(
+                properties, headline(group, of: summary) + (note.map { " (\($0.text))" } ?? ""), level: note?.accepted == true ? "warning" : "error")
         }
         lines += unusable.map { item in
             var properties = [("file", item.source)]
@@ -137,7 +141,8 @@ package enum LeakSummaryReport {
 
     private static func totals(_ summary: LeakSummary, unusable: [Unusable]) -> String {
         let groups = summary.groups.count
-        var text = "\(NumberText.grouped(groups)) leak\(groups == 1 ? "" : "s") by fingerprint: "
+        var text =
+            "\(NumberText.grouped(groups)) leak\(groups == 1 ? "" : "s") by fingerprint: "
             + "\(NumberText.grouped(summary.retained)) retained, \(NumberText.grouped(summary.undecided)) undecided in "
             + "\(NumberText.grouped(summary.recordings)) recording\(summary.recordings == 1 ? "" : "s") "
             + "(\(NumberText.grouped(summary.sessions)) session\(summary.sessions == 1 ? "" : "s"))"

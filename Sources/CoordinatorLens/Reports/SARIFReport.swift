@@ -68,7 +68,8 @@ package enum SARIFReport {
         if let node = finding.node {
             let types = check.snapshot.path(to: node.id).map(\.type)
             // Leaks fingerprint as `diff` does; undecided and late ones by their type path and rule.
-            let fingerprint = RetentionKind(rawValue: finding.rule).map { LeakFingerprint(types: types, reasonKind: $0).description }
+            let fingerprint =
+                RetentionKind(rawValue: finding.rule).map { LeakFingerprint(types: types, reasonKind: $0).description }
                 ?? types.joined(separator: "/") + " (\(finding.rule))"
             out += "\"partialFingerprints\":{\"coordinatorLeak/v1\":\(quoted(fingerprint))},"
             out += "\"properties\":{\"app\":\(quoted(check.snapshot.app)),\"run\":\(quoted(check.snapshot.run)),"
@@ -107,7 +108,7 @@ package enum SARIFReport {
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = String(byte, radix: 16, uppercase: true)

@@ -79,17 +79,17 @@ package enum TreeDiffReport {
         let nodeB = diff.nodeB(entry)
         var text: String
         switch (nodeA, nodeB) {
-        case let (nodeA?, nodeB?):
+        case (let nodeA?, let nodeB?):
             let before = verdict(nodeA)
             let after = verdict(nodeB)
             text = before == after ? after : "\(before) → \(after)"
             if nodeA.screen != nodeB.screen {
                 text += "; screen \(nodeA.screen.map(TextSanitizer.visible) ?? "none") → \(nodeB.screen.map(TextSanitizer.visible) ?? "none")"
             }
-        case let (nodeA?, nil):
+        case (let nodeA?, nil):
             text = verdict(nodeA)
             if entry.marker != .gone { text += ", only in A" }
-        case let (nil, nodeB?):
+        case (nil, let nodeB?):
             text = verdict(nodeB)
             if entry.marker != .added { text += ", only in B" }
         case (nil, nil):

@@ -24,12 +24,18 @@ struct PathIndex {
         guard depth + 1 > DeepPath.maximumSteps else {
             var chain: [CoordinatorID] = [id]
             var current = id
-            while current != root, let next = above(current) { chain.append(next); current = next }
+            while current != root, let next = above(current) {
+                chain.append(next)
+                current = next
+            }
             return (chain.reversed(), 0)
         }
         var tail: [CoordinatorID] = [id]
         var current = id
-        while tail.count < DeepPath.keptSteps, let next = above(current) { tail.append(next); current = next }
+        while tail.count < DeepPath.keptSteps, let next = above(current) {
+            tail.append(next)
+            current = next
+        }
         return ([root] + tail.reversed(), depth + 1 - 1 - DeepPath.keptSteps)
     }
 
@@ -42,7 +48,10 @@ struct PathIndex {
         var current = id
         var base: (root: CoordinatorID, depth: Int)
         while true {
-            if let found = known[current] { base = found; break }
+            if let found = known[current] {
+                base = found
+                break
+            }
             walked.append(current)
             onWalk.insert(current)
             guard let next = above(current), snapshot.node(next) != nil, !onWalk.contains(next) else {

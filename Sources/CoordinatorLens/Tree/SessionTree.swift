@@ -110,7 +110,8 @@ public struct SessionTree: Sendable {
     public var warnings: [Diagnostic] {
         guard suppressedWarnings > 0 else { return diagnostics }
         let count = suppressedWarnings
-        let message = "… and \(NumberText.grouped(count)) more warning\(count == 1 ? "" : "s")"
+        let message =
+            "… and \(NumberText.grouped(count)) more warning\(count == 1 ? "" : "s")"
             + " (only the first \(NumberText.grouped(maximumWarnings)) are kept)"
         return diagnostics + [Diagnostic(line: 0, message: message)]
     }

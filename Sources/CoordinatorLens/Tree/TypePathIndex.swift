@@ -125,7 +125,9 @@ package struct TypePathIndex: Sendable {
     /// may since have been attached below it, and a hand-written snapshot may say anything: the link that closes a
     /// cycle is dropped, so that node becomes a root.
     private static func breakCycles(_ home: inout [Int]) {
-        let unvisited: UInt8 = 0, walking: UInt8 = 1, settled: UInt8 = 2
+        let unvisited: UInt8 = 0
+        let walking: UInt8 = 1
+        let settled: UInt8 = 2
         var state = [UInt8](repeating: unvisited, count: home.count)
         var walk: [Int] = []
         for start in home.indices where state[start] == unvisited {

@@ -54,8 +54,10 @@ extension CheckResult {
         for (index, check) in sessions.enumerated() {
             let snapshot = check.snapshot
             var ancestry = AncestryIndex(snapshot)
-            func finding(_ kind: CheckFinding.Kind, _ severity: CheckFinding.Severity, rule: String, node: SnapshotNode,
-                         word: String, reason: String) -> CheckFinding {
+            func finding(
+                _ kind: CheckFinding.Kind, _ severity: CheckFinding.Severity, rule: String, node: SnapshotNode,
+                word: String, reason: String
+            ) -> CheckFinding {
                 let name = "\(node.type)#\(node.id)"
                 let holderID = node.parent ?? node.removedFrom
                 return CheckFinding(
@@ -69,22 +71,27 @@ extension CheckResult {
                 // A leak the baseline accepts is a warning; the note (known, new, seen before) ends its reason.
                 let note = notes.note(session: index, id: node.id)
                 let reason = (paths.reason(for: node) ?? "not released") + (note.map { " (\($0.text))" } ?? "")
-                findings.append(finding(.retained, note?.accepted == true ? .warning : .error, rule: node.leakReasonKind.rawValue,
-                                        node: node, word: "retained", reason: reason))
+                findings.append(
+                    finding(
+                        .retained, note?.accepted == true ? .warning : .error, rule: node.leakReasonKind.rawValue,
+                        node: node, word: "retained", reason: reason))
             }
             for undecided in check.undecided {
-                findings.append(finding(.undecided, allowingUndecided ? .warning : .error, rule: "undecided",
-                                        node: undecided.node, word: "undecided", reason: undecided.reason))
+                findings.append(
+                    finding(
+                        .undecided, allowingUndecided ? .warning : .error, rule: "undecided",
+                        node: undecided.node, word: "undecided", reason: undecided.reason))
             }
             for node in snapshot.nodes where node.verdict == .late {
                 findings.append(finding(.late, .note, rule: "late", node: node, word: "late", reason: paths.reason(for: node) ?? "deinited late"))
             }
             for warning in snapshot.warnings {
-                findings.append(CheckFinding(
-                    kind: .inputWarning, severity: .warning, rule: "input-warning", title: "Recording problem",
-                    message: warning.message, site: nil, input: (check.source, warning.line), node: nil, path: "",
-                    holder: nil, session: index
-                ))
+                findings.append(
+                    CheckFinding(
+                        kind: .inputWarning, severity: .warning, rule: "input-warning", title: "Recording problem",
+                        message: warning.message, site: nil, input: (check.source, warning.line), node: nil, path: "",
+                        holder: nil, session: index
+                    ))
             }
         }
         return findings

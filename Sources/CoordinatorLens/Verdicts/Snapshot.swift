@@ -152,22 +152,23 @@ extension SessionTree {
         nodes.reserveCapacity(coordinatorCount)
         forEachCoordinator { coordinator in
             let (verdict, retention) = VerdictRules.verdict(for: coordinator, at: time, grace: grace) {
-            storedIgnoringChildren($0)
-        }
+                storedIgnoringChildren($0)
+            }
             var reason = retention?.text
             if verdict == .pending, let done = coordinator.doneAt {
                 reason = "done \(Seconds(time - done)) ago, within the grace period"
             } else if verdict == .late, let done = coordinator.doneAt, let deinitAt = coordinator.deinitAt {
                 reason = "deinited \(Seconds(deinitAt - done)) after it was done (grace \(Seconds(grace)))"
             }
-            nodes.append(SnapshotNode(
-                id: coordinator.id, type: coordinator.type, parent: coordinator.parent, children: coordinator.children,
-                screen: coordinator.screen, addedAt: coordinator.addedAt, site: coordinator.addedSite,
-                doneAt: coordinator.doneAt, deinitAt: coordinator.deinitAt, verdict: verdict, reason: reason,
-                reasonKind: retention?.kind, removedFrom: coordinator.removedFrom,
-                boundSite: coordinator.boundSite, dismissedSite: coordinator.dismissedSite,
-                dismissedVia: coordinator.dismissedVia, dismissedAt: coordinator.dismissedAt, removedSite: coordinator.removedSite
-            ))
+            nodes.append(
+                SnapshotNode(
+                    id: coordinator.id, type: coordinator.type, parent: coordinator.parent, children: coordinator.children,
+                    screen: coordinator.screen, addedAt: coordinator.addedAt, site: coordinator.addedSite,
+                    doneAt: coordinator.doneAt, deinitAt: coordinator.deinitAt, verdict: verdict, reason: reason,
+                    reasonKind: retention?.kind, removedFrom: coordinator.removedFrom,
+                    boundSite: coordinator.boundSite, dismissedSite: coordinator.dismissedSite,
+                    dismissedVia: coordinator.dismissedVia, dismissedAt: coordinator.dismissedAt, removedSite: coordinator.removedSite
+                ))
         }
         let limits = AliveLimit.merged(aliveLimits + limits)
         if !limits.isEmpty { OverLimitRule.apply(limits, to: &nodes) }

@@ -67,7 +67,8 @@ public enum RetentionReason: Hashable, Sendable, Codable {
         case .outlivedParent(let type, let id): "outlived its parent \(type)#\(id)"
         case .overLimit(let limit, let alive, let parentType, let parentID):
             "one of \(alive) \(limit.type) alive at once\(parentType.map { " under \($0)#\(parentID!)" } ?? ""), where "
-                + (limit.maximum == 0 ? "none is expected"
+                + (limit.maximum == 0
+                    ? "none is expected"
                     : "at most \(limit.maximum) \(limit.maximum == 1 ? "is" : "are") expected and it is not among the newest")
         }
     }

@@ -70,11 +70,12 @@ public struct DOTWriter: Sendable {
     ) -> (text: String, layout: GraphvizRenderer.Layout) {
         let items = forest.items
         let boxes = items.indices.map { index -> TreeLayout<Int>.Box in
-            let size: (width: Double, height: Double) = switch items[index] {
-            case .node(let position): Self.estimatedSize(of: drawn[position].node, in: snapshot)
-            case .summary(let summary): Self.estimatedSize(of: summary, types: drawn[summary.members[0]].node.type)
-            case .omission(let omission): OmissionLabel.estimatedSize(omission)
-            }
+            let size: (width: Double, height: Double) =
+                switch items[index] {
+                case .node(let position): Self.estimatedSize(of: drawn[position].node, in: snapshot)
+                case .summary(let summary): Self.estimatedSize(of: summary, types: drawn[summary.members[0]].node.type)
+                case .omission(let omission): OmissionLabel.estimatedSize(omission)
+                }
             let above = forest.parentItem[index]
             return .init(id: index, parent: above < 0 ? nil : above, width: size.width, height: size.height)
         }
@@ -158,15 +159,19 @@ public struct DOTWriter: Sendable {
         _ summary: CollapsedForest.Summary, members: [SnapshotNode], name: String, at position: (x: Double, y: Double)?
     ) -> String {
         let first = members[0]
-        let head = members.count == 1
+        let head =
+            members.count == 1
             ? "<B>\(DOTEscaping.htmlName(first.type))</B> #\(DOTEscaping.htmlLabelText(first.id.description))"
             : "<B>\(DOTEscaping.htmlName(first.type)) ×\(NumberText.grouped(members.count))</B>"
-        return SummaryLabel.statement(name: name, head: head, summary, tooltip: ([
-            members.count == 1 ? "\(first.type)#\(first.id)" : "\(first.type) ×\(members.count): #\(first.id) … #\(members.last!.id)",
-            "\(NumberText.grouped(summary.total)) coordinator\(summary.total == 1 ? "" : "s"): \(SummaryLabel.tallies(summary))",
-            summary.between > 0 ? "\(NumberText.grouped(summary.between)) other siblings between the first and the last" : nil,
-            options.depth.map { "drawn as one node below --depth \($0)" } ?? "drawn as one node to keep the picture readable; --all (or Show all) draws every one",
-        ] as [String?]).compactMap { $0 }, at: position, type: first.type)
+        return SummaryLabel.statement(
+            name: name, head: head, summary,
+            tooltip: ([
+                members.count == 1 ? "\(first.type)#\(first.id)" : "\(first.type) ×\(members.count): #\(first.id) … #\(members.last!.id)",
+                "\(NumberText.grouped(summary.total)) coordinator\(summary.total == 1 ? "" : "s"): \(SummaryLabel.tallies(summary))",
+                summary.between > 0 ? "\(NumberText.grouped(summary.between)) other siblings between the first and the last" : nil,
+                options.depth.map { "drawn as one node below --depth \($0)" }
+                    ?? "drawn as one node to keep the picture readable; --all (or Show all) draws every one",
+            ] as [String?]).compactMap { $0 }, at: position, type: first.type)
     }
 
     private static func estimatedSize(of summary: CollapsedForest.Summary, types type: String) -> (width: Double, height: Double) {
@@ -288,7 +293,6 @@ public struct DOTWriter: Sendable {
             + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: node, in: snapshot, paths: options.sourcePaths)))];\n"
     }
 
-
     /// A retained child's edge from a parent still alive is the bold red "who holds it"; an edge to or from a
     /// deinited node is grey and dashed, as that link no longer holds anything; so is the edge to a coordinator
     /// detached from its parent, red when something else keeps it.
@@ -338,21 +342,26 @@ public struct DOTWriter: Sendable {
         var banner = ""
         if let collapsed, collapsed.summaries > 0 {
             let summaries = "\(NumberText.grouped(collapsed.summaries)) summar\(collapsed.summaries == 1 ? "y" : "ies")"
-            banner = "<BR/>" + DOTPreamble.small(options.depth.map { depth in
-                "below depth \(depth): \(NumberText.grouped(collapsed.summarised)) coordinators drawn as \(summaries) "
-                    + "(grey; a red outline holds leaks)"
-            } ?? "big tree: \(NumberText.grouped(collapsed.summarised)) coordinators drawn as "
-                + "\(summaries) (grey; a red outline holds leaks); --all draws every one")
+            banner =
+                "<BR/>"
+                + DOTPreamble.small(
+                    options.depth.map { depth in
+                        "below depth \(depth): \(NumberText.grouped(collapsed.summarised)) coordinators drawn as \(summaries) "
+                            + "(grey; a red outline holds leaks)"
+                    } ?? "big tree: \(NumberText.grouped(collapsed.summarised)) coordinators drawn as "
+                        + "\(summaries) (grey; a red outline holds leaks); --all draws every one")
         }
         if let collapsed, collapsed.elided > 0 || collapsed.capped > 0 {
             var parts: [String] = []
             if collapsed.elided > 0 {
-                parts.append("\(NumberText.grouped(collapsed.elided)) coordinators in the middle of long paths drawn as "
-                    + "\(NumberText.grouped(collapsed.elisions)) “… more …” node\(collapsed.elisions == 1 ? "" : "s")")
+                parts.append(
+                    "\(NumberText.grouped(collapsed.elided)) coordinators in the middle of long paths drawn as "
+                        + "\(NumberText.grouped(collapsed.elisions)) “… more …” node\(collapsed.elisions == 1 ? "" : "s")")
             }
             if collapsed.capped > 0 {
-                parts.append("capped at \(NumberText.grouped(DrawingBounds.standard.maximumItems)) nodes: "
-                    + "\(NumberText.grouped(collapsed.capped)) coordinators not drawn, only counted")
+                parts.append(
+                    "capped at \(NumberText.grouped(DrawingBounds.standard.maximumItems)) nodes: "
+                        + "\(NumberText.grouped(collapsed.capped)) coordinators not drawn, only counted")
             }
             banner += "<BR/>" + DOTPreamble.small(parts.joined(separator: "; ") + "; --all draws every one")
         }
@@ -369,13 +378,14 @@ public struct DOTWriter: Sendable {
         var rows = ["<TR><TD COLSPAN=\"3\" ALIGN=\"LEFT\"><B>Legend</B></TD></TR>"]
         for verdict in Verdict.allCases {
             let look = NodeLook(verdict)
-            let meaning = switch verdict {
-            case .alive: "in use"
-            case .pending: "done; its deinit is still within the \(grace) grace"
-            case .retained: "done over \(grace) ago and never deinited: a leak"
-            case .released: "deinited in time"
-            case .late: "deinited, but over \(grace) after it was done"
-            }
+            let meaning =
+                switch verdict {
+                case .alive: "in use"
+                case .pending: "done; its deinit is still within the \(grace) grace"
+                case .retained: "done over \(grace) ago and never deinited: a leak"
+                case .released: "deinited in time"
+                case .late: "deinited, but over \(grace) after it was done"
+                }
             let total = counts[verdict, default: 0]
             var count = "\(total)"
             if let hiddenCount = hidden[verdict] { count += hiddenCount == total ? ", none drawn" : ", \(total - hiddenCount) drawn" }
@@ -399,7 +409,8 @@ public struct DOTWriter: Sendable {
                     + "released and late ones are drawn only when a live one hangs below them (--show-released draws all)</TD></TR>"
             )
         }
-        let table = "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
+        let table =
+            "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">"
             + rows.joined() + "</TABLE>"
         return "  legend [id=\"legend\", class=\"legend\", shape=none, margin=0, fontsize=10\(DOTPreamble.pos(position)), label=<\(table)>];\n"
     }

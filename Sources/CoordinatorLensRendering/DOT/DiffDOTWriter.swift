@@ -54,7 +54,8 @@ public struct DiffDOTWriter: Sendable {
             case .omission(let omission): "o\(omission.anchor)"
             }
         }
-        let positions = LayoutChoice.positions(for: items.indices.map { position -> TreeLayout<Int>.Box in
+        let positions = LayoutChoice.positions(
+            for: items.indices.map { position -> TreeLayout<Int>.Box in
                 let above = forest.parentItem[position] < 0 ? nil : forest.parentItem[position]
                 switch items[position] {
                 case .node(let index):
@@ -84,11 +85,13 @@ public struct DiffDOTWriter: Sendable {
                 let first = summary.members[0]
                 let type = DOTEscaping.htmlName(entries[first].type)
                 let head = summary.members.count == 1 ? "<B>= \(type)</B>" : "<B>= \(type) ×\(NumberText.grouped(summary.members.count))</B>"
-                out += SummaryLabel.statement(name: "g\(first)", head: head, summary, tooltip: [
-                    "\(entries[first].type)\(summary.members.count == 1 ? "" : " ×\(summary.members.count)")",
-                    "\(NumberText.grouped(summary.total)) coordinators unchanged between A and B",
-                    "drawn as one node because the diff is big; --all draws every one",
-                ], at: positions?[position], type: entries[first].type)
+                out += SummaryLabel.statement(
+                    name: "g\(first)", head: head, summary,
+                    tooltip: [
+                        "\(entries[first].type)\(summary.members.count == 1 ? "" : " ×\(summary.members.count)")",
+                        "\(NumberText.grouped(summary.total)) coordinators unchanged between A and B",
+                        "drawn as one node because the diff is big; --all draws every one",
+                    ], at: positions?[position], type: entries[first].type)
                 if byNode {
                     out += "  n\(summary.parent) -> g\(first) [id=\"e\(summary.parent)-g\(first)\", class=\"holds summary\"];\n"
                 }
@@ -102,7 +105,6 @@ public struct DiffDOTWriter: Sendable {
         out += "}\n"
         return (out, positions == nil ? .dot : .givenPositions)
     }
-
 
     /// A node's size in points, from its type's length; generous, as `DOTWriter`'s.
     private static func estimatedSize(of entry: TreeDiff.Entry) -> (width: Double, height: Double) {
@@ -124,12 +126,13 @@ public struct DiffDOTWriter: Sendable {
 
     /// The edge takes the look of the change at its child: a new or gone branch stands out as a whole.
     private func edgeStatement(from parent: Int, to child: Int, _ entry: TreeDiff.Entry) -> String {
-        let attributes = switch entry.marker {
-        case .added: "class=\"added\", color=\"\(NodeLook.addedGreen)\", penwidth=2"
-        case .gone: "class=\"gone\", color=\"\(NodeLook.goneGrey)\", style=dashed"
-        case .newLeak: "class=\"holds-new-leak\", color=\"\(NodeLook.leakRed)\", penwidth=3"
-        case .fixedLeak, .unchanged, .changed: "class=\"holds\""
-        }
+        let attributes =
+            switch entry.marker {
+            case .added: "class=\"added\", color=\"\(NodeLook.addedGreen)\", penwidth=2"
+            case .gone: "class=\"gone\", color=\"\(NodeLook.goneGrey)\", style=dashed"
+            case .newLeak: "class=\"holds-new-leak\", color=\"\(NodeLook.leakRed)\", penwidth=3"
+            case .fixedLeak, .unchanged, .changed: "class=\"holds\""
+            }
         return "  n\(parent) -> n\(child) [id=\"e\(parent)-\(child)\", \(attributes)];\n"
     }
 
@@ -139,7 +142,8 @@ public struct DiffDOTWriter: Sendable {
         var lines = ["<B>\(entry.marker.symbol) \(name)</B>"]
         let nodeA = diff.nodeA(entry)
         let nodeB = diff.nodeB(entry)
-        var identity = [nodeA.map { "A #\(DOTEscaping.htmlLabelText($0.id.description))" }, nodeB.map { "B #\(DOTEscaping.htmlLabelText($0.id.description))" }].compactMap { $0 }.joined(separator: " · ")
+        var identity = [nodeA.map { "A #\(DOTEscaping.htmlLabelText($0.id.description))" }, nodeB.map { "B #\(DOTEscaping.htmlLabelText($0.id.description))" }]
+            .compactMap { $0 }.joined(separator: " · ")
         if let screen = nodeB?.screen ?? nodeA?.screen {
             identity += " · \(DOTEscaping.htmlLabelText(screen))"
         }
@@ -164,16 +168,20 @@ public struct DiffDOTWriter: Sendable {
         ]
         var rows = lines.map { "<TR><TD ALIGN=\"LEFT\" BALIGN=\"LEFT\">\($0)</TD></TR>" }
         if let collapsed, collapsed.elided > 0 || collapsed.capped > 0 {
-            rows.append("<TR><TD ALIGN=\"LEFT\">" + DOTPreamble.small(
-                "\(NumberText.grouped(collapsed.elided + collapsed.capped)) coordinators in long paths or past the cap of "
-                    + "\(NumberText.grouped(DrawingBounds.standard.maximumItems)) nodes counted, not drawn; --all draws every one"
-            ) + "</TD></TR>")
+            rows.append(
+                "<TR><TD ALIGN=\"LEFT\">"
+                    + DOTPreamble.small(
+                        "\(NumberText.grouped(collapsed.elided + collapsed.capped)) coordinators in long paths or past the cap of "
+                            + "\(NumberText.grouped(DrawingBounds.standard.maximumItems)) nodes counted, not drawn; --all draws every one"
+                    ) + "</TD></TR>")
         }
         if let collapsed, collapsed.summaries > 0 {
-            rows.append("<TR><TD ALIGN=\"LEFT\">" + DOTPreamble.small(
-                "big diff: \(NumberText.grouped(collapsed.summarised)) unchanged coordinators drawn as "
-                    + "\(NumberText.grouped(collapsed.summaries)) summar\(collapsed.summaries == 1 ? "y" : "ies") (grey); --all draws every one"
-            ) + "</TD></TR>")
+            rows.append(
+                "<TR><TD ALIGN=\"LEFT\">"
+                    + DOTPreamble.small(
+                        "big diff: \(NumberText.grouped(collapsed.summarised)) unchanged coordinators drawn as "
+                            + "\(NumberText.grouped(collapsed.summaries)) summar\(collapsed.summaries == 1 ? "y" : "ies") (grey); --all draws every one"
+                    ) + "</TD></TR>")
         }
         rows.append("<TR><TD ALIGN=\"LEFT\">\(legend(for: diff))</TD></TR>")
         return "<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"1\">\(rows.joined())</TABLE>>"

@@ -32,11 +32,12 @@ extension CollapsedForest.ItemTree {
         for index in order where taken[index] {
             let left = children[index].filter { !removed[$0] && !taken[$0] }
             guard let first = left.first else { continue }
-            let anchor: Int = switch items[first] {
-            case .node(let position): position
-            case .summary(let summary): summary.members[0]
-            case .omission(let omission): omission.anchor
-            }
+            let anchor: Int =
+                switch items[first] {
+                case .node(let position): position
+                case .summary(let summary): summary.members[0]
+                case .omission(let omission): omission.anchor
+                }
             let coordinators = left.reduce(0) { $0 + subtree[$1] }
             _ = append(.omission(.init(cause: .cap, coordinators: coordinators, anchor: anchor)), under: index)
         }

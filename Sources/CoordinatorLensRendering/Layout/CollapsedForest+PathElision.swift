@@ -17,18 +17,20 @@ extension CollapsedForest.ItemTree {
         var touched = Set<Int>()
         for index in 0..<count where !removed[index] {
             guard depth[index] >= bounds.keptAbove, height[index] >= bounds.keptBelow,
-                  depth[index] + height[index] >= bounds.longestPath else { continue }
+                depth[index] + height[index] >= bounds.longestPath
+            else { continue }
             elided[index] = true
             let above = parentItem[index]
             let omission: Int
             if elided[above] {
                 omission = omissionOf[above]
             } else {
-                let anchor: Int = switch items[index] {
-                case .node(let position): position
-                case .summary(let summary): summary.members[0]
-                case .omission(let omission): omission.anchor
-                }
+                let anchor: Int =
+                    switch items[index] {
+                    case .node(let position): position
+                    case .summary(let summary): summary.members[0]
+                    case .omission(let omission): omission.anchor
+                    }
                 omission = append(.omission(.init(cause: .pathMiddle(levels: 0), coordinators: 0, anchor: anchor)), under: -1)
                 parentItem[omission] = above
                 touched.insert(above)

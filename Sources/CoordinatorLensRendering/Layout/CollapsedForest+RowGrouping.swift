@@ -31,13 +31,22 @@ extension CollapsedForest.ItemTree {
             for child in row where children[child].isEmpty {
                 guard let first = firstNode(child) else { continue }
                 let key = kind(first)
-                if let leader = groupOf[key] { members[leader]!.append(child) } else { groupOf[key] = child; members[child] = [child] }
+                if let leader = groupOf[key] {
+                    members[leader]!.append(child)
+                } else {
+                    groupOf[key] = child
+                    members[child] = [child]
+                }
             }
             for (leader, group) in members where group.count > 1 {
                 var merged = CollapsedForest.Summary(members: [], parent: parentPosition, total: 0, tallies: [])
                 var tallyCounts: [(name: String, count: Int)] = []
                 func count(_ name: String, _ amount: Int) {
-                    if let slot = tallyCounts.firstIndex(where: { $0.name == name }) { tallyCounts[slot].count += amount } else { tallyCounts.append((name, amount)) }
+                    if let slot = tallyCounts.firstIndex(where: { $0.name == name }) {
+                        tallyCounts[slot].count += amount
+                    } else {
+                        tallyCounts.append((name, amount))
+                    }
                 }
                 for item in group {
                     switch items[item] {

@@ -22,10 +22,11 @@ enum OmissionLabel {
     /// The omission's node statement, named `name` (an id made of fixed tokens).
     static func statement(name: String, _ omission: CollapsedForest.Omission, at position: (x: Double, y: Double)?) -> String {
         let (head, detail) = lines(omission)
-        let why = switch omission.cause {
-        case .pathMiddle: "the middle of a path too long to draw; --focus ID draws any coordinator in it with its path"
-        case .cap: "more than the picture can show; --all (or Show all) draws every one, --focus ID one part"
-        }
+        let why =
+            switch omission.cause {
+            case .pathMiddle: "the middle of a path too long to draw; --focus ID draws any coordinator in it with its path"
+            case .cap: "more than the picture can show; --all (or Show all) draws every one, --focus ID one part"
+            }
         return "  \(name) [id=\"\(name)\", class=\"omission\", style=\"rounded,dashed\", color=\"\(NodeLook.edgeGrey)\", "
             + "fontcolor=\"#1f2328\"\(DOTPreamble.pos(position, size: estimatedSize(omission))), "
             + "label=<<B>\(head)</B><BR/>\(DOTPreamble.small(detail))>, "
