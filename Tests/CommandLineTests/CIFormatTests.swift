@@ -180,7 +180,7 @@ import Testing
         let summary = try await Self.validatedSARIF(result.standardOutput)
         let detached = try #require(summary.results.first { $0.ruleId == "detached" })
         #expect(detached.uri == "Tests/CommandLineTests/StrangerApp.swift")
-        #expect(detached.related.contains(65), "the line that removed it: \(detached.related)")
+        #expect(detached.related.contains(StrangerApp.line(of: "removeChild(chat)")), "the line that removed it: \(detached.related)")
         #expect(summary.results.map(\.ruleId).sorted() == ["detached", "still-child"])
     }
 

@@ -18,11 +18,11 @@ import Testing
         // The chat keeps its context: the parent it left and the line that removed it, and its path through that parent.
         #expect(
             check.standardOutput.contains(
-                "RETAINED ChatCoordinator#6: detached from FeedCoordinator#3 at CommandLineTests/StrangerApp.swift:65; still alive: something else holds it"
+                "RETAINED ChatCoordinator#6: detached from FeedCoordinator#3 at CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "removeChild(chat)")); still alive: something else holds it"
             ))
         #expect(check.standardOutput.contains("path: StrangerAppCoordinator#1 › MainTabCoordinator#2 › FeedCoordinator#3 › ChatCoordinator#6"))
         // Call sites are the app's own lines, forwarded through its base class.
-        #expect(check.standardOutput.contains("added at CommandLineTests/StrangerApp.swift:77"))
+        #expect(check.standardOutput.contains("added at CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "addChild(settings)"))"))
         #expect(check.standardOutput.contains("2 retained in 1 session"))
         withExtendedLifetime(app) {}
     }

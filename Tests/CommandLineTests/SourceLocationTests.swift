@@ -17,21 +17,22 @@ import Testing
         let settings = try #require(coordinators.first { $0["type"] as? String == "SettingsCoordinator" })
         let added = try #require(settings["added"] as? [String: Any])
         #expect(added["file"] as? String == "Tests/CommandLineTests/StrangerApp.swift")
-        #expect(added["line"] as? Int == 77)
+        #expect(added["line"] as? Int == StrangerApp.line(of: "addChild(settings)"))
         #expect(added["function"] as? String == "openSettingsAndSwipeDown()")
         let bound = try #require(settings["bound"] as? [String: Any])
-        #expect(bound["line"] as? Int == 79)
+        #expect(bound["line"] as? Int == StrangerApp.line(of: "tracer.bind(settings, to: screen)"))
         #expect(settings["dismissed"] is NSNull, "its screen's deallocation dismissed it: no call site")
         #expect(settings["path"] as? [Int] == [1, 2, 4, 5])
         let chat = try #require(coordinators.first { $0["type"] as? String == "ChatCoordinator" })
         let removed = try #require(chat["removed"] as? [String: Any])
         #expect(removed["file"] as? String == "Tests/CommandLineTests/StrangerApp.swift")
-        #expect(removed["line"] as? Int == 65)
+        #expect(removed["line"] as? Int == StrangerApp.line(of: "removeChild(chat)"))
         #expect(chat["path"] as? [Int] == [1, 2, 3, 6], "a detached coordinator's path goes through the parent it left")
 
         // The file and line a tool would open are the ones that added the coordinator.
         let source = try String(contentsOfFile: Self.root + "/Tests/CommandLineTests/StrangerApp.swift", encoding: .utf8)
-        let line = source.split(separator: "\n", omittingEmptySubsequences: false)[77 - 1]
+        let reported = try #require(added["line"] as? Int)
+        let line = source.split(separator: "\n", omittingEmptySubsequences: false)[reported - 1]
         #expect(line.contains("addChild(settings)"))
     }
 
@@ -40,18 +41,19 @@ import Testing
         let rooted = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", Self.root + "/"])
         #expect(
             rooted.standardOutput.contains(
-                "Tests/CommandLineTests/StrangerApp.swift:77:1: error: SettingsCoordinator#5 retained: still a child of ProfileCoordinator#4\n"
+                "Tests/CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "addChild(settings)")):1: error: SettingsCoordinator#5 retained: still a child of ProfileCoordinator#4\n"
             ), "\(rooted.standardOutput)")
         let text = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--source-root", Self.root])
-        #expect(text.standardOutput.contains("added at Tests/CommandLineTests/StrangerApp.swift:77"))
+        #expect(text.standardOutput.contains("added at Tests/CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "addChild(settings)"))"))
         let plain = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc"])
-        #expect(plain.standardOutput.contains("CommandLineTests/StrangerApp.swift:77:1: error: SettingsCoordinator#5"))
+        #expect(
+            plain.standardOutput.contains("CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "addChild(settings)")):1: error: SettingsCoordinator#5"))
         #expect(!plain.standardOutput.contains("Tests/CommandLineTests"))
         // A checkout elsewhere: no output names a path outside the root, so the #fileID stands.
         let elsewhere = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", "/nowhere"])
         #expect(
-            elsewhere.standardOutput.contains("\nCommandLineTests/StrangerApp.swift:77:1: error: ")
-                || elsewhere.standardOutput.hasPrefix("CommandLineTests/StrangerApp.swift:77:1: error: "))
+            elsewhere.standardOutput.contains("\nCommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "addChild(settings)")):1: error: ")
+                || elsewhere.standardOutput.hasPrefix("CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "addChild(settings)")):1: error: "))
         #expect(!elsewhere.standardOutput.contains(Self.root))
     }
 
@@ -62,8 +64,10 @@ import Testing
         let svg = try SVGElement.parse(Data(result.standardOutput.utf8))
         let tooltip = svg.element(id: "c5")?.descendants.first { $0.name == "a" }?.attributes["xlink:title"]
         #expect(tooltip?.contains("retained: still a child of ProfileCoordinator#4") == true, "\(tooltip ?? "no tooltip")")
-        #expect(tooltip?.contains("added at Tests/CommandLineTests/StrangerApp.swift:77 in openSettingsAndSwipeDown()") == true)
-        #expect(tooltip?.contains("bound at Tests/CommandLineTests/StrangerApp.swift:79") == true)
+        #expect(
+            tooltip?.contains("added at Tests/CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "addChild(settings)")) in openSettingsAndSwipeDown()")
+                == true)
+        #expect(tooltip?.contains("bound at Tests/CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "tracer.bind(settings, to: screen)"))") == true)
     }
 
     @Test func aPathThatNamesAnotherFileIsIgnored() async throws {

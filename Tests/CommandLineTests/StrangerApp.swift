@@ -1,4 +1,5 @@
 import CoordinatorTrace
+import Foundation
 
 /// An app shaped like a stranger's, not like our samples: its own base class that forwards call sites, a tab bar, a
 /// settings modal swiped down without any callback, and a chat removed from its parent but kept alive by a closure
@@ -87,6 +88,17 @@ final class ProfileCoordinator: AppFlowCoordinator {
 }
 
 enum StrangerApp {
+    /// The line of this file that holds `text`: tests name the app's call sites by what they say, so reformatting
+    /// the file moves no expectation.
+    static func line(of text: String) -> Int {
+        let lines = (try? String(contentsOfFile: sourceFile, encoding: .utf8))?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        guard let index = lines.firstIndex(where: { $0.contains(text) }) else { preconditionFailure("\(text) is not in \(sourceFile)") }
+        return index + 1
+    }
+
+    // Here, not as a default argument, where it would name the caller's file.
+    private static let sourceFile = #filePath
+
     /// Runs both leaking flows and quits at once, as a UI test or a short script does; returns what the app kept.
     static func runAndQuit(tracer: Tracer) -> StrangerAppCoordinator {
         let app = StrangerAppCoordinator(tracer: tracer)
