@@ -1,16 +1,55 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where a command's result goes: the `-o` file, or standard output for none or `-`.
 enum CommandOutput {
     static func write(_ bytes: [UInt8], to output: String?) throws {
+        try withStream(to: output) { stream in
+            let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, stream) }
+            if written != bytes.count { throw OutputFailure(message: "cannot write \(output ?? "standard output"): \(String(cString: strerror(errno)))") }
+        }
+    }
+
+    /// Hands `body` a stdio stream onto the `-o` file (or standard output) for output made piece by piece. A file is
+    /// written beside its final name and renamed into place only when `body` succeeds, so a failed drawing leaves an
+    /// earlier file of that name as it was.
+    static func withStream(to output: String?, _ body: (UnsafeMutablePointer<FILE>) throws -> Void) throws {
         guard let output, output != "-" else {
-            FileHandle.standardOutput.write(Data(bytes))
+            // A stream of its own onto standard output: Swift 6 will not touch C's global `stdout`.
+            guard let stream = fdopen(dup(STDOUT_FILENO), "w") else {
+                throw OutputFailure(message: "cannot write standard output: \(String(cString: strerror(errno)))")
+            }
+            defer { fclose(stream) }
+            try body(stream)
             return
         }
+        let partial = output + ".partial-\(getpid())"
+        guard let stream = fopen(partial, "w") else {
+            throw OutputFailure(message: "cannot write \(output): \(String(cString: strerror(errno)))")
+        }
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: output))
+            try body(stream)
         } catch {
-            throw OutputFailure(message: "cannot write \(output): \(error.localizedDescription)")
+            fclose(stream)
+            unlink(partial)
+            throw error
+        }
+        let failed = ferror(stream) != 0
+        // fclose flushes: a full disk shows here, not before.
+        if fclose(stream) != 0 || failed {
+            let reason = String(cString: strerror(errno))
+            unlink(partial)
+            throw OutputFailure(message: "cannot write \(output): \(reason)")
+        }
+        guard rename(partial, output) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(partial)
+            throw OutputFailure(message: "cannot write \(output): \(reason)")
         }
     }
 }

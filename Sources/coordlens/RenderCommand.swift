@@ -61,7 +61,6 @@ struct RenderCommand: ParsableCommand {
         let sessions = try RecordingInput.read(files, limits: point.limits, keeping: retention)
         let session = try SessionChoice.pick(from: sessions, name: "the input", run: point.session)
         let judged = try point.snapshot(of: session)
-        let bytes: [UInt8]
         var paths = source.paths
         // A report is an artifact people pass around: without a root it carries #fileID names, not the machine's paths.
         if format == .htmlReport, paths.root == nil { paths.dropsFullPaths = !fullPaths }
@@ -72,17 +71,25 @@ struct RenderCommand: ParsableCommand {
         options.focus = focus
         options.depth = depth
         if all { options.collapseThreshold = .max }
-        do {
-            switch format {
-            case .format(let format):
-                bytes = try SnapshotRenderer.render(snapshot, format: format, options: options)
-            case .htmlReport:
-                bytes = try InspectorReport.html(snapshot, log: session.log, atEnd: point.cut == .end, options: options)
+        switch format {
+        case .format(let format):
+            // Straight into the file: an SVG of 100,000 coordinators is about 150 MB, which need not be in memory.
+            try CommandOutput.withStream(to: output) { stream in
+                do {
+                    try SnapshotRenderer.render(snapshot, format: format, options: options, to: stream)
+                } catch {
+                    throw OutputFailure(message: "\(error)")
+                }
             }
-        } catch {
-            throw OutputFailure(message: "\(error)")
+        case .htmlReport:
+            let bytes: [UInt8]
+            do {
+                bytes = try InspectorReport.html(snapshot, log: session.log, atEnd: point.cut == .end, options: options)
+            } catch {
+                throw OutputFailure(message: "\(error)")
+            }
+            try CommandOutput.write(bytes, to: output)
         }
-        try CommandOutput.write(bytes, to: output)
         WarningPrinter.print(snapshot.warnings, source: session.source)
     }
 }

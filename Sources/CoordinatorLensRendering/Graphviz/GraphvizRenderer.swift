@@ -61,16 +61,32 @@ public final class GraphvizRenderer: @unchecked Sendable {
         try render(dot: dot, format: format, layout: layout, plugins: .automatic)
     }
 
-    /// `render`, with the plugins chosen.
-    func render(dot: String, format: RenderFormat, layout: Layout, plugins: Plugins) throws(RenderError) -> [UInt8] {
+    /// Where libgvc's output goes: back as bytes, or straight into an open stdio stream, so that a drawing of a big
+    /// tree written to a file never sits in memory whole (at 100,000 coordinators its SVG is about 150 MB).
+    enum Output {
+        case memory
+        case stream(UnsafeMutablePointer<FILE>)
+    }
+
+    /// `render`, writing libgvc's output to `stream` as it is made; the caller opens and closes the stream.
+    package func render(dot: String, format: RenderFormat, layout: Layout, to stream: UnsafeMutablePointer<FILE>) throws(RenderError) {
+        _ = try render(dot: dot, format: format, layout: layout, plugins: .automatic, output: .stream(stream))
+    }
+
+    /// `render`, with the plugins chosen; empty bytes when `output` is a stream.
+    func render(dot: String, format: RenderFormat, layout: Layout, plugins: Plugins, output: Output = .memory) throws(RenderError) -> [UInt8] {
         lock.lock()
         defer { lock.unlock() }
         // On a thread with a stack of known size, whoever calls: a dispatch queue's thread has 512 KB, where libcdt's
         // recursion overflows on graphs that the main thread's 8 MB draws.
         nonisolated(unsafe) var result: Result<[UInt8], RenderError>!
+        // The caller waits for the thread, so the stream is never used from two threads at once.
+        nonisolated(unsafe) let output = output
         let done = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
-            result = Result { () throws(RenderError) -> [UInt8] in try renderLocked(dot: dot, format: format, layout: layout, plugins: plugins) }
+            result = Result { () throws(RenderError) -> [UInt8] in
+                try renderLocked(dot: dot, format: format, layout: layout, plugins: plugins, output: output)
+            }
             done.signal()
         }
         thread.stackSize = Self.stackBytes
@@ -80,7 +96,7 @@ public final class GraphvizRenderer: @unchecked Sendable {
     }
 
     /// `render`'s work, on the libgvc thread with the lock held.
-    private func renderLocked(dot: String, format: RenderFormat, layout: Layout, plugins: Plugins) throws(RenderError) -> [UInt8] {
+    private func renderLocked(dot: String, format: RenderFormat, layout: Layout, plugins: Plugins, output: Output) throws(RenderError) -> [UInt8] {
         var gvc = try openContext()
         if plugins == .automatic, layout == .givenPositions, [.svg, .dot, .json].contains(format) {
             if coreContext == nil { coreContext = .some(CorePluginContext.make(besides: gvc)) }
@@ -113,8 +129,15 @@ public final class GraphvizRenderer: @unchecked Sendable {
         agreseterrors()
         var data: UnsafeMutablePointer<CChar>?
         var length = 0
-        let status = coordlens_render_data(gvc, graph, format.rawValue, &data, &length)
-        defer { if let data { gvFreeRenderData(data) } }
+        let status: Int32
+        switch output {
+        case .memory: status = coordlens_render_memory(gvc, graph, format.rawValue, &data, &length)
+        case .stream(let stream):
+            status = gvRender(gvc, graph, format.rawValue, stream)
+            // Nothing to hand back; a status of 0 with no data is success here.
+            if status == 0, recentError() == nil { return [] }
+        }
+        defer { free(data) }
         if status != 0 || data == nil {
             let message = recentError() ?? "no message"
             if message.contains("not recognized") || message.contains("unavailable") {
