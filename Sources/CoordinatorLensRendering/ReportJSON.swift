@@ -2,9 +2,9 @@ import Foundation
 
 /// The one JSON form of every Codable report: sorted keys so outputs diff well, pretty-printed, slashes unescaped,
 /// ending in a newline.
-public enum ReportJSON {
+package enum ReportJSON {
     /// `value` as that JSON.
-    public static func encode(_ value: some Encodable) throws(RenderError) -> [UInt8] {
+    package static func encode(_ value: some Encodable) throws(RenderError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         do {

@@ -21,8 +21,12 @@ struct PublicSurfaceTests {
         for case let file as URL in files where file.pathExtension == "swift" {
             for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
                 let text = line.trimmingCharacters(in: .whitespaces)
-                let words = text.split(separator: " ").prefix(3)
-                guard words.contains("public") || words.contains("open") else { continue }
+                // `public` or `open` among the first three words, as a modifier: `open = nil` is a variable named open.
+                let words = text.split(separator: " ").prefix(4).map(String.init)
+                let declares = words.indices.prefix(3).contains { index in
+                    ["public", "open"].contains(words[index]) && (index + 1 == words.count || ![":", "="].contains(words[index + 1]))
+                }
+                guard declares else { continue }
                 guard !text.hasPrefix("//") else { continue }
                 found.append(text.hasSuffix("{") ? String(text.dropLast()).trimmingCharacters(in: .whitespaces) : text)
             }

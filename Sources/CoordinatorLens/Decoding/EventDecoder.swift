@@ -29,7 +29,7 @@ public enum EventDecoder {
 
     /// Decodes one line, taking repeated text (type names, call sites) from `strings`: a reader that keeps one
     /// interner for its whole input allocates each distinct name once.
-    public static func decode(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, strings: inout StringInterner) -> DecodedLine {
+    package static func decode(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, strings: inout StringInterner) -> DecodedLine {
         var line = line
         // Editors on Windows start UTF-8 files with a byte order mark; it is no part of the JSON.
         if lineNumber == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {

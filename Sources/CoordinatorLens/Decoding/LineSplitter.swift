@@ -7,24 +7,24 @@ import Darwin
 #endif
 
 /// Cuts a byte stream into lines as chunks arrive, keeping a partial last line for the next chunk.
-public struct LineSplitter: Sendable {
+package struct LineSplitter: Sendable {
     private var partial: [UInt8] = []
     /// True while the rest of an over-long line is skipped up to its newline.
     private var discarding = false
     /// The longest line (without its newline) handed out; a longer one is reported to `onOverlong` and skipped.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     /// How many complete lines have been handed out, so the next one's number is this plus one.
-    public private(set) var linesEmitted = 0
+    package private(set) var linesEmitted = 0
 
     /// A splitter at the start of a stream: no partial line, numbering from 1; lines longer than `maxLineBytes` are
     /// skipped without being buffered.
-    public init(maxLineBytes: Int = .max) {
+    package init(maxLineBytes: Int = .max) {
         self.maxLineBytes = maxLineBytes
     }
 
     /// Calls `body` with each complete line in `chunk` (without its `\n`) and its 1-based line number; a line that
     /// grows past `maxLineBytes` is reported once to `onOverlong`, with its number, as soon as it does, and skipped.
-    public mutating func feed(
+    package mutating func feed(
         _ chunk: UnsafeRawBufferPointer, onOverlong: (Int) -> Void = { _ in },
         _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void
     ) {
@@ -61,7 +61,7 @@ public struct LineSplitter: Sendable {
     }
 
     /// Hands out what is left after the last newline, as a final line, if anything is.
-    public mutating func finish(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+    package mutating func finish(_ body: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
         discarding = false
         guard !partial.isEmpty else { return }
         linesEmitted += 1

@@ -16,18 +16,18 @@ public struct SessionLog: Sendable {
     /// Problems that belong to the session but to no line of it (for example a header that had to be invented).
     public var notes: [Diagnostic] = []
     /// The limits a replay keeps to, such as how many warnings its tree keeps.
-    public var limits: InputLimits
+    package var limits: InputLimits
     /// The session's tree after its last line, when its recording kept that instead of `entries`.
     var treeAtEnd: SessionTree?
 
     /// An empty session for `header`; entries and notes are appended as the input is read.
-    public init(header: SessionHeader, limits: InputLimits = .default) {
+    package init(header: SessionHeader, limits: InputLimits = .default) {
         self.header = header
         self.limits = limits
     }
 
     /// Replays the session up to `cut`; returns the tree and the time to evaluate it at.
-    public func replay(until cut: Cut = .end) throws(CutError) -> (tree: SessionTree, evaluatedAt: Double) {
+    package func replay(until cut: Cut = .end) throws(CutError) -> (tree: SessionTree, evaluatedAt: Double) {
         if let treeAtEnd {
             guard cut == .end else {
                 throw CutError(message: "run \(header.run) was read for its end only: a cut needs a recording that keeps every line")
@@ -107,13 +107,13 @@ public struct Recording: Sendable {
     /// One log per run id; a repeated session line continues its run rather than adding one.
     public private(set) var sessions: [SessionLog] = []
     /// Lines read so far, blank and unreadable ones included.
-    public var linesRead: Int { reader.linesRead }
+    package var linesRead: Int { reader.linesRead }
     /// Lines that were a session line or an event: an input with none of them holds nothing to judge.
-    public private(set) var usableLines = 0
+    package private(set) var usableLines = 0
     /// Lines that were an event: an input whose lines all failed but its session lines holds nothing to judge either.
-    public private(set) var eventLines = 0
+    package private(set) var eventLines = 0
     /// The first unreadable line, to say why an input with no usable line was rejected.
-    public private(set) var firstProblem: Diagnostic?
+    package private(set) var firstProblem: Diagnostic?
     /// The limits it reads with: line length here, warnings per session in each session's replay.
     public let limits: InputLimits
     /// What it keeps of each session.

@@ -21,7 +21,7 @@ public struct StreamReader: Sendable {
     private var strings = StringInterner()
     private let inventedRunPrefix: String
     /// The run the next line belongs to; nil before any line of the stream.
-    public private(set) var run: String?
+    package private(set) var run: String?
 
     /// A reader at the start of a stream. Lines longer than `maxLineBytes` are skipped and reported; lines before
     /// any session line go to a run named `<inventedRunPrefix>line-<N>`, N the first such line.
@@ -31,7 +31,7 @@ public struct StreamReader: Sendable {
     }
 
     /// Lines handed out so far, over-long ones included.
-    public var linesRead: Int { splitter.linesEmitted }
+    package var linesRead: Int { splitter.linesEmitted }
 
     /// Calls `body` with each item the complete lines of `chunk` make, and the line's bytes (without its newline; empty
     /// for an over-long line and an invented session).

@@ -12,13 +12,13 @@ import Darwin
 /// A direct-mapped cache: each slot keeps the last string that hashed there, and a collision only costs a fresh
 /// String, never a wrong one, since a hit compares every byte. Strings of up to 15 bytes are built inline by String
 /// itself without allocating, and long ones rarely repeat, so only the lengths in between are cached.
-public struct StringInterner: Sendable {
+package struct StringInterner: Sendable {
     private var slots: [String?]
     private static let slotCount = 1_024
     private static let cachedLengths = 16...256
 
     /// An empty cache.
-    public init() {
+    package init() {
         slots = Array(repeating: nil, count: Self.slotCount)
     }
 
@@ -30,7 +30,7 @@ public struct StringInterner: Sendable {
     static var uncached: StringInterner { StringInterner(slots: []) }
 
     /// The string these UTF-8 bytes spell (invalid sequences repaired, as `String(decoding:as:)` does).
-    public mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    package mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard !slots.isEmpty, Self.cachedLengths.contains(bytes.count), let base = bytes.baseAddress else {
             return String(decoding: bytes, as: UTF8.self)
         }

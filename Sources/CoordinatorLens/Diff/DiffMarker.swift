@@ -17,7 +17,7 @@ public enum DiffMarker: String, Hashable, Sendable, CaseIterable, Codable {
     case changed
 
     /// The one-character marker the text output prints.
-    public var symbol: String {
+    package var symbol: String {
         switch self {
         case .added: "+"
         case .gone: "-"

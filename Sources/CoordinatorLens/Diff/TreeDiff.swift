@@ -49,7 +49,7 @@ public struct TreeDiff: Sendable {
         public var stillLeaking = 0
 
         /// A summary with these counts, 0 where none is given.
-        public init(
+        package init(
             added: Int = 0, gone: Int = 0, changed: Int = 0, unchanged: Int = 0,
             newLeaks: Int = 0, fixedLeaks: Int = 0, stillLeaking: Int = 0
         ) {

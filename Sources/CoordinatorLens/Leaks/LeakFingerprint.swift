@@ -11,7 +11,7 @@ public struct LeakFingerprint: Hashable, Sendable, Comparable, CustomStringConve
 
     /// A fingerprint from root-first `types` (with `omittedSteps` left out after the root) and a reason kind such as
     /// `still-child`.
-    public init(types: [String], omittedSteps: Int = 0, reasonKind: RetentionKind) {
+    package init(types: [String], omittedSteps: Int = 0, reasonKind: RetentionKind) {
         self.types = types
         self.omittedSteps = omittedSteps
         self.reasonKind = reasonKind
@@ -44,7 +44,7 @@ public struct LeakCount: Hashable, Sendable {
     public var count: Int
 
     /// `count` retained coordinators with `fingerprint`.
-    public init(fingerprint: LeakFingerprint, count: Int) {
+    package init(fingerprint: LeakFingerprint, count: Int) {
         self.fingerprint = fingerprint
         self.count = count
     }

@@ -42,7 +42,7 @@ public struct CallSite: Hashable, Sendable, Codable {
     }
 
     /// A call site; `function` and `path` are optional because producers other than the hook may not know them.
-    public init(file: String, line: Int, function: String? = nil, path: String? = nil) {
+    package init(file: String, line: Int, function: String? = nil, path: String? = nil) {
         fields = Fields(file: file, line: line, function: function, path: path)
     }
 

@@ -1,40 +1,40 @@
 /// Everything the stream has said about one coordinator so far.
-public struct Coordinator: Hashable, Sendable {
+package struct Coordinator: Hashable, Sendable {
     /// Its id within the session, as the stream sent it.
-    public let id: CoordinatorID
+    package let id: CoordinatorID
     /// Its Swift type name, from the `add` that first reported it.
-    public var type: String
+    package var type: String
     /// The coordinator it is attached to now; it stays set when that parent deinits, so the tree shows who outlived whom.
-    public var parent: CoordinatorID?
+    package var parent: CoordinatorID?
     /// Attached children, in the order they were attached.
-    public var children: [CoordinatorID] = []
+    package var children: [CoordinatorID] = []
     /// The screen it was last bound to (for example its first view controller's type); nil if never bound.
-    public var screen: String?
+    package var screen: String?
     /// Seconds since the session started, at its first `add`; a later move does not change it.
-    public var addedAt: Double
+    package var addedAt: Double
     /// Where its first `add` was called; nil when the producer sent no call site.
-    public var addedSite: CallSite?
+    package var addedSite: CallSite?
     /// Where it was last bound to a screen; nil if never bound or sent without a call site.
-    public var boundSite: CallSite?
+    package var boundSite: CallSite?
     /// Seconds since the session started, at its first `dismiss`; nil if never dismissed.
-    public var dismissedAt: Double?
+    package var dismissedAt: Double?
     /// Where that first `dismiss` was called; nil when a screen's deallocation dismissed it or no site was sent.
-    public var dismissedSite: CallSite?
+    package var dismissedSite: CallSite?
     /// How that first `dismiss` came about; nil if never dismissed.
-    public var dismissedVia: DismissalCause?
+    package var dismissedVia: DismissalCause?
     /// When a `remove` detached it; cleared when an `add` attaches it again.
-    public var removedAt: Double?
+    package var removedAt: Double?
     /// The parent a `remove` detached it from; cleared when an `add` attaches it again.
-    public var removedFrom: CoordinatorID?
+    package var removedFrom: CoordinatorID?
     /// Where that `remove` was called; cleared with `removedFrom`.
-    public var removedSite: CallSite?
+    package var removedSite: CallSite?
     /// When its parent deinited while it was still attached; cleared when an `add` attaches it again.
-    public var orphanedAt: Double?
+    package var orphanedAt: Double?
     /// Seconds since the session started, when it was deallocated; nil while it is alive.
-    public var deinitAt: Double?
+    package var deinitAt: Double?
 
     /// A coordinator as its first `add` reports it (`parent` nil: a root); later events fill in the rest.
-    public init(id: CoordinatorID, type: String, parent: CoordinatorID?, addedAt: Double, addedSite: CallSite?) {
+    package init(id: CoordinatorID, type: String, parent: CoordinatorID?, addedAt: Double, addedSite: CallSite?) {
         self.id = id
         self.type = type
         self.parent = parent
@@ -43,7 +43,7 @@ public struct Coordinator: Hashable, Sendable {
     }
 
     /// The first moment its screen or its parent let go of it, if any has.
-    public var doneAt: Double? {
+    package var doneAt: Double? {
         earliest(earliest(dismissedAt, removedAt), orphanedAt)
     }
 }

@@ -9,9 +9,9 @@ public struct CoordinatorID: Hashable, Sendable, Comparable, CustomStringConvert
     ExpressibleByIntegerLiteral, ExpressibleByStringLiteral
 {
     /// The integer the producer sent; for a string token, its number among the interned spellings.
-    public let number: Int
+    package let number: Int
     /// Whether the producer sent a string.
-    public let isText: Bool
+    package let isText: Bool
 
     /// The token the producer sent as a JSON integer.
     public init(_ number: Int) {
@@ -38,7 +38,7 @@ public struct CoordinatorID: Hashable, Sendable, Comparable, CustomStringConvert
     public var description: String { text ?? String(number) }
 
     /// As a JSON value: a number for an integer token, a quoted string for a string token.
-    public var json: String { text.map(JSONText.quoted) ?? String(number) }
+    package var json: String { text.map(JSONText.quoted) ?? String(number) }
 
     /// Integer tokens first, by value; then string tokens, by spelling: an order that outputs can rely on.
     public static func < (lhs: CoordinatorID, rhs: CoordinatorID) -> Bool {

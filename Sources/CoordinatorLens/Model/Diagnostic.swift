@@ -6,7 +6,7 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
     public var message: String
 
     /// A problem at 1-based input `line`, or at 0 when it belongs to no line.
-    public init(line: Int, message: String) {
+    package init(line: Int, message: String) {
         self.line = line
         self.message = message
     }

@@ -8,7 +8,7 @@ public enum DismissalCause: String, Hashable, Sendable, Codable, CaseIterable {
     case screenFreed = "screen-freed"
 
     /// A phrase for people: "its screen left at 0.5 s".
-    public func phrase(at time: Double) -> String {
+    package func phrase(at time: Double) -> String {
         switch self {
         case .reported: "dismissed at \(Seconds(time))"
         case .screenLeft: "its screen left at \(Seconds(time))"

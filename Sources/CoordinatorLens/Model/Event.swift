@@ -10,7 +10,7 @@ public struct SessionHeader: Hashable, Sendable, Codable {
     public var version: Int
 
     /// A session line's content; `version` defaults to 1, the only one this package reads.
-    public init(app: String, run: String, pid: Int? = nil, version: Int = 1) {
+    package init(app: String, run: String, pid: Int? = nil, version: Int = 1) {
         self.app = app
         self.run = run
         self.pid = pid
@@ -59,7 +59,7 @@ public struct EventRecord: Hashable, Sendable {
     public var line: Int
 
     /// A record; `line` stays 0 for events that were not read from text.
-    public init(seq: Int, time: Double, event: Event, site: CallSite? = nil, line: Int = 0) {
+    package init(seq: Int, time: Double, event: Event, site: CallSite? = nil, line: Int = 0) {
         self.seq = seq
         self.time = time
         self.event = event

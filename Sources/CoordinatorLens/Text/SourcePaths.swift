@@ -19,7 +19,7 @@ public struct SourcePaths: Hashable, Sendable {
 
     /// `site`'s file for a report: with a root, its `path` relative to the root when it lies inside it; otherwise,
     /// or without a usable `path`, its `file`.
-    public func file(for site: CallSite) -> String {
+    package func file(for site: CallSite) -> String {
         guard let root, let path = Self.usablePath(of: site) else { return site.file }
         let prefix = root == "/" ? "/" : root + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : site.file
@@ -27,7 +27,7 @@ public struct SourcePaths: Hashable, Sendable {
 
     /// `site` as shareable outputs carry it: with a root, `file` is what reports print and the full path goes;
     /// without one, the full path goes only when `dropsFullPaths`.
-    public func shared(_ site: CallSite) -> CallSite {
+    package func shared(_ site: CallSite) -> CallSite {
         guard root != nil || dropsFullPaths else { return site }
         var shared = site
         shared.file = file(for: site)
@@ -36,7 +36,7 @@ public struct SourcePaths: Hashable, Sendable {
     }
 
     /// The node's reason with the call site it names (a `remove`'s) printed as reports print sites.
-    public func reason(for node: SnapshotNode) -> String? {
+    package func reason(for node: SnapshotNode) -> String? {
         guard root != nil, let reason = node.reason, let site = node.removedSite, node.reasonKind == .detached else {
             return node.reason
         }

@@ -14,28 +14,28 @@ public struct Mark: Hashable, Sendable, Codable {
 ///
 /// Every event is applied so that the tree stays a forest: an event that would break it (a cycle, a remove from the
 /// wrong parent, an unknown id) is reported as a diagnostic and changes nothing.
-public struct SessionTree: Sendable {
+package struct SessionTree: Sendable {
     /// The session line this tree belongs to.
-    public private(set) var header: SessionHeader
+    package private(set) var header: SessionHeader
     /// Problems so far, in the order found: reported lines and events that broke the tree's rules; at most
     /// `maximumWarnings` of them, the rest only counted in `suppressedWarnings`.
-    public private(set) var diagnostics: [Diagnostic] = []
+    package private(set) var diagnostics: [Diagnostic] = []
     /// Problems found after `diagnostics` was full: counted, not kept.
-    public private(set) var suppressedWarnings = 0
+    package private(set) var suppressedWarnings = 0
     /// How many diagnostics the tree keeps.
-    public let maximumWarnings: Int
+    package let maximumWarnings: Int
     /// Every mark applied, in stream order.
-    public private(set) var marks: [Mark] = []
+    package private(set) var marks: [Mark] = []
     /// The `t` of the latest event applied.
-    public private(set) var lastTime: Double = 0
+    package private(set) var lastTime: Double = 0
     /// The highest `seq` applied; nil before the first event.
-    public private(set) var lastSeq: Int?
+    package private(set) var lastSeq: Int?
     /// Whether an `end` event arrived.
-    public private(set) var ended = false
+    package private(set) var ended = false
     /// Events applied, including those that changed nothing and only produced a diagnostic.
-    public private(set) var eventCount = 0
+    package private(set) var eventCount = 0
     /// The limits the app declared with `expect` events, the latest per type and scope.
-    public private(set) var aliveLimits: [AliveLimit] = []
+    package private(set) var aliveLimits: [AliveLimit] = []
 
     private var coordinators: [Coordinator] = []
     private var indexByID = CoordinatorIndex()
@@ -51,13 +51,13 @@ public struct SessionTree: Sendable {
     private var staleTotal = 0
 
     /// An empty tree for the session `header` opens, keeping at most `limits.maximumWarnings` diagnostics.
-    public init(header: SessionHeader, limits: InputLimits = .default) {
+    package init(header: SessionHeader, limits: InputLimits = .default) {
         self.header = header
         self.maximumWarnings = Swift.max(0, limits.maximumWarnings)
     }
 
     /// Coordinators in the order they were first added.
-    public var all: [Coordinator] {
+    package var all: [Coordinator] {
         guard staleTotal > 0 else { return coordinators }
         var live = coordinators
         for index in live.indices where staleChildren[index] > 0 {
@@ -81,19 +81,19 @@ public struct SessionTree: Sendable {
     }
 
     /// How many coordinators the session has added.
-    public var coordinatorCount: Int { coordinators.count }
+    package var coordinatorCount: Int { coordinators.count }
 
     /// Whether the session has added this id.
-    public func knows(_ id: CoordinatorID) -> Bool { indexByID[id] != nil }
+    package func knows(_ id: CoordinatorID) -> Bool { indexByID[id] != nil }
 
     /// The coordinators attached to no parent, in the order they became roots.
-    public var roots: [CoordinatorID] {
+    package var roots: [CoordinatorID] {
         guard staleRoots > 0 else { return rootIDs }
         return rootIDs.indices.compactMap { isLiveRoot(at: $0) ? rootIDs[$0] : nil }
     }
 
     /// The coordinator with this id; nil when the session never added it.
-    public subscript(id: CoordinatorID) -> Coordinator? {
+    package subscript(id: CoordinatorID) -> Coordinator? {
         guard let index = indexByID[id] else { return nil }
         guard staleChildren[index] > 0 else { return coordinators[index] }
         var coordinator = coordinators[index]
@@ -107,7 +107,7 @@ public struct SessionTree: Sendable {
     }
 
     /// The warnings a snapshot shows: the kept diagnostics, then one that counts the rest, if any were left out.
-    public var warnings: [Diagnostic] {
+    package var warnings: [Diagnostic] {
         guard suppressedWarnings > 0 else { return diagnostics }
         let count = suppressedWarnings
         let message =
@@ -117,7 +117,7 @@ public struct SessionTree: Sendable {
     }
 
     /// Records a problem found outside the tree's own rules, such as a malformed line.
-    public mutating func report(_ diagnostic: Diagnostic) {
+    package mutating func report(_ diagnostic: Diagnostic) {
         guard diagnostics.count < maximumWarnings else {
             suppressedWarnings += 1
             return
@@ -132,7 +132,7 @@ public struct SessionTree: Sendable {
     }
 
     /// Counts `count` problems that were found after the kept warnings were full and never kept.
-    public mutating func countUnkept(_ count: Int) {
+    package mutating func countUnkept(_ count: Int) {
         suppressedWarnings += count
     }
 
@@ -140,10 +140,10 @@ public struct SessionTree: Sendable {
 
     /// How far `t` may go back without a warning: the hook stamps under its lock and never goes back, but other
     /// producers, and hooks before that change, read the clock first (175 ms seen with 8 threads on 2 busy cores).
-    public static let clockSlack: Double = 1
+    package static let clockSlack: Double = 1
 
     /// Applies one event; problems become diagnostics naming the record's line.
-    public mutating func apply(_ record: EventRecord) {
+    package mutating func apply(_ record: EventRecord) {
         eventCount += 1
         checkSequence(record)
         if ended, record.event != .end {
@@ -380,7 +380,7 @@ public struct SessionTree: Sendable {
 
 extension Event {
     /// The event's kind in the wire vocabulary; nil for a kind this version does not know.
-    public var wireKind: WireKind? {
+    package var wireKind: WireKind? {
         switch self {
         case .add: .add
         case .remove: .remove

@@ -12,7 +12,7 @@ public struct TypePath: Hashable, Sendable, CustomStringConvertible {
         public var ordinal: Int
 
         /// The `ordinal`-th child of type `type`, counting from 0.
-        public init(type: String, ordinal: Int) {
+        package init(type: String, ordinal: Int) {
             self.type = type
             self.ordinal = ordinal
         }
@@ -22,7 +22,7 @@ public struct TypePath: Hashable, Sendable, CustomStringConvertible {
     public var steps: [Step]
 
     /// A path from its steps, root first.
-    public init(_ steps: [Step]) {
+    package init(_ steps: [Step]) {
         self.steps = steps
     }
 

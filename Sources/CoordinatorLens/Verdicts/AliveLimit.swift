@@ -24,7 +24,7 @@ public struct AliveLimit: Hashable, Sendable, Codable {
     }
 
     /// Parses `TYPE=N` as `--max-alive` takes it; nil when it is not of that form.
-    public init?(argument: String, scope: Scope) {
+    package init?(argument: String, scope: Scope) {
         guard let equals = argument.lastIndex(of: "=") else { return nil }
         let type = String(argument[..<equals]).trimmingWhitespace
         guard !type.isEmpty, let maximum = Int(argument[argument.index(after: equals)...].trimmingWhitespace), maximum >= 0

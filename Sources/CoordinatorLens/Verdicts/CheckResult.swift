@@ -19,7 +19,7 @@ public struct CheckResult: Sendable {
     public var undecided: Int { sessions.reduce(0) { $0 + $1.undecided.count } }
 
     /// Retained coordinators that no note accepts (with a baseline: the new ones): the leaks that fail the run.
-    public var failingRetained: Int {
+    package var failingRetained: Int {
         guard !notes.isEmpty else { return retained }
         return sessions.enumerated().reduce(0) { total, session in
             total + session.element.snapshot.retained.filter { notes.note(session: session.offset, id: $0.id)?.accepted != true }.count

@@ -1,20 +1,20 @@
 /// Many living siblings of one type under one parent, each bound to a screen of its own: the shape of a router that
 /// presents a screen per visit and never lets go of the coordinator. It is a hint, not a verdict (tabs and pages can
 /// look the same), so `check` prints it as a note and suggests an expected count, which would make it one.
-public struct CrowdedSiblings: Hashable, Sendable {
+package struct CrowdedSiblings: Hashable, Sendable {
     /// The parent they are attached to.
-    public var parent: CoordinatorID
+    package var parent: CoordinatorID
     /// Their type.
-    public var type: String
+    package var type: String
     /// The living siblings, in the order they were added.
-    public var ids: [CoordinatorID]
+    package var ids: [CoordinatorID]
 
     /// How many such siblings make a crowd: more than a tab bar shows (five), so tab coordinators of one type never do.
-    public static let threshold = 6
+    package static let threshold = 6
 
     /// The crowds in `snapshot`. Only siblings judged `alive` count: retained ones are reported already, and where an
     /// expected count covers the type, the ones beyond it are retained.
-    public static func find(in snapshot: Snapshot) -> [CrowdedSiblings] {
+    package static func find(in snapshot: Snapshot) -> [CrowdedSiblings] {
         var crowds: [CrowdedSiblings] = []
         for parent in snapshot.nodes where parent.children.count >= threshold {
             var byType: [String: [CoordinatorID]] = [:]
@@ -32,7 +32,7 @@ public struct CrowdedSiblings: Hashable, Sendable {
     }
 
     /// The note `check` prints, naming the parent and suggesting the count to declare.
-    public func note(in snapshot: Snapshot) -> String {
+    package func note(in snapshot: Snapshot) -> String {
         let parentName = snapshot.node(parent).map { "\($0.type)#\($0.id)" } ?? "\(parent)"
         return "note: \(ids.count) \(type) alive side by side under \(parentName), each bound to a screen of its own; "
             + "if only one is meant to be on screen at a time, declare it (ExpectedCount(\(type).self, atMost: 1, per: .parent) "

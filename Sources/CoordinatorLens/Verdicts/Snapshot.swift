@@ -65,7 +65,7 @@ public struct Snapshot: Hashable, Sendable, Codable {
     private var position: CoordinatorIndex
 
     /// Makes a snapshot from already judged nodes.
-    public init(
+    package init(
         app: String, run: String, pid: Int?, evaluatedAt: Double, grace: Double, lastSeq: Int?, ended: Bool,
         roots: [CoordinatorID], nodes: [SnapshotNode], marks: [Mark], warnings: [Diagnostic]
     ) {
@@ -144,7 +144,7 @@ public struct Snapshot: Hashable, Sendable, Codable {
 extension SessionTree {
     /// Freezes the tree at `evaluatedAt` (by default the last event's time) and judges every coordinator; `limits` add
     /// to (and, for the same type and scope, override) the ones the app declared.
-    public func snapshot(
+    package func snapshot(
         at evaluatedAt: Double? = nil, grace: Double = VerdictRules.defaultGrace, limits: [AliveLimit] = []
     ) -> Snapshot {
         let time = evaluatedAt ?? lastTime
@@ -180,18 +180,18 @@ extension SessionTree {
 }
 
 /// A duration printed the way reports print it: `0.25 s`, `3.1 s`, `12 s`.
-public struct Seconds: CustomStringConvertible, Sendable {
+package struct Seconds: CustomStringConvertible, Sendable {
     /// The duration in seconds.
-    public var value: Double
+    package var value: Double
 
     /// Wraps a duration in seconds.
-    public init(_ value: Double) {
+    package init(_ value: Double) {
         self.value = value
     }
 
     /// Seconds down to 0.01 s, milliseconds below that, so that short runs and small grace periods do not print
     /// as "0 s".
-    public var description: String {
+    package var description: String {
         let magnitude = Swift.abs(value)
         guard magnitude.isFinite else { return "\(value) s" }
         if magnitude >= 10 { return Self.trimmed(value.rounded(), unit: "s") }

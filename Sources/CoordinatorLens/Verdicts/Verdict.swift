@@ -80,7 +80,7 @@ public enum VerdictRules {
     public static let defaultGrace: Double = 2
 
     /// Judges one coordinator at time `evaluatedAt`, given its tree for the retention reason.
-    public static func verdict(
+    package static func verdict(
         for coordinator: Coordinator,
         at evaluatedAt: Double,
         grace: Double,

@@ -2,10 +2,10 @@
 ///
 /// User text only ever goes into labels and tooltips: never into node ids, URLs, `id` or `class` attributes, and no
 /// `shape=record` is used, so `{ } | < >` mean nothing to Graphviz.
-public enum DOTEscaping {
+package enum DOTEscaping {
     /// The text with every character dropped that has no business in a label: control characters (newlines and tabs
     /// included) and U+FFFE/U+FFFF, which XML, and so Graphviz's HTML-like label parser and any SVG, rejects.
-    public static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         var kept = String.UnicodeScalarView()
         for scalar in text.unicodeScalars where isPrintable(scalar) {
             kept.append(scalar)
@@ -15,11 +15,11 @@ public enum DOTEscaping {
 
     /// The most characters of one piece of user text a drawing shows: libgvc takes about a minute to lay out a 10 MB
     /// label, and nobody reads one. The JSON outputs keep the whole text.
-    public static let maximumLabelCharacters = 200
+    package static let maximumLabelCharacters = 200
 
     /// Text for inside an HTML-like label (`label=<…>`): markup characters become entities and backslashes are doubled;
     /// past `maximumLabelCharacters` printable characters the text is cut and ends in `…`.
-    public static func htmlLabelText(_ text: String) -> String {
+    package static func htmlLabelText(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(Swift.min(text.utf8.count, 4 * maximumLabelCharacters))
         var shown = 0
@@ -45,13 +45,13 @@ public enum DOTEscaping {
 
     /// A name (app, type) for inside an HTML-like label, as `htmlLabelText` makes it, or `(unnamed)` when nothing
     /// printable is left: an empty `<B></B>` is a syntax error to Graphviz, and a blank name shows nothing anyway.
-    public static func htmlName(_ text: String) -> String {
+    package static func htmlName(_ text: String) -> String {
         let escaped = htmlLabelText(text)
         return escaped.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) ? "(unnamed)" : escaped
     }
 
     /// A DOT double-quoted string, quotes included, for a plain `label`: Graphviz shows exactly `text`.
-    public static func quotedLabel(_ text: String) -> String {
+    package static func quotedLabel(_ text: String) -> String {
         var escaped = "\""
         escaped.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars where isPrintable(scalar) {
@@ -72,7 +72,7 @@ public enum DOTEscaping {
     /// as a newline. Within a line control characters are dropped (no line break but ours), `&` becomes `&amp;`
     /// (Graphviz passes entities through into the SVG's `xlink:title`), and a backslash becomes four: Graphviz
     /// unescapes a tooltip twice, once as a string and once expanding `\N`, `\G` and the like.
-    public static func tooltip(_ lines: [String]) -> String {
+    package static func tooltip(_ lines: [String]) -> String {
         var escaped = "\""
         for (index, line) in lines.enumerated() {
             if index > 0 { escaped += "\\n" }

@@ -5,19 +5,19 @@ import CoordinatorLens
 /// Only fixed tokens reach ids and attributes (`c<id>`, `verdict-<verdict>`); user text goes through `DOTEscaping`
 /// into HTML-like labels and tooltips only. The same snapshot and options always give the same text: nodes follow the
 /// roots and each node's children in order.
-public struct DOTWriter: Sendable {
+package struct DOTWriter: Sendable {
     /// What the drawing shows.
-    public var options: RenderOptions
+    package var options: RenderOptions
 
     /// A writer that draws what `options` asks for.
-    public init(options: RenderOptions = RenderOptions()) {
+    package init(options: RenderOptions = RenderOptions()) {
         self.options = options
     }
 
     /// A node's DOT name and SVG id: `c<id>`, never user text (a name shows in the SVG's `<title>` and comments, and is
     /// what `\N` expands to). Negative ids, which the hook never sends, become `cn<magnitude>`, as a DOT name cannot
     /// hold a minus sign; a string id becomes `cs<its UTF-8 bytes in hex>`, stable and unique for each spelling.
-    public static func name(_ id: CoordinatorID) -> String {
+    package static func name(_ id: CoordinatorID) -> String {
         guard let number = id.integer else { return "cs" + hex(id.description) }
         return number < 0 ? "cn\(number.magnitude)" : "c\(number)"
     }
@@ -39,7 +39,7 @@ public struct DOTWriter: Sendable {
     }
 
     /// The DOT text for `snapshot`.
-    public func write(_ snapshot: Snapshot) -> String {
+    package func write(_ snapshot: Snapshot) -> String {
         document(for: snapshot).text
     }
 
@@ -47,7 +47,7 @@ public struct DOTWriter: Sendable {
     /// `options.largeTreeThreshold` drawn nodes, positions computed here (`TreeLayout`) above that. Above
     /// `options.collapseThreshold` drawn coordinators, subtrees without a retained or pending one are summarised; unless
     /// every coordinator is asked for (`--all`), the drawing stays within `DrawingBounds.standard` whatever the shape.
-    public func document(for snapshot: Snapshot) -> (text: String, layout: GraphvizRenderer.Layout) {
+    package func document(for snapshot: Snapshot) -> (text: String, layout: GraphvizRenderer.Layout) {
         let placements = Self.forest(of: snapshot)
         let shown = shownNodes(placements)
         let drawn = placements.filter { shown.contains($0.node.id) }
@@ -56,7 +56,7 @@ public struct DOTWriter: Sendable {
 
     /// `document(for:)` for libgvc: refuses, before any DOT is written, a drawing of more nodes than libgvc can take
     /// (`GraphvizRenderer.maximumNodes`), which only `--all` can ask for.
-    public func drawableDocument(for snapshot: Snapshot) throws(RenderError) -> (text: String, layout: GraphvizRenderer.Layout) {
+    package func drawableDocument(for snapshot: Snapshot) throws(RenderError) -> (text: String, layout: GraphvizRenderer.Layout) {
         let placements = Self.forest(of: snapshot)
         let shown = shownNodes(placements)
         let drawn = placements.filter { shown.contains($0.node.id) }

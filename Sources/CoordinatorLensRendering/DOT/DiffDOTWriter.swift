@@ -5,33 +5,33 @@ import CoordinatorLens
 ///
 /// Only fixed tokens reach ids and attributes (`n<entry>`, `diff-<marker>`); user text goes through `DOTEscaping` into
 /// HTML-like labels and tooltips only. The same diff always gives the same text.
-public struct DiffDOTWriter: Sendable {
+package struct DiffDOTWriter: Sendable {
     /// Names for the two inputs in the title, such as their file paths.
-    public var sourceA: String
+    package var sourceA: String
     /// Names input B in the title, for example its file path.
-    public var sourceB: String
+    package var sourceB: String
     /// Above this many entries, unchanged subtrees are drawn as one summary node each (`Int.max`: never).
-    public var collapseThreshold = RenderOptions.defaultCollapseThreshold
+    package var collapseThreshold = RenderOptions.defaultCollapseThreshold
     /// Whether adjacent unchanged siblings of one type share one summary node.
-    public var groupsSiblings = true
+    package var groupsSiblings = true
     /// Above this many drawn nodes the diff is laid out by CoordinatorLens (`TreeLayout`), not by Graphviz's `dot`,
     /// which takes minutes at 20,000.
-    public var largeTreeThreshold = 2_000
+    package var largeTreeThreshold = 2_000
 
     /// A writer that names the inputs `sourceA` and `sourceB` in the title.
-    public init(sourceA: String = "A", sourceB: String = "B") {
+    package init(sourceA: String = "A", sourceB: String = "B") {
         self.sourceA = sourceA
         self.sourceB = sourceB
     }
 
     /// The DOT text for `diff`.
-    public func write(_ diff: TreeDiff) -> String {
+    package func write(_ diff: TreeDiff) -> String {
         document(for: diff).text
     }
 
     /// The DOT text for `diff` and the layout Graphviz should give it. A big diff draws what changed and the paths
     /// to it, with every unchanged subtree as one summary node, the way a big tree is drawn.
-    public func document(for diff: TreeDiff) -> (text: String, layout: GraphvizRenderer.Layout) {
+    package func document(for diff: TreeDiff) -> (text: String, layout: GraphvizRenderer.Layout) {
         let entries = diff.entries
         let collapsing = entries.count > collapseThreshold
         // A big diff is bounded like a big tree (long paths elided, a cap), but its rows keep their nodes: each

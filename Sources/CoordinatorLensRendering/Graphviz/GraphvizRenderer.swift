@@ -8,12 +8,12 @@ import Foundation
 /// on first use and kept for the life of the process, and every libgvc call runs under one lock. A caller blocks
 /// while another render runs, for minutes on a tree of 20,000 coordinators; async callers should call it from a
 /// thread of their own rather than from the cooperative pool.
-public final class GraphvizRenderer: @unchecked Sendable {
+package final class GraphvizRenderer: @unchecked Sendable {
     /// The one renderer; there is no other, because a second could run libgvc concurrently with it.
-    public static let shared = GraphvizRenderer()
+    package static let shared = GraphvizRenderer()
 
     /// How Graphviz places the nodes before drawing them.
-    public enum Layout: String, Sendable {
+    package enum Layout: String, Sendable {
         /// Graphviz's hierarchical layout.
         case dot
         /// The positions the DOT text gives (`pos="x,y!"`); Graphviz only routes the edges and draws.
@@ -24,7 +24,7 @@ public final class GraphvizRenderer: @unchecked Sendable {
     /// an 8 MB stack, a node with 300,000 edges drew and one with 600,000 crashed (signal 11 inside libcdt); libgvc
     /// runs on a thread of its own with `stackBytes`, so this leaves a wide margin. It also bounds the time and memory
     /// of a drawing: 100,000 nodes take seconds and hundreds of MB.
-    public static let maximumNodes = 250_000
+    package static let maximumNodes = 250_000
     /// The stack of the thread libgvc runs on: reserved, not used, until its recursion needs it.
     static let stackBytes = 64 << 20
 
@@ -36,7 +36,7 @@ public final class GraphvizRenderer: @unchecked Sendable {
     }
 
     /// Throws `RenderError.tooBig` for a drawing of more than `maximumNodes` nodes.
-    public static func checkLimits(nodes: Int) throws(RenderError) {
+    package static func checkLimits(nodes: Int) throws(RenderError) {
         if nodes > maximumNodes { throw .tooBig(nodes: nodes, limit: maximumNodes) }
     }
 
@@ -57,7 +57,7 @@ public final class GraphvizRenderer: @unchecked Sendable {
 
     /// Parses `dot`, lays it out (by default with the `dot` engine) and renders it in `format`; for `.dot` and `.json`
     /// that is Graphviz's own output, the graph annotated with positions.
-    public func render(dot: String, format: RenderFormat, layout: Layout = .dot) throws(RenderError) -> [UInt8] {
+    package func render(dot: String, format: RenderFormat, layout: Layout = .dot) throws(RenderError) -> [UInt8] {
         try render(dot: dot, format: format, layout: layout, plugins: .automatic)
     }
 
