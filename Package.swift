@@ -46,10 +46,15 @@ let package = Package(
             name: "CoordinatorLensPage",
             dependencies: ["CoordinatorLens", "CoordinatorLensRendering"],
             resources: [
-                .embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js"),
-                .embedInCode("Page/diff-report.css"), .embedInCode("Page/known-leaks.js"), .embedInCode("Page/known-leaks.css"),
-                .embedInCode("Page/lifetimes.js"), .embedInCode("Page/lifetimes.css"),
-                .embedInCode("Page/compare.js"), .embedInCode("Page/compare.css"),
+                .embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/diff-report.css"),
+                .embedInCode("Page/known-leaks.css"), .embedInCode("Page/lifetimes.css"), .embedInCode("Page/compare.css"),
+                // The script, one ES module per concern (PageAssets.modules lists them).
+                .embedInCode("Page/main.js"), .embedInCode("Page/state.js"), .embedInCode("Page/dom.js"),
+                .embedInCode("Page/format.js"), .embedInCode("Page/ids.js"), .embedInCode("Page/sanitise.js"),
+                .embedInCode("Page/feed.js"), .embedInCode("Page/sessions.js"), .embedInCode("Page/tree-view.js"),
+                .embedInCode("Page/search.js"), .embedInCode("Page/details.js"), .embedInCode("Page/leaks.js"),
+                .embedInCode("Page/slider.js"), .embedInCode("Page/known-leaks.js"), .embedInCode("Page/lifetimes.js"),
+                .embedInCode("Page/compare.js"),
             ]
         ),
         .target(
@@ -126,7 +131,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer", "TestSupport",
+                "CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage", "CoordinatorLensServer",
+                "TestSupport",
             ]
         ),
         .testTarget(name: "CoordinatorTraceTestingTests", dependencies: ["CoordinatorTraceTesting", "CoordinatorTrace"]),

@@ -31,7 +31,7 @@ package enum InspectorReport {
         } catch {
             throw .encodingFailed(message: "\(error)")
         }
-        return Array(document(data: json, title: "\(snapshot.app) · \(snapshot.run)").utf8)
+        return Array(try document(data: json, title: "\(snapshot.app) · \(snapshot.run)").utf8)
     }
 
     /// `{"model":…,"svg":…,"events":[…]}`, the model's nodes and the events encoded a slice at a time: Foundation's
@@ -71,21 +71,34 @@ package enum InspectorReport {
         var events: [CoordinatorEvent]
     }
 
+    /// The page's modules as the report's two inline scripts, joined once: they are compiled in, so this fails only
+    /// for a page module the joining cannot read, which `PageModuleTests` catches before a release.
+    static let joinedModules: Result<InlineModules, InlineModules.Problem> = Result { () throws(InlineModules.Problem) in
+        try InlineModules.join(
+            entry: PageAssets.entryModule, sources: PageAssets.modules.mapValues { String(decoding: $0, as: UTF8.self) })
+    }
+
     /// The page's HTML with its stylesheet and script inlined and the data in a JSON script element. `<` is escaped
     /// in the JSON (as `\u003c`) so no name can close that element; the script and styles are the project's own.
-    static func document(data json: String, title: String) -> String {
+    static func document(data json: String, title: String) throws(RenderError) -> String {
+        let modules: InlineModules
+        switch joinedModules {
+        case .success(let joined): modules = joined
+        case .failure(let problem): throw .encodingFailed(message: "the page's script modules could not be joined: \(problem)")
+        }
         let page = String(decoding: PackageResources.index_html, as: UTF8.self)
         let style = String(decoding: PackageResources.inspector_css, as: UTF8.self)
         // Each script element's exact text, as hashed for the policy: a byte more or less and the browser runs nothing.
-        let script = "\n" + String(decoding: PackageResources.inspector_js, as: UTF8.self)
+        // A file cannot load modules, so they come as two classic scripts: every module but main.js, then main.js.
+        let library = "\n" + modules.library
+        let entry = "\n" + modules.entry
         // The lifetimes view works from the model alone, so the report carries it too.
         let lifetimesStyle = String(decoding: PackageResources.lifetimes_css, as: UTF8.self)
-        let lifetimes = "\n" + String(decoding: PackageResources.lifetimes_js, as: UTF8.self)
         let inertJSON = json.replacingOccurrences(of: "<", with: "\\u003c")
         // A file opened from disk has no response headers, so its policy travels in a meta element: no network at
         // all, and of inline scripts only the page's own two, named by hash, so nothing that slipped into the
         // document as markup could run. The JSON element is data, which the policy does not govern.
-        let scripts = ScriptHash.source(of: script) + " " + ScriptHash.source(of: lifetimes)
+        let scripts = ScriptHash.source(of: library) + " " + ScriptHash.source(of: entry)
         let policy =
             #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src "#
             + scripts + #"; style-src 'unsafe-inline'; img-src data:">"#
@@ -94,19 +107,16 @@ package enum InspectorReport {
             .replacingOccurrences(of: #"<meta charset="utf-8">"#, with: #"<meta charset="utf-8">"# + "\n" + policy)
             .replacingOccurrences(of: "<title>CoordinatorLens inspector</title>", with: "<title>CoordinatorLens report: \(XMLText.escaped(title))</title>")
             .replacingOccurrences(of: #"<link rel="stylesheet" href="/inspector.css">"#, with: "<style>\n\(style)</style>")
-            .replacingOccurrences(of: #"<script src="/inspector.js" defer></script>"#, with: "")
+            .replacingOccurrences(of: #"<script type="module" src="/main.js"></script>"#, with: "")
             // Known and new leaks need `view --baseline`/`--history`; a report carries neither.
             .replacingOccurrences(of: #"<link rel="stylesheet" href="/known-leaks.css">"#, with: "")
             .replacingOccurrences(of: #"<link rel="stylesheet" href="/lifetimes.css">"#, with: "<style>\n\(lifetimesStyle)</style>")
-            .replacingOccurrences(of: #"<script src="/lifetimes.js" defer></script>"#, with: "")
-            .replacingOccurrences(of: #"<script src="/known-leaks.js" defer></script>"#, with: "")
             // Comparing runs asks the server; a report has one run and no server.
             .replacingOccurrences(of: #"<link rel="stylesheet" href="/compare.css">"#, with: "")
-            .replacingOccurrences(of: #"<script src="/compare.js" defer></script>"#, with: "")
             .replacingOccurrences(
                 of: "</body>",
-                with: #"<script type="application/json" id="lens-report">"# + inertJSON + "</script>\n<script>" + script + "</script>\n"
-                    + "<script>" + lifetimes + "</script>\n</body>"
+                with: #"<script type="application/json" id="lens-report">"# + inertJSON + "</script>\n<script>" + library + "</script>\n"
+                    + "<script>" + entry + "</script>\n</body>"
             )
     }
 }

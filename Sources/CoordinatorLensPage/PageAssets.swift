@@ -9,19 +9,41 @@ package enum PageAssets {
         package var contentType: String
     }
 
-    /// The file served at `path` (`/`, `/inspector.css`, `/inspector.js`), nil for any other path.
+    /// The page's script: native ES modules by file name, `main.js` importing the rest. Served at `/NAME`; the
+    /// one-file report joins them (`InlineModules`). Listed by hand, so only these are served.
+    package static let modules: [String: [UInt8]] = [
+        "main.js": PackageResources.main_js,
+        "state.js": PackageResources.state_js,
+        "dom.js": PackageResources.dom_js,
+        "format.js": PackageResources.format_js,
+        "ids.js": PackageResources.ids_js,
+        "sanitise.js": PackageResources.sanitise_js,
+        "feed.js": PackageResources.feed_js,
+        "sessions.js": PackageResources.sessions_js,
+        "tree-view.js": PackageResources.tree_view_js,
+        "search.js": PackageResources.search_js,
+        "details.js": PackageResources.details_js,
+        "leaks.js": PackageResources.leaks_js,
+        "slider.js": PackageResources.slider_js,
+        "known-leaks.js": PackageResources.known_leaks_js,
+        "lifetimes.js": PackageResources.lifetimes_js,
+        "compare.js": PackageResources.compare_js,
+    ]
+
+    /// The module the page loads (`<script type="module" src="/main.js">`).
+    package static let entryModule = "main.js"
+
+    /// The file served at `path` (`/`, `/inspector.css`, `/main.js`), nil for any other path.
     package static func asset(at path: String) -> Asset? {
         switch path {
         case "/", "/index.html": Asset(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8")
         case "/inspector.css": Asset(bytes: PackageResources.inspector_css, contentType: "text/css; charset=utf-8")
-        case "/inspector.js": Asset(bytes: PackageResources.inspector_js, contentType: "text/javascript; charset=utf-8")
-        case "/known-leaks.js": Asset(bytes: PackageResources.known_leaks_js, contentType: "text/javascript; charset=utf-8")
         case "/known-leaks.css": Asset(bytes: PackageResources.known_leaks_css, contentType: "text/css; charset=utf-8")
-        case "/lifetimes.js": Asset(bytes: PackageResources.lifetimes_js, contentType: "text/javascript; charset=utf-8")
         case "/lifetimes.css": Asset(bytes: PackageResources.lifetimes_css, contentType: "text/css; charset=utf-8")
-        case "/compare.js": Asset(bytes: PackageResources.compare_js, contentType: "text/javascript; charset=utf-8")
         case "/compare.css": Asset(bytes: PackageResources.compare_css, contentType: "text/css; charset=utf-8")
-        default: nil
+        default:
+            path.hasPrefix("/")
+                ? modules[String(path.dropFirst())].map { Asset(bytes: $0, contentType: "text/javascript; charset=utf-8") } : nil
         }
     }
 }

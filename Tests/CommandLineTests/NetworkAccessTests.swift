@@ -31,7 +31,7 @@ struct NetworkAccessTests {
         #expect(token.count == 64, "256 bits as hex")
         let host = namespace.insideAddress
 
-        for target in ["/", "/inspector.js", "/api/sessions", "/api/events", "/api/tree?run=x", "/?token=" + String(repeating: "0", count: 64)] {
+        for target in ["/", "/main.js", "/sanitise.js", "/api/sessions", "/api/events", "/api/tree?run=x", "/?token=" + String(repeating: "0", count: 64)] {
             #expect(try Self.get(target, host: host, port: port).status == 401, "\(target) without the token")
         }
         let admitted = try Self.get("/?token=\(token)", host: host, port: port)
@@ -42,6 +42,9 @@ struct NetworkAccessTests {
         let cookie = String(setCookie.dropFirst("Set-Cookie: ".count).split(separator: ";").first!)
         #expect(try Self.get("/api/sessions", host: host, port: port, cookie: cookie).status == 200)
         #expect(try Self.get("/", host: host, port: port, cookie: cookie).status == 200)
+        // The page's modules are fetched by the browser with the same cookie.
+        #expect(try Self.get("/main.js", host: host, port: port, cookie: cookie).status == 200)
+        #expect(try Self.get("/sanitise.js", host: host, port: port, cookie: cookie).status == 200)
 
         // A thousand wrong tokens neither lock the right one out nor make listen hold on to anything.
         let before = listen.residentMiB ?? 0

@@ -1,108 +1,104 @@
 // Known and new leaks (`view --baseline FILE --history DB`): marks each leak in the leaks panel and in the tree, and
-// draws a chosen fingerprint's count per stored run as a small SVG chart. It reads the model inspector.js fetched
-// (`state.model`) and follows its redraws; every text from the model goes through textContent.
-(() => {
-  const SVGNS = "http://www.w3.org/2000/svg";
-  let chosen = null;
+// draws a chosen fingerprint's count per stored run as a small SVG chart. It reads the model the feed fetched
+// (`state.model`) and follows the panel's and the tree's redraws; every text from the model goes through textContent.
+import { svgElement as svg } from "./dom.js";
+import { elementId } from "./ids.js";
+import { state } from "./state.js";
 
-  function svg(tag, attributes) {
-    const node = document.createElementNS(SVGNS, tag);
-    for (const [key, value] of Object.entries(attributes || {})) node.setAttribute(key, String(value));
-    return node;
-  }
+let chosen = null;
 
-  // The tree's element id of a coordinator id, as inspector.js names them.
-  function treeNode(id) {
-    const tree = document.getElementById("tree");
-    return tree ? tree.querySelector(`[id="${CSS.escape(elementId(id))}"]`) : null;
-  }
+// A coordinator's node in the tree, by the element id the picture gives it.
+function treeNode(id) {
+  const tree = document.getElementById("tree");
+  return tree ? tree.querySelector(`[id="${CSS.escape(elementId(id))}"]`) : null;
+}
 
-  function markPanel(model) {
-    const byFingerprint = new Map(model.leaks.map((group) => [group.fingerprint, group]));
-    for (const item of document.querySelectorAll("#leaks li.leak")) {
-      const group = byFingerprint.get(item.dataset.fingerprint);
-      if (!group || !group.standing || item.querySelector(".standing")) continue;
-      item.classList.add("standing-" + group.standing);
-      const note = document.createElement("div");
-      note.className = "standing";
-      note.textContent = (group.standing === "new" ? "NEW · " : "known · ") + (group.note || "");
-      item.append(note);
-      if (model.leakHistory && model.leakHistory.counts[group.fingerprint]) {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = "chart-button";
-        button.textContent = "count per run";
-        button.addEventListener("click", (event) => { event.stopPropagation(); chosen = group.fingerprint; drawChart(model); });
-        note.append(" ", button);
-      }
+function markPanel(model) {
+  const byFingerprint = new Map(model.leaks.map((group) => [group.fingerprint, group]));
+  for (const item of document.querySelectorAll("#leaks li.leak")) {
+    const group = byFingerprint.get(item.dataset.fingerprint);
+    if (!group || !group.standing || item.querySelector(".standing")) continue;
+    item.classList.add("standing-" + group.standing);
+    const note = document.createElement("div");
+    note.className = "standing";
+    note.textContent = (group.standing === "new" ? "NEW · " : "known · ") + (group.note || "");
+    item.append(note);
+    if (model.leakHistory && model.leakHistory.counts[group.fingerprint]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "chart-button";
+      button.textContent = "count per run";
+      button.addEventListener("click", (event) => { event.stopPropagation(); chosen = group.fingerprint; drawChart(model); });
+      note.append(" ", button);
     }
   }
+}
 
-  function markTree(model) {
-    for (const group of model.leaks) {
-      if (!group.standing) continue;
-      for (const id of group.ids) {
-        const node = treeNode(id);
-        if (!node) continue;
-        node.classList.remove("leak-known", "leak-new");
-        node.classList.add(group.standing === "new" ? "leak-new" : "leak-known");
-      }
+function markTree(model) {
+  for (const group of model.leaks) {
+    if (!group.standing) continue;
+    for (const id of group.ids) {
+      const node = treeNode(id);
+      if (!node) continue;
+      node.classList.remove("leak-known", "leak-new");
+      node.classList.add(group.standing === "new" ? "leak-new" : "leak-known");
     }
   }
+}
 
-  // One bar per stored run, oldest on the left; the bar's title says the run's day, commit and count.
-  function drawChart(model) {
-    let panel = document.getElementById("leak-chart");
-    const history = model.leakHistory;
-    if (!history || !chosen || !history.counts[chosen]) { if (panel) panel.remove(); return; }
-    if (!panel) {
-      panel = document.createElement("div");
-      panel.id = "leak-chart";
-      document.getElementById("leaks").after(panel);
-    }
-    const counts = history.counts[chosen];
-    const width = 300, height = 90, top = 8, bottom = 18;
-    const most = Math.max(1, ...counts);
-    const step = width / Math.max(1, counts.length);
-    const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img" });
-    const title = svg("title");
-    title.textContent = `${chosen}: count per stored run`;
-    chart.append(title);
-    counts.forEach((count, index) => {
-      const barHeight = (height - top - bottom) * count / most;
-      const bar = svg("rect", {
-        x: index * step + 1, y: height - bottom - barHeight, width: Math.max(1, step - 2), height: barHeight,
-        class: count > 0 ? "bar" : "bar none",
-      });
-      const tip = svg("title");
-      const run = history.runs[index];
-      tip.textContent = `${run.day}${run.commit ? " at " + run.commit : ""}: ${count}`;
-      bar.append(tip);
-      chart.append(bar);
+// One bar per stored run, oldest on the left; the bar's title says the run's day, commit and count.
+function drawChart(model) {
+  let panel = document.getElementById("leak-chart");
+  const history = model.leakHistory;
+  if (!history || !chosen || !history.counts[chosen]) { if (panel) panel.remove(); return; }
+  if (!panel) {
+    panel = document.createElement("div");
+    panel.id = "leak-chart";
+    document.getElementById("leaks").after(panel);
+  }
+  const counts = history.counts[chosen];
+  const width = 300, height = 90, top = 8, bottom = 18;
+  const most = Math.max(1, ...counts);
+  const step = width / Math.max(1, counts.length);
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img" });
+  const title = svg("title");
+  title.textContent = `${chosen}: count per stored run`;
+  chart.append(title);
+  counts.forEach((count, index) => {
+    const barHeight = (height - top - bottom) * count / most;
+    const bar = svg("rect", {
+      x: index * step + 1, y: height - bottom - barHeight, width: Math.max(1, step - 2), height: barHeight,
+      class: count > 0 ? "bar" : "bar none",
     });
-    const axis = svg("text", { x: 0, y: height - 4, class: "axis" });
-    axis.textContent = `${history.runs[0].day} … ${history.runs[history.runs.length - 1].day} · most ${most}`;
-    chart.append(axis);
-    const caption = document.createElement("div");
-    caption.className = "chart-caption";
-    caption.textContent = chosen;
-    panel.replaceChildren(caption, chart);
-  }
-
-  function update() {
-    const model = typeof state === "object" && state ? state.model : null;
-    if (!model || !model.leaks) return;
-    markPanel(model);
-    markTree(model);
-    if (chosen) drawChart(model);
-  }
-
-  document.addEventListener("DOMContentLoaded", () => {
-    const observer = new MutationObserver(update);
-    for (const id of ["leaks", "tree"]) {
-      const target = document.getElementById(id);
-      if (target) observer.observe(target, { childList: true, subtree: id === "leaks" });
-    }
-    update();
+    const tip = svg("title");
+    const run = history.runs[index];
+    tip.textContent = `${run.day}${run.commit ? " at " + run.commit : ""}: ${count}`;
+    bar.append(tip);
+    chart.append(bar);
   });
-})();
+  const axis = svg("text", { x: 0, y: height - 4, class: "axis" });
+  axis.textContent = `${history.runs[0].day} … ${history.runs[history.runs.length - 1].day} · most ${most}`;
+  chart.append(axis);
+  const caption = document.createElement("div");
+  caption.className = "chart-caption";
+  caption.textContent = chosen;
+  panel.replaceChildren(caption, chart);
+}
+
+function update() {
+  const model = state.model;
+  if (!model || !model.leaks) return;
+  markPanel(model);
+  markTree(model);
+  if (chosen) drawChart(model);
+}
+
+// Follows every redraw of the leaks panel and the tree from now on.
+export function watchKnownLeaks() {
+  const observer = new MutationObserver(update);
+  for (const id of ["leaks", "tree"]) {
+    const target = document.getElementById(id);
+    if (target) observer.observe(target, { childList: true, subtree: id === "leaks" });
+  }
+  update();
+}

@@ -1,0 +1,79 @@
+// The selected coordinator: selecting one (from the tree, a link, a leak or the lifetimes), links that select, and
+// the details panel with its call sites and its own events.
+import { $, el } from "./dom.js";
+import { seconds, site } from "./format.js";
+import { elementId } from "./ids.js";
+import { REPORT, state, nodeById, nodesById } from "./state.js";
+import { centreOn, markSelection } from "./tree-view.js";
+
+export function selectNode(id, centre) {
+  state.node = id;
+  markSelection();
+  drawDetails();
+  if (centre) centreOn(id);
+}
+
+// A link with an address, so it takes the keyboard focus and Enter; the address names the node but is never
+// followed, as the page's own address belongs to the comparison (compare.js).
+export function link(id) {
+  const node = nodeById(id);
+  const follow = (event) => { event.preventDefault(); selectNode(id, true); };
+  return el("a", { href: "#" + elementId(id), on: { click: follow }, title: node ? node.verdict : "" }, node ? `${node.type}#${id}` : `#${id}`);
+}
+
+// The report's events by coordinator id, indexed once: a scan per lookup made a redraw quadratic.
+let reportEventsById = null;
+function reportEvents(id) {
+  if (!reportEventsById) reportEventsById = new Map(REPORT.events.map((entry) => [entry.id, entry.events]));
+  return reportEventsById.get(id) || [];
+}
+
+export async function drawDetails() {
+  const box = $("details");
+  const node = state.node != null && nodeById(state.node);
+  if (!node) { box.replaceChildren(el("p", { class: "hint" }, "Click a node, or pick a leak below.")); return; }
+  const byId = nodesById(state.model);
+  const path = [];
+  for (let at = node, seen = new Set(); at && !seen.has(at.id); at = byId.get(at.parent ?? at.removedFrom)) { seen.add(at.id); path.unshift(at.id); }
+  const rows = [
+    ["type", el("strong", {}, node.type)], ["id", String(node.id)], ["screen", node.screen || "—"],
+    ["verdict", el("span", { class: "verdict " + node.verdict }, node.verdict)],
+    ["reason", node.reason || "—"],
+    ["added", el("span", {}, `${seconds(node.addedAt)} at `, site(node.site))],
+    ["bound", site(node.boundSite)], ["dismissed", dismissal(node)], ["removed", site(node.removedSite)],
+    ["done", seconds(node.doneAt)], ["deinit", seconds(node.deinitAt)],
+    ["path", el("span", { class: "path" }, path.map(link))],
+    ["children", node.children.length ? el("span", {}, node.children.map((id, i) => [i ? ", " : "", link(id)])) : "none"],
+  ];
+  const events = el("table", { class: "events" }, el("tr", {}, el("th", {}, "seq"), el("th", {}, "t"), el("th", {}, "kind"), el("th", {}, "site")));
+  box.replaceChildren(el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-field": k }, v)])), events);
+  const run = state.run, id = node.id;
+  if (REPORT) {
+    appendEvents(events, reportEvents(id));
+    return;
+  }
+  try {
+    const response = await fetch("/api/coordinator?" + new URLSearchParams(typeof id === "string" ? { run, sid: id } : { run, id }));
+    if (!response.ok || state.run !== run || state.node !== id) return;
+    appendEvents(events, await response.json());
+  } catch (_) { /* the panel keeps what it has */ }
+}
+
+// Where the details go when the session could not be loaded.
+export function showProblem(message) {
+  $("details").replaceChildren(el("p", { class: "hint" }, message));
+}
+
+// How the coordinator was dismissed, and when: a freed or departed screen has no call site, but a cause and a time.
+const dismissalCauses = { "screen-left": "its screen left", "screen-freed": "its screen was freed", reported: "dismissed" };
+function dismissal(node) {
+  if (node.dismissedAt == null) return "—";
+  const how = dismissalCauses[node.dismissedVia] || "dismissed";
+  return el("span", {}, `${how} at ${seconds(node.dismissedAt)}`, node.dismissedSite ? [" by ", site(node.dismissedSite)] : null);
+}
+function appendEvents(table, events) {
+  for (const e of events) {
+    table.append(el("tr", {}, el("td", {}, String(e.seq)), el("td", {}, seconds(e.time)),
+      el("td", {}, e.kind + (e.screen ? ` ${e.screen}` : "") + (e.via ? ` (${e.via})` : "")), el("td", { class: "mono" }, e.site ? `${e.site.file}:${e.site.line}` : "")));
+  }
+}

@@ -1,0 +1,96 @@
+// The network side of the page: the Server-Sent Events feed of session summaries, and fetching the view on screen
+// (picture and model) one request at a time. It draws nothing itself: what arrives goes to the handlers main.js gives
+// `onArrival`, so the views import the feed and never the other way round.
+import { $ } from "./dom.js";
+import { REPORT, state, countsKey, timing } from "./state.js";
+
+const arrival = {
+  sessions: () => {},           // state.sessions changed
+  tree: (svg, seq) => {},       // the picture of the view asked for
+  model: () => {},              // state.model is the view asked for
+  failed: (message) => {},      // the view could not be loaded
+};
+export function onArrival(handlers) { Object.assign(arrival, handlers); }
+
+export function connect() {
+  const feed = new EventSource("/api/events");
+  feed.addEventListener("open", () => setFeed("open", "live feed"));
+  feed.addEventListener("error", () => setFeed("closed", "feed lost; retrying…"));
+  feed.addEventListener("hello", (event) => {
+    state.sessions = new Map(JSON.parse(event.data).map((s) => [s.run, s]));
+    arrival.sessions();
+  });
+  feed.addEventListener("session", (event) => {
+    timing("feed");
+    const summary = JSON.parse(event.data);
+    state.sessions.set(summary.run, summary);
+    arrival.sessions();
+  });
+  feed.addEventListener("gone", (event) => {
+    state.sessions.delete(JSON.parse(event.data).run);
+    arrival.sessions();
+  });
+}
+export function setFeed(kind, text) {
+  $("feed-state").dataset.state = kind;
+  $("feed-state").textContent = text;
+}
+
+// The view the toolbar asks for, as the query of /api/model and /api/tree.
+function query() {
+  const params = new URLSearchParams({ run: state.run });
+  if (state.seq != null) params.set("seq", state.seq);
+  const grace = $("grace").value;
+  if (grace !== "" && Number(grace) >= 0) params.set("grace", grace);
+  if ($("leaks-only").checked) params.set("leaks", "1");
+  if ($("show-released").checked) params.set("released", "1");
+  if ($("show-all").checked) params.set("all", "1");
+  return params.toString();
+}
+
+// One request at a time; changes meanwhile coalesce into one more.
+export async function refresh() {
+  if (state.run == null) return;
+  if (state.inflight) { state.again = true; return; }
+  state.inflight = true;
+  const run = state.run;
+  const summary = state.sessions.get(run);
+  const q = query();
+  if (REPORT) {
+    state.model = REPORT.model;
+    state.shown = { key: q, version: 0, counts: "" };
+    arrival.tree(REPORT.svg, String(REPORT.model.summary.lastSeq ?? ""));
+    arrival.model();
+    state.inflight = false;
+    return;
+  }
+  try {
+    timing("fetch");
+    // Both asked at once; the picture goes up as soon as it arrives, the panels when the model does.
+    const modelRequest = fetch("/api/model?" + q).then(async (response) => {
+      if (!response.ok) throw new Error(await response.text());
+      return response.json();
+    });
+    modelRequest.catch(() => {}); // awaited below; this only keeps an early failure of the tree from leaving it unhandled
+    const treeResponse = await fetch("/api/tree?" + q);
+    if (!treeResponse.ok) throw new Error(await treeResponse.text());
+    const svg = await treeResponse.text();
+    timing("read");
+    if (run === state.run) {
+      arrival.tree(svg, treeResponse.headers.get("X-Lens-Seq"));
+      timing("tree");
+    }
+    const model = await modelRequest;
+    if (run === state.run) {
+      state.model = model;
+      state.shown = { key: q, version: summary ? summary.version : -1, counts: summary ? countsKey(summary) : "" };
+      arrival.model();
+      timing("panels");
+    }
+  } catch (error) {
+    arrival.failed("Could not load the session: " + error.message);
+  } finally {
+    state.inflight = false;
+    if (state.again) { state.again = false; refresh(); }
+  }
+}

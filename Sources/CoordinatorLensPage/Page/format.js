@@ -1,0 +1,6 @@
+// Times and call sites as the panels print them.
+import { el } from "./dom.js";
+
+export const seconds = (value) => value == null ? "—" : (Math.abs(value) < 0.01 && value !== 0 ? (value * 1000).toFixed(1) + " ms" : value.toFixed(value < 10 ? 2 : 1) + " s");
+// Call sites show the producer's short file name (`#fileID`); the full path, when sent, is in the title.
+export const site = (s) => s ? el("span", { title: s.path || s.file }, `${s.file}:${s.line}${s.function ? " — " + s.function : ""}`) : "—";

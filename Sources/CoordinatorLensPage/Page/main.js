@@ -1,0 +1,69 @@
+// The CoordinatorLens inspector page, wired together. Everything from the network reaches the document as text
+// (textContent, through dom.js) or as Graphviz's SVG through the one sanitiser (sanitise.js); the
+// Content-Security-Policy forbids inline handlers and remote scripts anyway. Each module is one concern: state.js
+// what the page knows, feed.js the network, tree-view.js and search.js the picture, details.js, leaks.js and
+// slider.js the panels, sessions.js the list of runs; known-leaks.js, lifetimes.js and compare.js add their views.
+import { addCompareButton } from "./compare.js";
+import { drawDetails, selectNode, showProblem } from "./details.js";
+import { $ } from "./dom.js";
+import { connect, onArrival, refresh, setFeed } from "./feed.js";
+import { watchKnownLeaks } from "./known-leaks.js";
+import { drawLeaks, drawWarnings } from "./leaks.js";
+import { addLifetimesButton } from "./lifetimes.js";
+import { inertSvg } from "./sanitise.js";
+import { runSearch, wireSearch } from "./search.js";
+import { sessionsChanged } from "./sessions.js";
+import { drawTimeline, step, wireSlider } from "./slider.js";
+import { REPORT, state } from "./state.js";
+import { fit, markSelection, panAndZoom, showTree } from "./tree-view.js";
+
+function drawPanels() {
+  const model = state.model;
+  const summary = model.summary;
+  $("session-title").textContent = `${summary.app} · ${summary.run}` + (model.seq != null ? ` · after event ${model.seq}` : "");
+  // An empty grace field means the inspector's own (`--grace`): show which.
+  $("grace").placeholder = String(model.grace);
+  drawLeaks(model);
+  drawWarnings(model);
+  drawTimeline();
+  drawDetails();
+}
+
+onArrival({
+  sessions: sessionsChanged,
+  tree: (svg, seq) => { showTree(svg, seq); runSearch(false); },
+  model: () => { markSelection(); runSearch(false); drawPanels(); },
+  failed: showProblem,
+});
+
+$("fit").addEventListener("click", fit);
+for (const id of ["leaks-only", "show-released", "show-all"]) $(id).addEventListener("change", refresh);
+$("grace").addEventListener("change", refresh);
+wireSlider();
+wireSearch();
+document.addEventListener("keydown", (event) => {
+  if (event.target.matches && event.target.matches("input[type=search], input[type=number]")) return;
+  if (!state.model) return;
+  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+    event.preventDefault();
+    step(event.key === "ArrowLeft" ? -1 : 1);
+  } else if (event.key === "f") fit();
+  else if (event.key === "/") { event.preventDefault(); $("search").focus(); }
+});
+panAndZoom((id) => selectNode(id, false));
+
+if (REPORT) {
+  document.body.classList.add("static");
+  setFeed("report", "report of a recording");
+  state.sessions = new Map([[REPORT.model.summary.run, REPORT.model.summary]]);
+  sessionsChanged();
+} else {
+  connect();
+}
+
+watchKnownLeaks();
+addLifetimesButton();
+addCompareButton();
+
+// Modules declare no globals; the browser tests and benchmarks reach these through DevTools by name.
+Object.assign(window, { state, inertSvg, showTree });

@@ -1,0 +1,43 @@
+// What the page knows: the sessions the feed reported, the one shown, the model on screen and the view's position.
+// Every module reads and writes this one object; only the feed replaces what it holds from the network.
+
+// The one-file report (`coordlens render -o report.html`) carries its session in a JSON element instead of a feed.
+export const REPORT = (() => {
+  const data = document.getElementById("lens-report");
+  return data ? JSON.parse(data.textContent) : null;
+})();
+export const VERDICTS = ["retained", "pending", "alive", "late", "released"];
+
+export const state = {
+  sessions: new Map(),      // run -> summary, in the order first heard of
+  run: null,                // the selected session
+  model: null,              // what /api/model answered for the view on screen
+  shown: null,              // { key, version, counts } of the view on screen
+  seq: null,                // null: the present; else the event the view stops after
+  node: null,               // the selected coordinator's id
+  view: { x: 20, y: 20, k: 1 },
+  fitted: false,
+  inflight: false,
+  again: false,
+  search: { query: "", matches: [], index: -1 },
+};
+
+export const countsKey = (summary) => JSON.stringify(VERDICTS.map((v) => summary.counts[v] || 0));
+
+// A model's coordinators by id, built the first time the model is asked: links, paths and details look ids up many
+// times per redraw, and a scan of a model of thousands per lookup made a redraw quadratic.
+const nodeIndexes = new WeakMap();
+export function nodesById(model) {
+  let index = nodeIndexes.get(model);
+  if (!index) {
+    index = new Map(model.nodes.map((n) => [n.id, n]));
+    nodeIndexes.set(model, index);
+  }
+  return index;
+}
+export function nodeById(id) {
+  return state.model ? nodesById(state.model).get(id) : undefined;
+}
+
+// Benchmarks set `window.lensTiming = []` to see where an update's time goes.
+export const timing = (label) => { if (window.lensTiming) window.lensTiming.push([label, performance.now()]); };
