@@ -81,6 +81,22 @@ class LiveSampleTests(unittest.TestCase):
             self.page.screenshot(path=SCREENSHOT)
         self.assertEqual(self.page.errors, [])
 
+    def test_coordinators_in_the_picture_are_reached_with_tab_and_picked_with_enter(self):
+        self.page.click("#fit")
+        self.page.locator("#viewport").focus()
+        self.page.keyboard.press("Tab")
+        focused = self.page.evaluate("() => document.activeElement.closest('g.node') && document.activeElement.id")
+        self.assertRegex(focused or "", r"^c\d+$", "Tab from the picture reaches its first coordinator")
+        label = self.page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+        self.assertIn("Coordinator", label)
+        self.page.keyboard.press("Tab")
+        second = self.page.evaluate("() => document.activeElement.id")
+        self.assertNotEqual(second, focused)
+        self.page.keyboard.press("Enter")
+        self.page.wait_for_selector(f"#tree g.node.selected#{second}")
+        self.assertIn("#" + second[1:], self.page.locator("#details").inner_text())
+        self.assertEqual(self.page.errors, [])
+
     def test_the_leaks_panel_counts_what_check_counts(self):
         status, output = coordlens("check", "--format", "json", self.recording)
         self.assertEqual(status, 1)

@@ -12,6 +12,7 @@ export function showTree(text, seq) {
   const anchor = anchorNode();
   const before = anchor && screenCentre(anchor);
   // Moved, not copied: importNode would clone every element once more.
+  focusable(svg);
   tree.replaceChildren(document.adoptNode(svg));
   tree.dataset.run = state.run;
   tree.dataset.seq = seq == null ? "" : seq;
@@ -26,6 +27,18 @@ export function showTree(text, seq) {
     }
   }
   markSelection();
+}
+
+// Every coordinator in the picture is a stop for Tab, named by what it shows (type, id, screen, verdict), so the tree
+// is read and used from the keyboard as with the mouse. Attributes only: nothing is measured, so no layout.
+function focusable(svg) {
+  for (const node of svg.querySelectorAll("g.node")) {
+    if (!isNodeElement(node.id)) continue;
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+    const lines = [...node.querySelectorAll("text")].map((text) => text.textContent.trim()).filter(Boolean);
+    node.setAttribute("aria-label", lines.join(", "));
+  }
 }
 
 // The node to keep still on screen across an update: the selected one, else the one under the middle of the view,
@@ -101,6 +114,21 @@ export function panAndZoom(pick) {
     if (wasDrag) return;
     const node = event.target.closest && event.target.closest("g.node");
     if (node && isNodeElement(node.id)) pick(idOfElement(node.id));
+  });
+  // Enter or Space on a focused coordinator picks it; a coordinator reached with Tab comes to the middle of the view.
+  viewport.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const node = event.target.closest && event.target.closest("g.node");
+    if (!node || !isNodeElement(node.id)) return;
+    event.preventDefault();
+    pick(idOfElement(node.id));
+  });
+  viewport.addEventListener("focusin", (event) => {
+    const node = event.target.closest && event.target.closest("g.node");
+    if (!node || !isNodeElement(node.id)) return;
+    const box = viewport.getBoundingClientRect(), r = node.getBoundingClientRect();
+    const inside = r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
+    if (!inside) centreOn(idOfElement(node.id));
   });
   viewport.addEventListener("wheel", (event) => {
     event.preventDefault();
