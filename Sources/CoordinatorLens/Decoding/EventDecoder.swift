@@ -256,6 +256,7 @@ public enum EventDecoder {
 
 /// Typed reads of the value after a key; `null` reads as absent, any other type is an error naming the key.
 extension JSONScanner {
+    @inline(__always)
     fileprivate mutating func integer(_ key: EventDecoder.Key) throws -> Int? {
         guard try expect(.number, for: key) else { return nil }
         let (integer, text, isInteger) = try readInteger()
@@ -269,6 +270,7 @@ extension JSONScanner {
 
     /// A coordinator id (`id`, `parent`): a JSON integer, or a non-empty JSON string of at most
     /// `InputLimits.maximumIDBytes` bytes. How the wire writes ids is decided here alone.
+    @inline(__always)
     fileprivate mutating func coordinatorID(_ key: EventDecoder.Key) throws -> CoordinatorID? {
         guard try peekValue() == .string else { return try integer(key).map { CoordinatorID($0) } }
         let text = try readText()
@@ -280,25 +282,35 @@ extension JSONScanner {
         return CoordinatorID(text: text)
     }
 
+    @inline(__always)
     fileprivate mutating func number(_ key: EventDecoder.Key) throws -> Double? {
         guard try expect(.number, for: key) else { return nil }
         return try readNumber().value
     }
 
+    @inline(__always)
     fileprivate mutating func text(_ key: EventDecoder.Key, _ strings: inout StringInterner) throws -> String? {
         guard try expect(.string, for: key) else { return nil }
         return try readText(&strings)
     }
 
+    @inline(__always)
     fileprivate mutating func kind() throws -> EventDecoder.Kind? {
         guard try expect(.string, for: .event) else { return nil }
         return try withText { EventDecoder.Kind($0) }
     }
 
     /// True when the wanted kind comes next; false (having consumed it) for `null`.
+    @inline(__always)
     private mutating func expect(_ wanted: JSONValueKind, for key: EventDecoder.Key) throws -> Bool {
         let found = try peekValue()
         if found == wanted { return true }
+        return try unexpected(found, wanted: wanted, for: key)
+    }
+
+    /// `expect`'s rare path, out of line so that the common one inlines small.
+    @inline(never)
+    private mutating func unexpected(_ found: JSONValueKind, wanted: JSONValueKind, for key: EventDecoder.Key) throws -> Bool {
         if found == .null {
             try skipValue()
             return false

@@ -104,6 +104,7 @@ struct JSONScanner {
     }
 
     /// The kind of the value after a key, without consuming it.
+    @inline(__always)
     func peekValue() throws(JSONSyntaxError) -> JSONValueKind {
         guard index < bytes.count else { throw error("missing value") }
         switch bytes[index] {
