@@ -105,8 +105,8 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)
 
-## test: swift-format's lint, actionlint over the workflows, the hook's tests under Thread Sanitizer (its own build folder), every test
-## (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
+## test: swift-format's lint, actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
+## own build folder), every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
 test: deps lint python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer
 	$(SWIFT) build --build-tests
 	. .build/postgres/env && $(SWIFT) test --skip-build
@@ -123,9 +123,13 @@ test-browser: browser-tools
 	cd Tests/Browser && COORDLENS_BIN="$$($(SWIFT) build --show-bin-path)" CHROMIUM=$(CHROMIUM) \
 		INSPECTOR_SCREENSHOT="$(abspath $(SCREENSHOT))" $(CURDIR)/$(VENV)/bin/python -m unittest -v
 
+## test-thread-sanitizer: the hook's tests, then EndToEndTests, which run `listen` and the page inside the test process
+## (CommandLineTests only drive `coordlens` child processes, which TSan on the test process cannot see into). One run
+## each: run together on two cores, two of the hook's tests once read no session back from the hook's memory sink.
 test-thread-sanitizer: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests'
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter EndToEndTests
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps

@@ -2,11 +2,12 @@ import CoordinatorLens
 import CoordinatorLensPage
 import CoordinatorLensRendering
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Answers the page's requests from the sessions held in memory: pictures, models and event lists.
 ///
 /// Called on a queue of its own, never on an event loop, so drawing a big tree never holds up a hook connection.
-final class InspectorPage: @unchecked Sendable {
+final class InspectorPage: Sendable {
     /// An answer: status, type and body; `seq` is the last event the answer shows, sent as `X-Lens-Seq`.
     struct Response {
         var status: Int
@@ -34,10 +35,9 @@ final class InspectorPage: @unchecked Sendable {
     let paths: SourcePaths
     /// A baseline's and a history's knowledge of leaks (`view --baseline`/`--history`), for the page's marks.
     let context: LeakContext?
-    private let lock = NSLock()
-    // Guarded by `lock`: replays up to an earlier event, the costly part of time travel, for the slider's back and
-    // forth. Events up to a seq never change, so these stay true.
-    private var past: [(key: PastKey, snapshot: Snapshot)] = []
+    /// Replays up to an earlier event, the costly part of time travel, for the slider's back and forth. Events up to a
+    /// seq never change, so these stay true.
+    private let past = NIOLockedValueBox<[(key: PastKey, snapshot: Snapshot)]>([])
     private static let keptPast = 6
 
     init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil) {
@@ -85,16 +85,13 @@ final class InspectorPage: @unchecked Sendable {
         guard let live = sessions.live(run: view.run, grace: grace) else { return nil }
         guard let seq = view.seq, let last = live.snapshot.lastSeq, seq < last else { return (live, live.snapshot) }
         let key = PastKey(run: view.run, seq: seq, grace: grace)
-        lock.lock()
-        let cached = past.first { $0.key == key }?.snapshot
-        lock.unlock()
-        if let cached { return (live, cached) }
+        if let cached = past.withLockedValue({ $0.first { $0.key == key }?.snapshot }) { return (live, cached) }
         guard let (log, _) = sessions.history(run: view.run), let snapshot = try? log.snapshot(until: .seq(seq), grace: grace)
         else { return nil }
-        lock.lock()
-        past.append((key, snapshot))
-        if past.count > Self.keptPast { past.removeFirst() }
-        lock.unlock()
+        past.withLockedValue { past in
+            past.append((key, snapshot))
+            if past.count > Self.keptPast { past.removeFirst() }
+        }
         return (live, snapshot)
     }
 

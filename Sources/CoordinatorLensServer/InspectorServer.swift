@@ -1,6 +1,7 @@
 import CoordinatorLens
 import CoordinatorLensRendering
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -9,7 +10,7 @@ import NIOPosix
 /// Four threads share the work and never wait for each other: one event loop reads hook connections into `sessions`,
 /// another serves the page, the recorder writes the recording, the render queue draws pictures. `refresh` only
 /// judges the sessions that changed and hands them to the render queue.
-package final class InspectorServer: @unchecked Sendable {
+package final class InspectorServer: Sendable {
     /// The options it was made with; they do not change while it runs.
     package let options: ListenOptions
     /// Every session held in memory.
@@ -21,14 +22,22 @@ package final class InspectorServer: @unchecked Sendable {
     private let renders: RenderQueue
     private let gate: ConnectionGate
     private let descriptors: DescriptorBudget
-    private var channel: (any Channel)?
-    private var recorder: StreamRecorder?
-    private var page: PageServer?
-    private var stopped = false
+    /// What `start` sets up and `stop` takes down: set by one task, read by the refresher's and by tests.
+    private struct Running {
+        var channel: (any Channel)?
+        var recorder: StreamRecorder?
+        var page: PageServer?
+        var pagePort: Int?
+        var stopped = false
+    }
+
+    private let running = NIOLockedValueBox(Running())
     /// The page's feed, for tests that watch its clients.
-    var pageFeed: PageFeed? { page?.feed }
+    var pageFeed: PageFeed? { running.withLockedValue { $0.page?.feed } }
     /// The port the inspector page is served on once `start()` returned; nil when `httpPort` is nil.
-    package private(set) var pagePort: Int?
+    package var pagePort: Int? { running.withLockedValue { $0.pagePort } }
+    private var recorder: StreamRecorder? { running.withLockedValue { $0.recorder } }
+    private var page: PageServer? { running.withLockedValue { $0.page } }
 
     /// A server that listens only once `start()` is called; `log` receives every status line.
     package init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
@@ -55,7 +64,7 @@ package final class InspectorServer: @unchecked Sendable {
         let recorder = try options.recordPath.map {
             try StreamRecorder(path: $0, bufferBytes: options.recordBufferBytes, acknowledged: acknowledged)
         }
-        self.recorder = recorder
+        running.withLockedValue { $0.recorder = recorder }
         if let recorder, let path = options.recordPath, recorder.existingBytes > 0 {
             log(
                 "recording: appending to \(TextSanitizer.visible(path)), which already holds \(NumberText.grouped(recorder.existingBytes)) bytes; earlier runs stay, and a run that continues reads as one session"
@@ -67,7 +76,7 @@ package final class InspectorServer: @unchecked Sendable {
                 token: options.token, limits: options.page, connectionLimit: self.descriptors.pageConnections, log: self.log
             )
         }
-        self.page = page
+        running.withLockedValue { $0.page = page }
         let feed = page?.feed
         let (sessions, gate, log, token) = (self.sessions, self.gate, self.log, options.token)
         let (maxLineBytes, hookIdleTimeout) = (options.maxLineBytes, options.hookIdleTimeout)
@@ -104,18 +113,20 @@ package final class InspectorServer: @unchecked Sendable {
                         ))
                 }
             }
+        let channel: any Channel
         do {
-            let channel = try await bootstrap.bind(host: options.host, port: options.port).get()
-            self.channel = channel
+            channel = try await bootstrap.bind(host: options.host, port: options.port).get()
+            running.withLockedValue { $0.channel = channel }
         } catch {
             _ = recorder?.close(by: Date())
             throw ListenError(message: "cannot listen on \(options.host):\(options.port): \(error)")
         }
         if let page, let httpPort = options.httpPort {
             do {
-                pagePort = try await page.start(host: options.host, port: httpPort, group: pageGroup)
+                let pagePort = try await page.start(host: options.host, port: httpPort, group: pageGroup)
+                running.withLockedValue { $0.pagePort = pagePort }
             } catch {
-                try? await channel?.close()
+                try? await channel.close()
                 _ = recorder?.close(by: Date())
                 throw ListenError(
                     message:
@@ -123,7 +134,7 @@ package final class InspectorServer: @unchecked Sendable {
                 )
             }
         }
-        return channel?.localAddress?.port ?? options.port
+        return channel.localAddress?.port ?? options.port
     }
 
     /// Refreshes every `refreshInterval` until the task is cancelled or, when given, `endedSessions` sessions have
@@ -152,11 +163,15 @@ package final class InspectorServer: @unchecked Sendable {
     /// Stops accepting, closes every connection, writes out the recording, then waits for the pictures until
     /// `deadline` (a render in progress is not interrupted, and pictures are written whole or not at all).
     package func stop(drawingBy deadline: Date = .distantFuture) async {
-        guard !stopped else { return }
-        stopped = true
+        let stopping = running.withLockedValue { running -> Running? in
+            guard !running.stopped else { return nil }
+            defer { (running.stopped, running.channel) = (true, nil) }
+            return running
+        }
+        guard let stopping else { return }
+        let (recorder, page) = (stopping.recorder, stopping.page)
         let started = Date()
-        try? await channel?.close()
-        channel = nil
+        try? await stopping.channel?.close()
         // What hooks already sent is read and kept first, and hooks that asked are told what was kept, so they can
         // resend the rest to the next `listen` (docs/PROTOCOL.md).
         await gate.drain(by: started.addingTimeInterval(1))

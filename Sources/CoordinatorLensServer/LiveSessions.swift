@@ -1,5 +1,6 @@
 import CoordinatorLens
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Every session the inspector holds in memory, each with its live tree; shared by all connections.
 ///
@@ -7,7 +8,7 @@ import Foundation
 /// cheap) and judge it outside, so a big tree never stalls the connections. One judgement per session version and
 /// grace is kept and shared by the refresher, the feed and the page's requests: a change is judged once, not four
 /// times, and the copy a judgement holds costs the next line that changes the tree one copy, not four.
-package final class LiveSessions: @unchecked Sendable {
+package final class LiveSessions: Sendable {
     struct Entry {
         var tree: SessionTree
         /// When the latest event arrived, on the inspector's clock, to move the evaluation time on while it is quiet.
@@ -55,19 +56,26 @@ package final class LiveSessions: @unchecked Sendable {
         case full
     }
 
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
-    private var order: [String] = []
-    /// The runs held and their latest judgements, behind a lock of their own: a page that connects reads them without
-    /// waiting for the lock lines are applied under, which a line that copies a huge tree holds for a while. Taken
-    /// after `lock` when both are, never before it.
-    private let shownLock = NSLock()
-    private var shownOrder: [String] = []
-    private var shown: [String: Judgement] = [:]
-    private var finished = 0
-    private var evictedForRoom: [SessionHeader] = []
-    /// Runs changed since the page feed last asked, so it pushes what changed and nothing else.
-    private var changedRuns = Set<String>()
+    /// What lines are applied under.
+    private struct Intake {
+        var entries: [String: Entry] = [:]
+        var order: [String] = []
+        var finished = 0
+        var evictedForRoom: [SessionHeader] = []
+        /// Runs changed since the page feed last asked, so it pushes what changed and nothing else.
+        var changedRuns = Set<String>()
+    }
+
+    /// The runs held and their latest judgements.
+    private struct Shown {
+        var order: [String] = []
+        var judgements: [String: Judgement] = [:]
+    }
+
+    private let intake = NIOLockedValueBox(Intake())
+    /// Behind a lock of its own: a page that connects reads it without waiting for the intake's, which a line that
+    /// copies a huge tree holds for a while. Taken inside `intake`'s when both are, never the other way round.
+    private let shown = NIOLockedValueBox(Shown())
     let maxKeptMalformed: Int
     let maxSessions: Int
     let maxHistoryEvents: Int
@@ -85,170 +93,164 @@ package final class LiveSessions: @unchecked Sendable {
 
     /// Sessions that have ended and lost their connection so far, evicted ones included.
     package var finishedCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return finished
+        intake.withLockedValue { $0.finished }
     }
 
     /// Runs held in memory, in the order they were first heard from.
     package var runs: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return order
+        intake.withLockedValue { $0.order }
     }
 
     /// A connection announced `header`; a run seen before continues (the hook reconnected).
     func open(_ header: SessionHeader, now: Date = Date()) -> Opening {
-        lock.lock()
-        defer { lock.unlock() }
-        if entries[header.run] == nil {
-            if entries.count >= maxSessions, !evictOldestDisconnected() { return .full }
-            entries[header.run] = Entry(tree: SessionTree(header: header), lastArrival: now, lastActivity: now, history: HistoryChunks())
-            order.append(header.run)
-            shownLock.withLock { shownOrder.append(header.run) }
+        intake.withLockedValue { intake in
+            if intake.entries[header.run] == nil {
+                if intake.entries.count >= maxSessions, !evictOldestDisconnected(&intake) { return .full }
+                intake.entries[header.run] = Entry(
+                    tree: SessionTree(header: header), lastArrival: now, lastActivity: now, history: HistoryChunks()
+                )
+                intake.order.append(header.run)
+                shown.withLockedValue { $0.order.append(header.run) }
+            }
+            let shared = intake.entries[header.run]!.connections > 0
+            if shared {
+                let diagnostic = Diagnostic(
+                    line: 0, message: "a second connection sent this run id while another still held it: their events share this tree"
+                )
+                intake.entries[header.run]!.tree.report(diagnostic)
+                intake.entries[header.run]!.notes.append(diagnostic)
+            }
+            intake.changedRuns.insert(header.run)
+            intake.entries[header.run]!.connections += 1
+            intake.entries[header.run]!.lastActivity = now
+            intake.entries[header.run]!.version += 1
+            return shared ? .shared : .opened
         }
-        let shared = entries[header.run]!.connections > 0
-        if shared {
-            let diagnostic = Diagnostic(
-                line: 0, message: "a second connection sent this run id while another still held it: their events share this tree"
-            )
-            entries[header.run]!.tree.report(diagnostic)
-            entries[header.run]!.notes.append(diagnostic)
-        }
-        changedRuns.insert(header.run)
-        entries[header.run]!.connections += 1
-        entries[header.run]!.lastActivity = now
-        entries[header.run]!.version += 1
-        return shared ? .shared : .opened
     }
 
     func close(run: String, now: Date = Date()) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard var entry = entries[run] else { return }
-        entry.connections -= 1
-        entry.lastActivity = now
-        entry.version += 1
-        if entry.connections == 0, entry.tree.ended, !entry.finishCounted {
-            entry.finishCounted = true
-            finished += 1
+        intake.withLockedValue { intake in
+            guard intake.entries[run] != nil else { return }
+            intake.entries[run]!.connections -= 1
+            intake.entries[run]!.lastActivity = now
+            intake.entries[run]!.version += 1
+            let entry = intake.entries[run]!
+            if entry.connections == 0, entry.tree.ended, !entry.finishCounted {
+                intake.entries[run]!.finishCounted = true
+                intake.finished += 1
+            }
+            intake.changedRuns.insert(run)
         }
-        entries[run] = entry
-        changedRuns.insert(run)
     }
 
     func apply(_ record: EventRecord, run: String, now: Date = Date()) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard entries[run] != nil else { return }
-        entries[run]!.lastArrival = now
-        entries[run]!.lastActivity = now
-        entries[run]!.version += 1
-        changedRuns.insert(run)
-        if case .add(let id, _, _) = record.event, entries[run]!.tree.coordinatorCount >= maxCoordinators, !entries[run]!.tree.knows(id) {
-            // Memory is bounded per session: past the limit new coordinators are counted, said once, and not kept. The
-            // recording still has them.
-            entries[run]!.refusedCoordinators += 1
-            if entries[run]!.refusedCoordinators == 1 {
-                entries[run]!.tree.report(
-                    Diagnostic(
-                        line: record.line,
-                        message:
-                            "this session reached the limit of \(maxCoordinators) coordinators (--max-coordinators): further new ones are counted, not drawn or judged"
-                    ))
+        intake.withLockedValue { intake in
+            guard intake.entries[run] != nil else { return }
+            intake.entries[run]!.lastArrival = now
+            intake.entries[run]!.lastActivity = now
+            intake.entries[run]!.version += 1
+            intake.changedRuns.insert(run)
+            if case .add(let id, _, _) = record.event, intake.entries[run]!.tree.coordinatorCount >= maxCoordinators,
+                !intake.entries[run]!.tree.knows(id)
+            {
+                // Memory is bounded per session: past the limit new coordinators are counted, said once, and not kept.
+                // The recording still has them.
+                intake.entries[run]!.refusedCoordinators += 1
+                if intake.entries[run]!.refusedCoordinators == 1 {
+                    intake.entries[run]!.tree.report(
+                        Diagnostic(
+                            line: record.line,
+                            message:
+                                "this session reached the limit of \(maxCoordinators) coordinators (--max-coordinators): further new ones are counted, not drawn or judged"
+                        ))
+                }
+                return
             }
-            return
-        }
-        entries[run]!.tree.apply(record)
-        if entries[run]!.history.count < maxHistoryEvents {
-            entries[run]!.history.append(.record(record))
-        } else {
-            entries[run]!.historyFull = true
+            intake.entries[run]!.tree.apply(record)
+            if intake.entries[run]!.history.count < maxHistoryEvents {
+                intake.entries[run]!.history.append(.record(record))
+            } else {
+                intake.entries[run]!.historyFull = true
+            }
         }
     }
 
     /// A problem that belongs to the session rather than to a line: always kept.
     func report(_ diagnostic: Diagnostic, run: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        entries[run]?.tree.report(diagnostic)
-        entries[run]?.notes.append(diagnostic)
-        entries[run]?.version += 1
-        changedRuns.insert(run)
+        intake.withLockedValue { intake in
+            intake.entries[run]?.tree.report(diagnostic)
+            intake.entries[run]?.notes.append(diagnostic)
+            intake.entries[run]?.version += 1
+            intake.changedRuns.insert(run)
+        }
     }
 
     /// A malformed or over-long line: counted, and kept as a warning while fewer than `maxKeptMalformed` are.
     func reportUnreadable(_ diagnostic: Diagnostic, run: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard entries[run] != nil else { return }
-        entries[run]!.unreadable += 1
-        entries[run]!.version += 1
-        changedRuns.insert(run)
-        let count = entries[run]!.unreadable
-        var kept: Diagnostic?
-        if count <= maxKeptMalformed {
-            kept = diagnostic
-        } else if count == maxKeptMalformed + 1 {
-            kept = Diagnostic(
-                line: diagnostic.line,
-                message: "more than \(maxKeptMalformed) unreadable lines: from here on they are only counted (see listen's status line)"
-            )
+        intake.withLockedValue { intake in
+            guard intake.entries[run] != nil else { return }
+            intake.entries[run]!.unreadable += 1
+            intake.entries[run]!.version += 1
+            intake.changedRuns.insert(run)
+            let count = intake.entries[run]!.unreadable
+            var kept: Diagnostic?
+            if count <= maxKeptMalformed {
+                kept = diagnostic
+            } else if count == maxKeptMalformed + 1 {
+                kept = Diagnostic(
+                    line: diagnostic.line,
+                    message: "more than \(maxKeptMalformed) unreadable lines: from here on they are only counted (see listen's status line)"
+                )
+            }
+            guard let kept else { return }
+            intake.entries[run]!.tree.report(kept)
+            if !intake.entries[run]!.historyFull { intake.entries[run]!.history.append(.malformed(kept)) }
         }
-        guard let kept else { return }
-        entries[run]!.tree.report(kept)
-        if !entries[run]!.historyFull { entries[run]!.history.append(.malformed(kept)) }
     }
 
     /// Adds a whole session read from a recording, judged from then on at its last event, as `check` judges it;
     /// false when the run is already held or the table is full.
     package func load(_ log: SessionLog, now: Date = Date()) -> Bool {
         let replayed = (try? log.replay(until: .end))?.tree ?? SessionTree(header: log.header)
-        lock.lock()
-        defer { lock.unlock() }
-        guard entries[log.header.run] == nil, entries.count < maxSessions else { return false }
         var entry = Entry(tree: replayed, lastArrival: now, lastActivity: now, history: HistoryChunks(log.entries))
         entry.notes = log.notes
         entry.frozen = true
         entry.finishCounted = true
-        entries[log.header.run] = entry
-        order.append(log.header.run)
-        shownLock.withLock { shownOrder.append(log.header.run) }
-        changedRuns.insert(log.header.run)
-        return true
+        return intake.withLockedValue { intake in
+            guard intake.entries[log.header.run] == nil, intake.entries.count < maxSessions else { return false }
+            intake.entries[log.header.run] = entry
+            intake.order.append(log.header.run)
+            shown.withLockedValue { $0.order.append(log.header.run) }
+            intake.changedRuns.insert(log.header.run)
+            return true
+        }
     }
 
     /// One run judged now (nil when it is not held): the page's view of the present.
     package func live(run: String, grace: Double, now: Date = Date()) -> LiveSnapshot? {
-        lock.lock()
-        let entry = entries[run]
-        lock.unlock()
+        let entry = intake.withLockedValue { $0.entries[run] }
         return entry.map { judged(run: run, $0, grace: grace, now: now) }
     }
 
     /// A run's lines so far, to replay up to an earlier point, and whether events past `maxHistoryEvents` were left
     /// out of it.
     package func history(run: String) -> (log: SessionLog, complete: Bool)? {
-        lock.lock()
-        let kept = entries[run].map { ($0.history, $0.notes, $0.tree.header, !$0.historyFull) }
-        lock.unlock()
+        let kept = intake.withLockedValue { $0.entries[run].map { ($0.history, $0.notes, $0.tree.header, !$0.historyFull) } }
         return kept.map { history, notes, header, complete in (history.log(header: header, notes: notes), complete) }
     }
 
     /// The runs changed since the last call (opened, fed, closed, warned) and the runs no longer held.
     func takeChangedRuns() -> (changed: Set<String>, gone: Set<String>) {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = changedRuns
-        changedRuns = []
-        return (taken.filter { entries[$0] != nil }, taken.filter { entries[$0] == nil })
+        intake.withLockedValue { intake in
+            let taken = intake.changedRuns
+            intake.changedRuns = []
+            return (taken.filter { intake.entries[$0] != nil }, taken.filter { intake.entries[$0] == nil })
+        }
     }
 
     /// Each session judged now: a live session's clock runs on since its last event; an ended one stops at its end.
     package func snapshots(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
-        lock.lock()
-        let copies = order.compactMap { run in entries[run].map { (run, $0) } }
-        lock.unlock()
+        let copies = intake.withLockedValue { intake in intake.order.compactMap { run in intake.entries[run].map { (run, $0) } } }
         return copies.map { judged(run: $0.0, $0.1, grace: grace, now: now) }
     }
 
@@ -256,7 +258,7 @@ package final class LiveSessions: @unchecked Sendable {
     /// never judged with it: what a page that connects gets at once, so a session that grows by the second never
     /// keeps it waiting for a judgement of its whole tree. The feed's next round brings each one up to date.
     func latestSnapshots(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
-        let (runs, kept) = shownLock.withLock { (shownOrder, shown) }
+        let (runs, kept) = shown.withLockedValue { ($0.order, $0.judgements) }
         return runs.compactMap { run in
             if let judgement = kept[run], judgement.grace == grace { return judgement.live }
             return live(run: run, grace: grace, now: now)
@@ -266,72 +268,79 @@ package final class LiveSessions: @unchecked Sendable {
     /// The sessions that changed since the last call, and those whose pending coordinators may have turned retained
     /// since; every other session is left alone.
     func changes(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
-        lock.lock()
-        var copies: [(String, Entry)] = []
-        for run in order {
-            guard var entry = entries[run] else { continue }
-            let due = entry.recheckAt.map { $0 <= now } ?? false
-            guard entry.version != entry.judgedVersion || due else { continue }
-            entry.judgedVersion = entry.version
-            entry.recheckAt = nil
-            entries[run] = entry
-            copies.append((run, entry))
+        let copies = intake.withLockedValue { intake in
+            var copies: [(String, Entry)] = []
+            for run in intake.order {
+                guard var entry = intake.entries[run] else { continue }
+                let due = entry.recheckAt.map { $0 <= now } ?? false
+                guard entry.version != entry.judgedVersion || due else { continue }
+                entry.judgedVersion = entry.version
+                entry.recheckAt = nil
+                intake.entries[run] = entry
+                copies.append((run, entry))
+            }
+            return copies
         }
-        lock.unlock()
 
         let judged = copies.map { self.judged(run: $0.0, $0.1, grace: grace, now: now) }
-        lock.lock()
-        for (live, (run, _)) in zip(judged, copies) where !live.snapshot.ended {
+        // Worked out outside the lock; only the results are stored under it.
+        let rechecks = zip(judged, copies).compactMap { live, copy -> (String, Date)? in
+            guard !live.snapshot.ended else { return nil }
             let pendingSince = live.snapshot.nodes.lazy.filter { $0.verdict == .pending }.compactMap(\.doneAt).min()
-            guard let pendingSince else { continue }
+            guard let pendingSince else { return nil }
             // Session time runs on with the wall clock while the session is quiet, so this maps one to the other.
             let turnsIn = pendingSince + grace - live.snapshot.evaluatedAt
-            entries[run]?.recheckAt = now.addingTimeInterval(max(0, turnsIn) + 0.01)
+            return (copy.0, now.addingTimeInterval(max(0, turnsIn) + 0.01))
         }
-        lock.unlock()
+        if !rechecks.isEmpty {
+            intake.withLockedValue { intake in
+                for (run, at) in rechecks { intake.entries[run]?.recheckAt = at }
+            }
+        }
         return judged
     }
 
     /// Sessions dropped since the last call to make room for a new run under `maxSessions`.
     func takeEvictedForRoom() -> [SessionHeader] {
-        lock.lock()
-        defer { lock.unlock() }
-        defer { evictedForRoom = [] }
-        return evictedForRoom
+        intake.withLockedValue { intake in
+            defer { intake.evictedForRoom = [] }
+            return intake.evictedForRoom
+        }
     }
 
     /// Drops sessions with no connection and no activity for `seconds`; returns their session lines.
     func evict(idleFor seconds: Double, now: Date = Date()) -> [SessionHeader] {
-        lock.lock()
-        defer { lock.unlock() }
-        let gone = order.compactMap { run -> SessionHeader? in
-            guard let entry = entries[run], entry.connections == 0, now.timeIntervalSince(entry.lastActivity) >= seconds
-            else { return nil }
-            return entry.tree.header
+        intake.withLockedValue { intake in
+            let gone = intake.order.compactMap { run -> SessionHeader? in
+                guard let entry = intake.entries[run], entry.connections == 0, now.timeIntervalSince(entry.lastActivity) >= seconds
+                else { return nil }
+                return entry.tree.header
+            }
+            remove(Set(gone.map(\.run)), from: &intake)
+            return gone
         }
-        remove(Set(gone.map(\.run)))
-        return gone
     }
 
-    /// Frees a slot for a new run; call with the lock held.
-    private func evictOldestDisconnected() -> Bool {
-        let oldest = order.filter { entries[$0]?.connections == 0 }
-            .min { entries[$0]!.lastActivity < entries[$1]!.lastActivity }
-        guard let oldest, let header = entries[oldest]?.tree.header else { return false }
-        evictedForRoom.append(header)
-        remove([oldest])
+    /// Frees a slot for a new run, inside `intake`'s lock.
+    private func evictOldestDisconnected(_ intake: inout Intake) -> Bool {
+        let oldest = intake.order.filter { intake.entries[$0]?.connections == 0 }
+            .min { intake.entries[$0]!.lastActivity < intake.entries[$1]!.lastActivity }
+        guard let oldest, let header = intake.entries[oldest]?.tree.header else { return false }
+        intake.evictedForRoom.append(header)
+        remove([oldest], from: &intake)
         return true
     }
 
-    private func remove(_ runs: Set<String>) {
+    /// Forgets `runs`, inside `intake`'s lock.
+    private func remove(_ runs: Set<String>, from intake: inout Intake) {
         guard !runs.isEmpty else { return }
-        for run in runs { entries.removeValue(forKey: run) }
-        order.removeAll { runs.contains($0) }
-        shownLock.withLock {
-            for run in runs { shown.removeValue(forKey: run) }
-            shownOrder.removeAll { runs.contains($0) }
+        for run in runs { intake.entries.removeValue(forKey: run) }
+        intake.order.removeAll { runs.contains($0) }
+        shown.withLockedValue { shown in
+            for run in runs { shown.judgements.removeValue(forKey: run) }
+            shown.order.removeAll { runs.contains($0) }
         }
-        changedRuns.formUnion(runs)
+        intake.changedRuns.formUnion(runs)
     }
 
     /// The entry's judgement: the kept one when it is of the same version and grace and still fresh, else a new one,
@@ -343,13 +352,12 @@ package final class LiveSessions: @unchecked Sendable {
             return kept.live
         }
         let live = Self.judge(entry, grace: grace, now: now)
-        lock.lock()
-        if entries[run]?.version == entry.version {
-            let judgement = Judgement(version: entry.version, grace: grace, at: now, live: live)
-            entries[run]!.judged = judgement
-            shownLock.withLock { shown[run] = judgement }
+        let judgement = Judgement(version: entry.version, grace: grace, at: now, live: live)
+        intake.withLockedValue { intake in
+            guard intake.entries[run]?.version == entry.version else { return }
+            intake.entries[run]!.judged = judgement
+            shown.withLockedValue { $0.judgements[run] = judgement }
         }
-        lock.unlock()
         return live
     }
 

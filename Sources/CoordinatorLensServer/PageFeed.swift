@@ -2,6 +2,7 @@ import CoordinatorLens
 import CoordinatorLensPage
 import Dispatch
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -16,7 +17,7 @@ import NIOHTTP1
 /// page arriving while every place is taken gets the place of the one full the longest, or of the oldest when none is
 /// full (on a quiet inspector a page that never reads cannot be told from one that does), so pages that never read
 /// cannot lock out one that does.
-final class PageFeed: @unchecked Sendable {
+final class PageFeed: Sendable {
     /// Pages connected at once; a further one takes the place of the one full the longest, or of the oldest, so
     /// pages that never read cannot hold every place.
     static let maximumClients = 64
@@ -31,20 +32,29 @@ final class PageFeed: @unchecked Sendable {
     private let queue = DispatchQueue(label: "coordlens-page-feed")
     /// Judges the changed sessions of each round, then hands the messages to `queue`.
     private let judging = DispatchQueue(label: "coordlens-page-feed-judging")
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var clients: [Int: any Channel] = [:]
-    /// Since when each full page has been full.
-    private var fullSince: [Int: DispatchTime] = [:]
-    /// The pages that missed a message while full: sent every session anew once they drain. Kept apart from
-    /// `fullSince`, since a page whose connection fills while it reads missed nothing, and resending everything to it
-    /// at each drain would fill it again, for ever.
-    private var lagging = Set<Int>()
-    private var nextClient = 0
-    private var scheduled = false
-    private var lastRound = DispatchTime(uptimeNanoseconds: 0)
-    private var interval = 0.02
-    private var pinging = false
+    private struct State {
+        var clients: [Int: any Channel] = [:]
+        /// Since when each full page has been full.
+        var fullSince: [Int: DispatchTime] = [:]
+        /// The pages that missed a message while full: sent every session anew once they drain. Kept apart from
+        /// `fullSince`, since a page whose connection fills while it reads missed nothing, and resending everything to
+        /// it at each drain would fill it again, for ever.
+        var lagging = Set<Int>()
+        var nextClient = 0
+        var scheduled = false
+        var lastRound = DispatchTime(uptimeNanoseconds: 0)
+        var interval = 0.02
+        var pinging = false
+
+        /// Forgets page `id`; returns its channel if it was still registered.
+        mutating func forget(_ id: Int) -> (any Channel)? {
+            fullSince[id] = nil
+            lagging.remove(id)
+            return clients.removeValue(forKey: id)
+        }
+    }
+
+    private let state = NIOLockedValueBox(State())
 
     init(
         sessions: LiveSessions, grace: Double, stallTimeout: Double = PageLimits().feedStallTimeout,
@@ -58,37 +68,30 @@ final class PageFeed: @unchecked Sendable {
 
     /// Pages connected now.
     var clientCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return clients.count
+        state.withLockedValue { $0.clients.count }
     }
 
     /// Pages skipped at least once because their connection was full, and not yet caught up.
     var laggingCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return lagging.count
+        state.withLockedValue { $0.lagging.count }
     }
 
     /// Registers a page whose response head has been written; sends it every session. With every place taken, the
     /// page full the longest, or else the oldest, is closed to make room.
     func add(_ channel: any Channel) -> Int {
-        lock.lock()
-        var displaced: (channel: any Channel, wasFull: Bool)?
-        if clients.count >= Self.maximumClients {
-            let full = fullSince.min(by: { $0.value < $1.value })?.key
-            if let victim = full ?? clients.keys.min(), let closing = clients.removeValue(forKey: victim) {
-                displaced = (closing, full != nil)
-                fullSince[victim] = nil
-                lagging.remove(victim)
+        let (id, startPings, displaced) = state.withLockedValue { state in
+            var displaced: (channel: any Channel, wasFull: Bool)?
+            if state.clients.count >= Self.maximumClients {
+                let full = state.fullSince.min(by: { $0.value < $1.value })?.key
+                if let victim = full ?? state.clients.keys.min(), let closing = state.forget(victim) {
+                    displaced = (closing, full != nil)
+                }
             }
+            state.nextClient += 1
+            state.clients[state.nextClient] = channel
+            defer { state.pinging = true }
+            return (state.nextClient, !state.pinging, displaced)
         }
-        nextClient += 1
-        let id = nextClient
-        clients[id] = channel
-        let startPings = !pinging
-        pinging = true
-        lock.unlock()
         if startPings { schedulePing() }
         if let displaced {
             let which = displaced.wasFull ? "the one whose connection was full the longest" : "the oldest"
@@ -100,59 +103,51 @@ final class PageFeed: @unchecked Sendable {
     }
 
     func remove(_ id: Int) {
-        lock.lock()
-        clients[id] = nil
-        fullSince[id] = nil
-        lagging.remove(id)
-        lock.unlock()
+        _ = state.withLockedValue { $0.forget(id) }
     }
 
     /// A page's connection is full: unless it drains within `stallTimeout`, the page is dropped.
     func filled(_ id: Int) {
-        lock.lock()
-        let first = clients[id] != nil && fullSince[id] == nil
-        if first { fullSince[id] = .now() }
-        lock.unlock()
+        let first = state.withLockedValue { state in
+            let first = state.clients[id] != nil && state.fullSince[id] == nil
+            if first { state.fullSince[id] = .now() }
+            return first
+        }
         if first { queue.asyncAfter(deadline: .now() + stallTimeout) { self.dropIfStalled(id) } }
     }
 
     private func dropIfStalled(_ id: Int) {
-        lock.lock()
-        // A page that drained and filled again since has a later check of its own.
-        guard let since = fullSince[id],
-            DispatchTime.now().uptimeNanoseconds >= since.uptimeNanoseconds + UInt64(stallTimeout * 1e9)
-        else {
-            lock.unlock()
-            return
+        // The outer optional says whether the page stalled, the inner one whether it was still registered.
+        let stalled = state.withLockedValue { state -> (any Channel)?? in
+            // A page that drained and filled again since has a later check of its own.
+            guard let since = state.fullSince[id],
+                DispatchTime.now().uptimeNanoseconds >= since.uptimeNanoseconds + UInt64(stallTimeout * 1e9)
+            else { return nil }
+            return .some(state.forget(id))
         }
-        let channel = clients.removeValue(forKey: id)
-        fullSince[id] = nil
-        lagging.remove(id)
-        lock.unlock()
+        guard let channel = stalled else { return }
         log("inspector page feed: dropped a page whose connection took nothing for \(Seconds(stallTimeout)) (a browser reconnects by itself)")
         channel?.close(promise: nil)
     }
 
     /// A page's connection drained: if it missed messages while full, it gets every session anew.
     func drained(_ id: Int) {
-        lock.lock()
-        fullSince[id] = nil
-        let missed = lagging.remove(id) != nil
-        lock.unlock()
+        let missed = state.withLockedValue { state in
+            state.fullSince[id] = nil
+            return state.lagging.remove(id) != nil
+        }
         if missed { queue.async { self.sendEverything(to: id) } }
     }
 
     /// Something changed in the sessions; cheap, called from event loops after each read.
     func changed() {
-        lock.lock()
-        guard !scheduled else {
-            lock.unlock()
-            return
+        let due = state.withLockedValue { state -> UInt64? in
+            guard !state.scheduled else { return nil }
+            state.scheduled = true
+            return state.lastRound.uptimeNanoseconds + UInt64(state.interval * 1e9)
         }
-        scheduled = true
-        let due = lastRound.uptimeNanoseconds + UInt64(interval * 1e9)
+        guard let due else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        lock.unlock()
         judging.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: max(now, due))) { self.round() }
     }
 
@@ -164,10 +159,10 @@ final class PageFeed: @unchecked Sendable {
     }
 
     private func round() {
-        lock.lock()
-        scheduled = false
-        lastRound = .now()
-        lock.unlock()
+        state.withLockedValue { state in
+            state.scheduled = false
+            state.lastRound = .now()
+        }
         let started = DispatchTime.now().uptimeNanoseconds
         let (changed, gone) = sessions.takeChangedRuns()
         var text = gone.sorted().map { Self.message("gone", ["run": $0]) }.joined()
@@ -175,31 +170,24 @@ final class PageFeed: @unchecked Sendable {
             if let live = sessions.live(run: run, grace: grace) { text += Self.message("session", SessionSummary(live)) }
         }
         let took = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        lock.lock()
-        interval = min(1, max(0.02, took * 2))
-        lock.unlock()
+        state.withLockedValue { $0.interval = min(1, max(0.02, took * 2)) }
         if !text.isEmpty { queue.async { [text] in self.broadcast(text) } }
     }
 
     private func sendEverything(to id: Int) {
         let summaries = sessions.latestSnapshots(grace: grace).map(SessionSummary.init)
-        lock.lock()
-        let channel = clients[id]
-        lock.unlock()
-        guard let channel else { return }
+        guard let channel = state.withLockedValue({ $0.clients[id] }) else { return }
         send(Self.message("hello", summaries), to: id, on: channel)
     }
 
     private func broadcast(_ text: String) {
-        lock.lock()
-        let targets = clients
-        lock.unlock()
+        let targets = state.withLockedValue { $0.clients }
         for (id, channel) in targets { send(text, to: id, on: channel) }
     }
 
     private func send(_ text: String, to id: Int, on channel: any Channel) {
         guard channel.isWritable else {
-            lock.withLock { _ = clients[id].map { _ in lagging.insert(id) } }
+            state.withLockedValue { state in _ = state.clients[id].map { _ in state.lagging.insert(id) } }
             return filled(id)
         }
         let buffer = channel.allocator.buffer(string: text)
@@ -210,10 +198,10 @@ final class PageFeed: @unchecked Sendable {
     private func schedulePing() {
         queue.asyncAfter(deadline: .now() + Self.pingInterval) {
             self.broadcast(": ping\n\n")
-            self.lock.lock()
-            let any = !self.clients.isEmpty
-            self.pinging = any
-            self.lock.unlock()
+            let any = self.state.withLockedValue { state in
+                state.pinging = !state.clients.isEmpty
+                return state.pinging
+            }
             if any { self.schedulePing() }
         }
     }

@@ -1,20 +1,22 @@
 import CoordinatorLens
 import CoordinatorLensPage
 import Dispatch
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 
 /// The inspector page's HTTP listener: binds its port on an event loop group it is given and serves `InspectorPage`
 /// and `PageFeed` over it, holding at most `gate.limit` connections, each within `PageLimits` deadlines.
-final class PageServer: @unchecked Sendable {
+final class PageServer: Sendable {
     let feed: PageFeed
     private let page: InspectorPage
     private let gate: ConnectionGate
     private let requestTimeout: Double
     // Concurrent: a page asks for a session's model and picture at once, and only the picture waits for libgvc.
     private let work = DispatchQueue(label: "coordlens-page", attributes: .concurrent)
-    private var channel: (any Channel)?
+    /// The listening channel, set by `start` and taken by `stop`, which may run on other threads.
+    private let channel = NIOLockedValueBox<(any Channel)?>(nil)
 
     /// Without `token`, anyone who can reach the port may use the page (loopback); with it, only who brings it.
     private let token: AccessToken?
@@ -64,14 +66,17 @@ final class PageServer: @unchecked Sendable {
                 }
             }
         let channel = try await bootstrap.bind(host: host, port: port).get()
-        self.channel = channel
+        self.channel.withLockedValue { $0 = channel }
         return channel.localAddress?.port ?? port
     }
 
     /// Closes the port, then every open page connection.
     func stop() async {
+        let channel = self.channel.withLockedValue { channel in
+            defer { channel = nil }
+            return channel
+        }
         try? await channel?.close()
-        channel = nil
         await gate.closeAll()
     }
 }

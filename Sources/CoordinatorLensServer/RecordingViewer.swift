@@ -4,7 +4,7 @@ import NIOCore
 import NIOPosix
 
 /// `coordlens view`: the inspector page over recorded sessions, judged as `check` judges them, with no hook port.
-package final class RecordingViewer: @unchecked Sendable {
+package final class RecordingViewer: Sendable {
     /// The sessions shown, in the order given.
     package let sessions: LiveSessions
     private let page: PageServer

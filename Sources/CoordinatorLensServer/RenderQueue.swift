@@ -9,7 +9,7 @@ import Foundation
 /// drawn counts as longest), the smaller tree first among equals. So no run is drawn twice while another waits.
 /// A picture that took more than `slowPicture` seconds rests `restFactor` times as long before it is drawn again, so
 /// a big tree that keeps changing leaves the renderer free most of the time rather than always being drawn.
-final class RenderQueue: @unchecked Sendable {
+final class RenderQueue: Sendable {
     private struct Shown: Equatable {
         var version: Int
         var counts: [Verdict: Int]
@@ -19,19 +19,29 @@ final class RenderQueue: @unchecked Sendable {
     static let slowPicture = 1.0
     static let restFactor = 4.0
 
+    private struct State {
+        var waiting: [String: LiveSnapshot] = [:]
+        var shown: [String: Shown] = [:]
+        var turn: [String: Int] = [:]
+        var turns = 0
+        var restUntil: [String: Date] = [:]
+        var busy = false
+        var stopped = false
+        /// Set once the server stops: resting pictures are drawn at once.
+        var hurry = false
+
+        /// The waiting run to draw now, if any: the one drawn longest ago and not resting, the smaller tree first.
+        func next(at now: Date) -> (key: String, value: LiveSnapshot)? {
+            waiting.filter { hurry || restUntil[$0.key, default: .distantPast] <= now }.min { a, b in
+                let (turnA, turnB) = (turn[a.key, default: 0], turn[b.key, default: 0])
+                return turnA != turnB ? turnA < turnB : a.value.snapshot.nodes.count < b.value.snapshot.nodes.count
+            }
+        }
+    }
+
     private let options: ListenOptions
     private let log: @Sendable (String) -> Void
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var waiting: [String: LiveSnapshot] = [:]
-    private var shown: [String: Shown] = [:]
-    private var turn: [String: Int] = [:]
-    private var turns = 0
-    private var restUntil: [String: Date] = [:]
-    private var busy = false
-    private var stopped = false
-    /// Set once the server stops: resting pictures are drawn at once.
-    private var hurry = false
+    private let state = ConditionBox(State())
 
     init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
@@ -44,74 +54,51 @@ final class RenderQueue: @unchecked Sendable {
     /// Queues `live` unless its run was last shown in the same state; replaces a snapshot of that run still waiting.
     func submit(_ live: LiveSnapshot) {
         let run = live.snapshot.run
-        let state = Shown(version: live.version, counts: live.snapshot.counts, connected: live.connected)
-        condition.lock()
-        defer { condition.unlock() }
-        guard shown[run] != state || waiting[run] != nil else { return }
-        shown[run] = state
-        waiting[run] = live
-        condition.signal()
+        let shown = Shown(version: live.version, counts: live.snapshot.counts, connected: live.connected)
+        state.withLockedValue { state in
+            guard state.shown[run] != shown || state.waiting[run] != nil else { return }
+            state.shown[run] = shown
+            state.waiting[run] = live
+        }
     }
 
     /// Forgets runs no longer held in memory, except those with a snapshot still waiting to be drawn.
     func retainOnly(_ runs: Set<String>) {
-        condition.lock()
-        defer { condition.unlock() }
-        shown = shown.filter { runs.contains($0.key) || waiting[$0.key] != nil }
-        turn = turn.filter { runs.contains($0.key) || waiting[$0.key] != nil }
-        restUntil = restUntil.filter { runs.contains($0.key) || waiting[$0.key] != nil }
+        state.withLockedValue { state in
+            let waiting = state.waiting
+            state.shown = state.shown.filter { runs.contains($0.key) || waiting[$0.key] != nil }
+            state.turn = state.turn.filter { runs.contains($0.key) || waiting[$0.key] != nil }
+            state.restUntil = state.restUntil.filter { runs.contains($0.key) || waiting[$0.key] != nil }
+        }
     }
 
     /// Waits until nothing is waiting or being drawn, or until `deadline`; returns whether everything was drawn.
     @discardableResult
     func drain(by deadline: Date = .distantFuture) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        hurry = true
-        condition.broadcast()
-        while !waiting.isEmpty || busy {
-            // Foundation on Linux traps converting `.distantFuture` to a timespec.
-            if deadline == .distantFuture {
-                condition.wait()
-            } else if !condition.wait(until: deadline) {
-                return false
-            }
+        state.withLockedValue { $0.hurry = true }
+        return state.wait { state in
+            if state.waiting.isEmpty && !state.busy { return .found(true) }
+            return Date() < deadline ? .waiting(until: deadline) : .found(false)
         }
-        return true
     }
 
     /// Stops the thread after the render in progress; what is still waiting is dropped.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        state.withLockedValue { $0.stopped = true }
     }
 
     private func drawForever() {
         while true {
-            condition.lock()
-            var picked: (key: String, value: LiveSnapshot)?
-            while !stopped {
-                let now = Date()
-                picked = waiting.filter { hurry || restUntil[$0.key, default: .distantPast] <= now }.min { a, b in
-                    let (turnA, turnB) = (turn[a.key, default: 0], turn[b.key, default: 0])
-                    return turnA != turnB ? turnA < turnB : a.value.snapshot.nodes.count < b.value.snapshot.nodes.count
+            let picked = state.wait { state -> ConditionBox<State>.Look<(key: String, value: LiveSnapshot)?> in
+                guard !state.stopped else { return .found(nil) }
+                guard let next = state.next(at: Date()) else {
+                    return .waiting(until: state.waiting.keys.compactMap { state.restUntil[$0] }.min())
                 }
-                if picked != nil { break }
-                if let wake = waiting.keys.compactMap({ restUntil[$0] }).min() {
-                    _ = condition.wait(until: wake)
-                } else {
-                    condition.wait()
-                }
+                state.waiting[next.key] = nil
+                state.busy = true
+                return .found(next)
             }
-            guard let next = picked, !stopped else {
-                condition.unlock()
-                return
-            }
-            waiting[next.key] = nil
-            busy = true
-            condition.unlock()
+            guard let next = picked else { return }
 
             let started = Date()
             var line = draw(next.value)
@@ -120,13 +107,12 @@ final class RenderQueue: @unchecked Sendable {
                 line += "; took \(Seconds(took)) to draw, so drawn again in \(Seconds(took * Self.restFactor)) at the soonest"
             }
 
-            condition.lock()
-            turns += 1
-            turn[next.key] = turns
-            restUntil[next.key] = took > Self.slowPicture ? Date().addingTimeInterval(took * Self.restFactor) : nil
-            busy = false
-            condition.broadcast()
-            condition.unlock()
+            state.withLockedValue { state in
+                state.turns += 1
+                state.turn[next.key] = state.turns
+                state.restUntil[next.key] = took > Self.slowPicture ? Date().addingTimeInterval(took * Self.restFactor) : nil
+                state.busy = false
+            }
             log(line)
         }
     }

@@ -20,22 +20,35 @@ import Darwin
 /// refuses is cut back to the last whole line, and the lines of it are counted per run; once the disk takes lines
 /// again, each run that lost some gets a `gap` line saying how many, and `listen` says so too.
 final class StreamRecorder: @unchecked Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var queued: [UInt8] = []
-    /// Lines queued per run since the last batch was taken, with each run's session line and highest seq.
-    private var queuedRuns: [String: (header: [UInt8], lines: Int)] = [:]
-    private var queuedSeqs: [String: Int] = [:]
-    /// Whether the writing thread holds a batch it has not finished with.
-    private var writing = false
-    /// Called once everything queued before they were added is written (`afterWriting`).
-    private var waiting: [@Sendable () -> Void] = []
-    private var lastRun: String?
-    private var closing = false
-    private var dropped = 0
-    private var droppedReported = 0
-    private var failure: String?
-    private var resumed: String?
+    /// What connections and the writing thread share.
+    private struct Queue {
+        var queued: [UInt8] = []
+        /// Lines queued per run since the last batch was taken, with each run's session line and highest seq.
+        var queuedRuns: [String: (header: [UInt8], lines: Int)] = [:]
+        var queuedSeqs: [String: Int] = [:]
+        /// Whether the writing thread holds a batch it has not finished with.
+        var writing = false
+        /// Called once everything queued before they were added is written (`afterWriting`).
+        var waiting: [@Sendable () -> Void] = []
+        var lastRun: String?
+        var closing = false
+        var dropped = 0
+        var droppedReported = 0
+        var failure: String?
+        var resumed: String?
+    }
+
+    /// What the writing thread takes from the queue at once.
+    private struct Taken {
+        var called: [@Sendable () -> Void]
+        var batch: [UInt8]
+        var runs: [String: (header: [UInt8], lines: Int)]
+        var seqs: [String: Int]
+        var endsWith: String?
+        var last: Bool
+    }
+
+    private let queue = ConditionBox(Queue())
     private let bufferBytes: Int
     private let descriptor: Int32
     private let finished = DispatchSemaphore(value: 0)
@@ -44,7 +57,7 @@ final class StreamRecorder: @unchecked Sendable {
     /// Told each run's highest seq once its line is in the file.
     private let acknowledged: AcknowledgedSeqs
 
-    // Owned by the writing thread.
+    // Owned by the writing thread: set before it starts, then touched by it alone.
     /// The file's length after the last whole line written.
     private var written: off_t
     /// Lines the disk refused, per run, not yet accounted for in the file.
@@ -87,109 +100,98 @@ final class StreamRecorder: @unchecked Sendable {
     /// Queues one complete line (without newline) belonging to `run`, whose session line is `header`; `seq` is the
     /// event's, nil for a session line.
     func write(_ line: UnsafeBufferPointer<UInt8>, run: String, header: [UInt8], seq: Int? = nil) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !closing else { return }
         let isHeader = line.elementsEqual(header)
-        let needsHeader = lastRun != run && !isHeader
-        let size = line.count + 1 + (needsHeader ? header.count + 1 : 0)
-        guard queued.count + size <= bufferBytes else {
-            dropped += 1
-            return
+        queue.withLockedValue { queue in
+            guard !queue.closing else { return }
+            let needsHeader = queue.lastRun != run && !isHeader
+            let size = line.count + 1 + (needsHeader ? header.count + 1 : 0)
+            guard queue.queued.count + size <= bufferBytes else {
+                queue.dropped += 1
+                return
+            }
+            if needsHeader {
+                queue.queued.append(contentsOf: header)
+                queue.queued.append(0x0A)
+            }
+            queue.lastRun = run
+            queue.queued.append(contentsOf: line)
+            queue.queued.append(0x0A)
+            if !isHeader { queue.queuedRuns[run, default: (header, 0)].lines += 1 }
+            if let seq, seq > queue.queuedSeqs[run, default: 0] { queue.queuedSeqs[run] = seq }
         }
-        if needsHeader {
-            queued.append(contentsOf: header)
-            queued.append(0x0A)
-        }
-        lastRun = run
-        queued.append(contentsOf: line)
-        queued.append(0x0A)
-        if !isHeader { queuedRuns[run, default: (header, 0)].lines += 1 }
-        if let seq, seq > queuedSeqs[run, default: 0] { queuedSeqs[run] = seq }
-        condition.signal()
     }
 
     /// Lines dropped since the last call because the disk could not keep up, the write error if writing stopped,
     /// and the note that it resumed.
     func takeProblems() -> (dropped: Int, failure: String?, resumed: String?) {
-        condition.lock()
-        defer { condition.unlock() }
-        let fresh = dropped - droppedReported
-        droppedReported = dropped
-        defer { (failure, resumed) = (nil, nil) }
-        return (fresh, failure, resumed)
+        queue.withLockedValue { queue in
+            let fresh = queue.dropped - queue.droppedReported
+            queue.droppedReported = queue.dropped
+            defer { (queue.failure, queue.resumed) = (nil, nil) }
+            return (fresh, queue.failure, queue.resumed)
+        }
     }
 
     /// Waits until every line queued before the call is written (or counted as refused by the disk), at most until
     /// `deadline`; true when it was.
     func flush(by deadline: Date) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while !queued.isEmpty || writing {
-            if !condition.wait(until: deadline) { return false }
+        queue.wait { queue in
+            if queue.queued.isEmpty && !queue.writing { return .found(true) }
+            return Date() < deadline ? .waiting(until: deadline) : .found(false)
         }
-        return true
     }
 
     /// Calls `body` (on the writing thread, or at once) when every line queued before the call has been written or
     /// counted as refused by the disk.
     func afterWriting(_ body: @escaping @Sendable () -> Void) {
-        condition.lock()
-        if queued.isEmpty, !writing {
-            condition.unlock()
-            body()
-            return
+        let now = queue.withLockedValue { queue in
+            guard queue.queued.isEmpty, !queue.writing else {
+                queue.waiting.append(body)
+                return false
+            }
+            return true
         }
-        waiting.append(body)
-        condition.signal()
-        condition.unlock()
+        if now { body() }
     }
 
     /// Writes what is queued, then closes the file; waits at most until `deadline`. Returns whether all was written.
     @discardableResult
     func close(by deadline: Date) -> Bool {
-        condition.lock()
-        closing = true
-        condition.signal()
-        condition.unlock()
+        queue.withLockedValue { $0.closing = true }
         let seconds = max(0, deadline.timeIntervalSinceNow)
         return finished.wait(timeout: .now() + seconds) == .success
     }
 
     private func drainForever() {
         while true {
-            condition.lock()
-            while queued.isEmpty && !closing && waiting.isEmpty { condition.wait() }
-            let called = waiting
-            waiting.removeAll()
-            let batch = queued
-            let runs = queuedRuns
-            let seqs = queuedSeqs
-            queued.removeAll(keepingCapacity: batch.count < 1 << 20)
-            queuedRuns.removeAll(keepingCapacity: true)
-            queuedSeqs.removeAll(keepingCapacity: true)
-            let endsWith = lastRun
-            let last = closing
-            writing = true
-            condition.unlock()
-            if !batch.isEmpty, record(batch, runs: runs, endingWith: endsWith) { acknowledged.note(seqs) }
-            condition.lock()
-            writing = false
-            condition.broadcast()
-            condition.unlock()
-            called.forEach { $0() }
-            if last {
-                condition.lock()
-                let rest = queued.isEmpty
-                condition.unlock()
-                if rest { break }
+            let taken = queue.wait { queue -> ConditionBox<Queue>.Look<Taken> in
+                guard !queue.queued.isEmpty || queue.closing || !queue.waiting.isEmpty else { return .waiting(until: nil) }
+                defer {
+                    queue.waiting.removeAll()
+                    queue.queued.removeAll(keepingCapacity: queue.queued.count < 1 << 20)
+                    queue.queuedRuns.removeAll(keepingCapacity: true)
+                    queue.queuedSeqs.removeAll(keepingCapacity: true)
+                    queue.writing = true
+                }
+                return .found(
+                    Taken(
+                        called: queue.waiting, batch: queue.queued, runs: queue.queuedRuns, seqs: queue.queuedSeqs, endsWith: queue.lastRun,
+                        last: queue.closing
+                    ))
             }
+            if !taken.batch.isEmpty, record(taken.batch, runs: taken.runs, endingWith: taken.endsWith) { acknowledged.note(taken.seqs) }
+            let rest = queue.withLockedValue { queue in
+                queue.writing = false
+                return queue.queued.isEmpty
+            }
+            taken.called.forEach { $0() }
+            if taken.last, rest { break }
         }
         FileDescriptor.close(descriptor)
-        condition.lock()
-        let called = waiting
-        waiting.removeAll()
-        condition.unlock()
+        let called = queue.withLockedValue { queue in
+            defer { queue.waiting.removeAll() }
+            return queue.waiting
+        }
         called.forEach { $0() }
         finished.signal()
     }
@@ -221,9 +223,7 @@ final class StreamRecorder: @unchecked Sendable {
             let first = lost.isEmpty
             count(runs)
             if first {
-                condition.lock()
-                failure = "recording stopped: \(error); lines are counted until the disk takes them again"
-                condition.unlock()
+                queue.withLockedValue { $0.failure = "recording stopped: \(error); lines are counted until the disk takes them again" }
             }
             return false
         }
@@ -232,9 +232,7 @@ final class StreamRecorder: @unchecked Sendable {
             let note =
                 "recording resumed: \(missing) event\(missing == 1 ? "" : "s") of \(lost.count) run\(lost.count == 1 ? "" : "s") missing, the disk had refused them (a gap line in the recording says so)"
             lost.removeAll()
-            condition.lock()
-            resumed = note
-            condition.unlock()
+            queue.withLockedValue { $0.resumed = note }
         }
         lastRunWritten = endingWith
         return true
