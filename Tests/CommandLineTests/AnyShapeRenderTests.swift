@@ -92,8 +92,19 @@ import Testing
         #expect(String(decoding: svg, as: UTF8.self).contains(shape.defaultPictureSays))
 
         guard shape != .retainedTree else { return }  // 100,000 drawn whole takes minutes in a debug build
-        let whole = try Self.limitedRun(["render", input, "--all", "-o", input + "-all.svg"])
-        if whole.status == 0 { return }
+        // An earlier file of that name stays as it was unless a whole new picture replaces it.
+        let wholePath = input + "-all.svg"
+        try Data("an earlier picture".utf8).write(to: URL(fileURLWithPath: wholePath))
+        let whole = try Self.limitedRun(["render", input, "--all", "-o", wholePath])
+        let folder = (input as NSString).deletingLastPathComponent
+        let partials = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".partial-") }
+        #expect(partials.isEmpty, "no half-written file is left behind: \(partials)")
+        let written = try String(contentsOfFile: wholePath, encoding: .utf8)
+        if whole.status == 0 {
+            #expect(written.hasSuffix("</svg>\n"), "the whole picture replaced the earlier file")
+            return
+        }
+        #expect(written == "an earlier picture")
         #expect(whole.status == 2, "exit 0, or 2 with the reason; never a signal: \(whole.status) \(whole.standardError)")
         #expect(whole.standardError.contains("too many to draw whole"), "\(whole.standardError)")
         #expect(whole.standardError.contains("--focus"), "it says what to do instead")
