@@ -321,6 +321,35 @@ class RouterViewTests(ViewedRecording):
         self.assertEqual(page.errors, [])
 
 
+class TwoRunsViewTests(ViewedRecording):
+    """A recording of two runs: the sessions list is a listbox the keyboard walks."""
+
+    @classmethod
+    def make_recording(cls):
+        first = session([{"event": "add", "id": 1, "type": "AppCoordinator"}, {"event": "heartbeat"}], run="run-a")
+        second = session([{"event": "add", "id": 1, "type": "AppCoordinator"},
+                          {"event": "add", "id": 2, "type": "OnlyInRunBCoordinator", "parent": 1}, {"event": "heartbeat"}], run="run-b")
+        return write_recording(first + second)
+
+    def test_the_sessions_list_is_a_listbox_walked_with_the_arrows(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#sessions[role=listbox] li[role=option][aria-selected=true]")
+        options = page.locator("#sessions li[role=option]")
+        self.assertEqual(options.count(), 2)
+        self.assertEqual(page.locator("#sessions li[tabindex='0']").count(), 1, "one tab stop for the whole list")
+        chosen = page.locator("#sessions li[aria-selected=true]").get_attribute("data-run")
+        page.locator("#sessions li[aria-selected=true]").focus()
+        page.keyboard.press("End" if options.first.get_attribute("data-run") == chosen else "Home")
+        other = ({"run-a", "run-b"} - {chosen}).pop()
+        expect(page.locator("#sessions li[aria-selected=true]")).to_have_attribute("data-run", other)
+        page.wait_for_selector(f"#tree[data-run='{other}'] g.node")
+        focused = page.evaluate("() => document.activeElement.dataset.run")
+        self.assertEqual(focused, other, "focus stays on the chosen session after the list redraws")
+        page.keyboard.press("ArrowUp" if other == options.last.get_attribute("data-run") else "ArrowDown")
+        expect(page.locator("#sessions li[aria-selected=true]")).to_have_attribute("data-run", chosen)
+        self.assertEqual(page.errors, [])
+
+
 class OneFileReportTests(unittest.TestCase):
     """`coordlens render FILE -o report.html`: the page's static form, one file that fetches nothing."""
 

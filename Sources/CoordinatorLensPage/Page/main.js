@@ -12,7 +12,7 @@ import { drawLeaks, drawWarnings } from "./leaks.js";
 import { addLifetimesButton } from "./lifetimes.js";
 import { inertSvg } from "./sanitise.js";
 import { runSearch, wireSearch } from "./search.js";
-import { sessionsChanged } from "./sessions.js";
+import { sessionsChanged, wireSessions } from "./sessions.js";
 import { drawTimeline, step, wireSlider } from "./slider.js";
 import { REPORT, state } from "./state.js";
 import { fit, markSelection, panAndZoom, showTree } from "./tree-view.js";
@@ -41,6 +41,7 @@ for (const id of ["leaks-only", "show-released", "show-all"]) $(id).addEventList
 $("grace").addEventListener("change", refresh);
 wireSlider();
 wireSearch();
+wireSessions();
 document.addEventListener("keydown", (event) => {
   if (event.target.matches && event.target.matches("input[type=search], input[type=number]")) return;
   if (!state.model) return;

@@ -18,16 +18,41 @@ export function sessionsChanged() {
 function drawSessions() {
   const list = $("sessions");
   $("no-sessions").hidden = state.sessions.size > 0;
+  const runs = [...state.sessions.keys()];
+  // One tab stop for the list: the chosen session (or the first); the arrows move between the others.
+  const stop = runs.includes(state.run) ? state.run : runs[0];
+  const focusedRun = list.contains(document.activeElement) ? document.activeElement.dataset.run : null;
   list.replaceChildren(...[...state.sessions.values()].map((s) => {
     const badges = VERDICTS.filter((v) => s.counts[v]).map((v) => el("span", { class: "badge " + v, title: v }, `${s.counts[v]} ${v}`));
-    // A button, so a session is chosen from the keyboard as with the mouse.
-    return el("li", { "data-run": s.run },
-      el("button", { type: "button", class: "session", "aria-pressed": String(s.run === state.run), on: { click: () => select(s.run) } },
-        el("span", { class: "app" }, s.app, " ", el("span", { class: "badge state " + s.state }, s.state)),
-        el("span", { class: "run" }, s.run),
-        el("span", { class: "badges" }, badges, s.warnings ? el("span", { class: "badge", title: "warnings" }, `${s.warnings} warnings`) : null),
-        el("span", { class: "run" }, `${s.coordinators} coordinators · ${s.events} events`)));
+    return el("li", { class: "session", role: "option", "data-run": s.run, "aria-selected": String(s.run === state.run), tabIndex: s.run === stop ? 0 : -1 },
+      el("span", { class: "app" }, s.app, " ", el("span", { class: "badge state " + s.state }, s.state)),
+      el("span", { class: "run" }, s.run),
+      el("span", { class: "badges" }, badges, s.warnings ? el("span", { class: "badge", title: "warnings" }, `${s.warnings} warnings`) : null),
+      el("span", { class: "run" }, `${s.coordinators} coordinators · ${s.events} events`));
   }));
+  // Redrawing replaced the element that had focus: give it back to the same session.
+  if (focusedRun != null) [...list.children].find((item) => item.dataset.run === focusedRun)?.focus();
+}
+
+// The sessions list is a listbox: a click, Enter or Space chooses a session; Up and Down (Home, End) move and choose.
+export function wireSessions() {
+  const list = $("sessions");
+  list.addEventListener("click", (event) => {
+    const item = event.target.closest && event.target.closest("li.session");
+    if (item) select(item.dataset.run);
+  });
+  list.addEventListener("keydown", (event) => {
+    const item = event.target.closest && event.target.closest("li.session");
+    if (!item) return;
+    const items = [...list.children];
+    const at = items.indexOf(item);
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[event.key];
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); select(item.dataset.run); return; }
+    if (to == null || !items[to]) return;
+    event.preventDefault();
+    items[to].focus();
+    select(items[to].dataset.run);
+  });
 }
 
 export function select(run) {
