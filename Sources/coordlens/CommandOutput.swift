@@ -28,6 +28,17 @@ enum CommandOutput {
             try body(stream)
             return
         }
+        // Only a plain file (or none yet) is written beside and renamed over. Anything else is written through as it
+        // is: a symlink such as /dev/stdout, which a rename would replace with a file, a device, a pipe, a terminal.
+        var status = stat()
+        if lstat(output, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            guard let stream = fopen(output, "w") else {
+                throw OutputFailure(message: "cannot write \(output): \(String(cString: strerror(errno)))")
+            }
+            defer { fclose(stream) }
+            try body(stream)
+            return
+        }
         let partial = output + ".partial-\(getpid())"
         guard let stream = fopen(partial, "w") else {
             throw OutputFailure(message: "cannot write \(output): \(String(cString: strerror(errno)))")

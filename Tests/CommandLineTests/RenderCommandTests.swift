@@ -26,6 +26,32 @@ import Testing
         #expect(result.standardOutput.contains("verdict-retained"))
     }
 
+    @Test func writesThroughASymlinkAndReplacesAFileOnlyWhole() throws {
+        // A symlink (as /dev/stdout is) is written through, never replaced by a file of its own.
+        let input = try Streams.file(Streams.leaking)
+        let folder = URL(fileURLWithPath: input).deletingLastPathComponent()
+        let target = folder.appendingPathComponent("target.svg").path
+        let link = folder.appendingPathComponent("link.svg").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let through = try BuiltProduct.coordlens.run(["render", input, "-o", link])
+        #expect(through.status == 0, "\(through.standardError)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == target, "the link is still a link")
+        #expect(try String(contentsOfFile: target, encoding: .utf8).hasSuffix("</svg>\n"))
+        let piped = try BuiltProduct.coordlens.run(["render", "-", "-o", "/dev/stdout", "--format", "dot"], input: Streams.leaking)
+        #expect(piped.status == 0 && piped.standardOutput.hasPrefix("digraph"), "\(piped.standardError)")
+
+        // A file is replaced only by a whole picture, and no half-written one is left beside it.
+        let output = folder.appendingPathComponent("tree.svg").path
+        try Data("earlier".utf8).write(to: URL(fileURLWithPath: output))
+        let refused = try BuiltProduct.coordlens.run(["render", input, "-o", output, "--at-mark", "no-such-mark"])
+        #expect(refused.status != 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "earlier")
+        let drawn = try BuiltProduct.coordlens.run(["render", input, "-o", output])
+        #expect(drawn.status == 0, "\(drawn.standardError)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasSuffix("</svg>\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".partial-") }.isEmpty)
+    }
+
     @Test func severalSessionsNeedASessionChoice() throws {
         let both = Streams.leaking + Streams.clean
         let ambiguous = try BuiltProduct.coordlens.run(["render", "-", "-o", "-", "--format", "dot"], input: both)
