@@ -24,8 +24,7 @@ enum CommandOutput {
             guard let stream = fdopen(dup(STDOUT_FILENO), "w") else {
                 throw OutputFailure(message: "cannot write standard output: \(String(cString: strerror(errno)))")
             }
-            defer { fclose(stream) }
-            try body(stream)
+            try writeThrough(stream, named: "standard output", body)
             return
         }
         // Only a plain file (or none yet) is written beside and renamed over. Anything else is written through as it
@@ -35,8 +34,7 @@ enum CommandOutput {
             guard let stream = fopen(output, "w") else {
                 throw OutputFailure(message: "cannot write \(output): \(String(cString: strerror(errno)))")
             }
-            defer { fclose(stream) }
-            try body(stream)
+            try writeThrough(stream, named: output, body)
             return
         }
         let partial = output + ".partial-\(getpid())"
@@ -44,23 +42,29 @@ enum CommandOutput {
             throw OutputFailure(message: "cannot write \(output): \(String(cString: strerror(errno)))")
         }
         do {
-            try body(stream)
+            try writeThrough(stream, named: output, body)
         } catch {
-            fclose(stream)
             unlink(partial)
             throw error
-        }
-        let failed = ferror(stream) != 0
-        // fclose flushes: a full disk shows here, not before.
-        if fclose(stream) != 0 || failed {
-            let reason = String(cString: strerror(errno))
-            unlink(partial)
-            throw OutputFailure(message: "cannot write \(output): \(reason)")
         }
         guard rename(partial, output) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(partial)
             throw OutputFailure(message: "cannot write \(output): \(reason)")
+        }
+    }
+
+    /// Runs `body` on `stream` and closes it, reporting a write that failed, at the latest when closing flushes it.
+    private static func writeThrough(_ stream: UnsafeMutablePointer<FILE>, named name: String, _ body: (UnsafeMutablePointer<FILE>) throws -> Void) throws {
+        do {
+            try body(stream)
+        } catch {
+            fclose(stream)
+            throw error
+        }
+        let failed = ferror(stream) != 0
+        if fclose(stream) != 0 || failed {
+            throw OutputFailure(message: "cannot write \(name): \(String(cString: strerror(errno)))")
         }
     }
 }

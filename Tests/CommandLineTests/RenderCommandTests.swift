@@ -39,6 +39,8 @@ import Testing
         #expect(try String(contentsOfFile: target, encoding: .utf8).hasSuffix("</svg>\n"))
         let piped = try BuiltProduct.coordlens.run(["render", "-", "-o", "/dev/stdout", "--format", "dot"], input: Streams.leaking)
         #expect(piped.status == 0 && piped.standardOutput.hasPrefix("digraph"), "\(piped.standardError)")
+        let full = try BuiltProduct.coordlens.run(["render", "-", "-o", "/dev/full", "--format", "dot"], input: Streams.leaking)
+        #expect(full.status != 0 && full.standardError.contains("cannot write /dev/full"), "a full device is an error: \(full.standardError)")
 
         // A file is replaced only by a whole picture, and no half-written one is left beside it.
         let output = folder.appendingPathComponent("tree.svg").path
