@@ -49,7 +49,7 @@ def element_ids(svg_text):
 
 
 def element_id(coordinator):
-    """The tree's element id of a numeric coordinator id, as inspector.js names them."""
+    """The tree's element id of a numeric coordinator id, as the page's ids.js names them."""
     return f"cn{-coordinator}" if coordinator < 0 else f"c{coordinator}"
 
 
