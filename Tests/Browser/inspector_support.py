@@ -81,6 +81,9 @@ class Browser:
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         page.on("console", lambda message: page.errors.append(message.text) if message.type == "error" else None)
+        # Requests that got no answer at all (a refused or cut connection), for a failing test's message.
+        page.failed_requests = []
+        page.on("requestfailed", lambda request: page.failed_requests.append(f"{request.url}: {request.failure}"))
         page.goto(url)
         return page
 
