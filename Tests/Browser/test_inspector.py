@@ -186,6 +186,25 @@ class RecordedViewTests(ViewedRecording):
         self.assertIsNone(page.evaluate("window.__pwned"))
         self.assertEqual(page.locator("#tree script, #tree foreignObject").count(), 0)
 
+    def test_far_out_the_picture_drops_its_text_and_zooming_in_brings_it_back(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node.verdict-retained")
+        label = page.locator("#tree g.node text").first
+        box = page.locator("#viewport").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        while page.evaluate("state.view.k") >= 1 / 3:
+            page.mouse.wheel(0, 400)
+        expect(page.locator("#tree")).to_have_class(re.compile(r"\bfar\b"))
+        self.assertEqual(label.evaluate("text => getComputedStyle(text).display"), "none")
+        # The boxes keep their colours, and their names for the keyboard and screen readers.
+        self.assertGreater(page.locator("#tree g.node.verdict-retained polygon, #tree g.node.verdict-retained path").count(), 0)
+        self.assertIn("Coordinator", page.locator("#tree g.node").first.get_attribute("aria-label"))
+        while page.evaluate("state.view.k") < 1 / 3:
+            page.mouse.wheel(0, -400)
+        expect(page.locator("#tree")).not_to_have_class(re.compile(r"\bfar\b"))
+        self.assertNotEqual(label.evaluate("text => getComputedStyle(text).display"), "none")
+        self.assertEqual(page.errors, [])
+
     def test_stepping_past_the_last_event_stays_on_the_last(self):
         page = self.browser.page(self.url)
         expect(page.locator("#position")).to_contain_text("live · event")

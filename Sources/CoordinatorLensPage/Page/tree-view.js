@@ -60,9 +60,15 @@ function screenCentre(node) {
   const r = node.getBoundingClientRect();
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
 }
+// Below this scale the picture's 10-14 pt type is under 4 pixels high: unreadable, yet laying it out and painting it
+// was most of the time a big picture took to appear (Chromium, 1,000 coordinators drawn whole: 125 of 285 ms). So
+// far out the boxes and edges show alone, in their verdicts' colours, and the text comes back on zooming in.
+const FAR = 1 / 3;
 function applyView() {
   const { x, y, k } = state.view;
-  $("tree").style.transform = `translate(${x}px, ${y}px) scale(${k})`;
+  const tree = $("tree");
+  tree.style.transform = `translate(${x}px, ${y}px) scale(${k})`;
+  tree.classList.toggle("far", k < FAR);
 }
 export function fit() {
   const svg = $("tree").querySelector("svg");

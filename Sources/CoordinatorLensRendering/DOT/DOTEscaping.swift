@@ -50,35 +50,34 @@ package enum DOTEscaping {
         return escaped.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) ? "(unnamed)" : escaped
     }
 
-    /// A DOT double-quoted string, quotes included, for a plain `label`: Graphviz shows exactly `text`.
+    /// A DOT double-quoted string, quotes included, for a plain `label`: Graphviz shows exactly `text` (cut like
+    /// `htmlLabelText`).
     package static func quotedLabel(_ text: String) -> String {
-        var escaped = "\""
-        escaped.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars where isPrintable(scalar) {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            // Doubled for the label escapes (\N, \L, \n …), which Graphviz applies after the DOT parser.
-            case "\\": escaped += "\\\\"
-            // Plain labels decode entities too, so a literal `&amp;` would otherwise show as `&`.
-            case "&": escaped += "&amp;"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        escaped += "\""
-        return escaped
+        quotedLabel(lines: [text])
+    }
+
+    /// A plain `label` of several lines, centred one under another, each shown verbatim: `\n` between them, which
+    /// Graphviz reads as a centred line break; within a line what `tooltip` drops is dropped, and a backslash is
+    /// doubled for the label escapes (`\N`, `\L`, `\n` …) Graphviz applies after the DOT parser.
+    package static func quotedLabel(lines: [String]) -> String {
+        quoted(lines, backslash: "\\\\")
     }
 
     /// A DOT double-quoted string for a `tooltip`, quotes included: the lines joined with `\n`, which Graphviz writes
     /// as a newline. Within a line control characters are dropped (no line break but ours), `&` becomes `&amp;`
-    /// (Graphviz passes entities through into the SVG's `xlink:title`), and a backslash becomes four: Graphviz
-    /// unescapes a tooltip twice, once as a string and once expanding `\N`, `\G` and the like.
+    /// (Graphviz passes entities through into the SVG's `xlink:title`, and plain labels decode them), and a backslash
+    /// becomes four: Graphviz unescapes a tooltip twice, once as a string and once expanding `\N`, `\G` and the like.
     package static func tooltip(_ lines: [String]) -> String {
+        quoted(lines, backslash: "\\\\\\\\")
+    }
+
+    private static func quoted(_ lines: [String], backslash: String) -> String {
         var escaped = "\""
         for (index, line) in lines.enumerated() {
             if index > 0 { escaped += "\\n" }
             var shown = 0
             for scalar in line.unicodeScalars where isPrintable(scalar) {
-                // Each line is cut like a label: a 10 MB type name in a tooltip costs libgvc as much as in a label.
+                // Each line is cut like an HTML-like label: a 10 MB type name costs libgvc as much here as there.
                 guard shown < maximumLabelCharacters else {
                     escaped += "…"
                     break
@@ -86,7 +85,7 @@ package enum DOTEscaping {
                 shown += 1
                 switch scalar {
                 case "\"": escaped += "\\\""
-                case "\\": escaped += "\\\\\\\\"
+                case "\\": escaped += backslash
                 case "&": escaped += "&amp;"
                 default: escaped.unicodeScalars.append(scalar)
                 }

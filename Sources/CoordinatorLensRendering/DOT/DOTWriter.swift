@@ -9,6 +9,10 @@ package struct DOTWriter: Sendable {
     /// What the drawing shows.
     package var options: RenderOptions
 
+    /// Above this many coordinators' boxes a drawing gets `NodeDetail.compact` boxes: more than a default picture
+    /// ever draws, so only `--all` and Show all do.
+    var compactAbove = DrawingBounds.standard.maximumItems
+
     /// A writer that draws what `options` asks for.
     package init(options: RenderOptions = RenderOptions()) {
         self.options = options
@@ -69,10 +73,13 @@ package struct DOTWriter: Sendable {
         for snapshot: Snapshot, drawn: [Placement], shown: Set<CoordinatorID>, forest: CollapsedForest
     ) -> (text: String, layout: GraphvizRenderer.Layout) {
         let items = forest.items
+        let detail = NodeDetail(
+            coordinators: items.count(where: { if case .node = $0 { true } else { false } }), compactAbove: compactAbove)
+        let looks = Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, NodeLook($0, detail: detail)) })
         let boxes = items.indices.map { index -> TreeLayout<Int>.Box in
             let size: (width: Double, height: Double) =
                 switch items[index] {
-                case .node(let position): Self.estimatedSize(of: drawn[position].node, in: snapshot)
+                case .node(let position): Self.estimatedSize(of: drawn[position].node, in: snapshot, detail: detail)
                 case .summary(let summary): Self.estimatedSize(of: summary, types: drawn[summary.members[0]].node.type)
                 case .omission(let omission): OmissionLabel.estimatedSize(omission)
                 }
@@ -90,12 +97,14 @@ package struct DOTWriter: Sendable {
             case .omission(let omission): "o" + Self.name(drawn[omission.anchor].node.id)
             }
         }
+        // The coordinators in a subgraph of their own, so its defaults (an alive one's look) reach no legend.
+        out += "  subgraph tree {\n" + detail.defaults
         for (index, item) in items.enumerated() {
             let above = forest.parentItem[index]
             switch item {
             case .node(let position):
                 let (node, parent, detached) = (drawn[position].node, drawn[position].parent, drawn[position].detached)
-                out += nodeStatement(node, in: snapshot, at: positions?[index])
+                out += nodeStatement(node, in: snapshot, at: positions?[index], detail: detail, looks: looks)
                 if let parent, above >= 0, case .node = items[above] {
                     out += edgeStatement(from: parent, to: node, detached: detached)
                 } else if above >= 0 {
@@ -120,6 +129,7 @@ package struct DOTWriter: Sendable {
                 }
             }
         }
+        out += "  }\n"
         // Given positions: the legend goes above the roots' row, at the left.
         out += legendStatement(for: snapshot, shown: shown, at: positions.map { _ in (x: 180, y: 140) })
         out += "}\n"
@@ -180,8 +190,13 @@ package struct DOTWriter: Sendable {
 
     /// A node's size in points, from its label's longest line: Helvetica averages about 0.6 em a character, and a
     /// generous guess only widens the gaps, where a short one would make labels overlap.
-    private static func estimatedSize(of node: SnapshotNode, in snapshot: Snapshot) -> (width: Double, height: Double) {
+    private static func estimatedSize(of node: SnapshotNode, in snapshot: Snapshot, detail: NodeDetail = .full) -> (width: Double, height: Double) {
         let cap = DOTEscaping.maximumLabelCharacters
+        if detail == .compact {
+            let lines = compactLines(for: node)
+            let widest = lines.map { Swift.min($0.count, cap) }.max() ?? 0
+            return (Double(widest) * 11 * NodeDetail.emPerCharacter + 2 * 0.15 * 72, Double(lines.count) * 13.5 + 2 * 0.06 * 72 + 2)
+        }
         var lines = [Double(Swift.min(node.type.count, cap)) * 12, Double(("#\(node.id) · ").count + Swift.min((node.screen ?? "").count, cap)) * 10]
         lines.append(Double("added \(Seconds(snapshot.evaluatedAt - node.addedAt)) ago".count) * 10)
         if node.verdict != .alive { lines.append(Double(node.verdict.rawValue.count + 3 + Swift.min((node.reason ?? "").count, cap)) * 10) }
@@ -283,14 +298,30 @@ package struct DOTWriter: Sendable {
         return shown
     }
 
-    private func nodeStatement(_ node: SnapshotNode, in snapshot: Snapshot, at position: (x: Double, y: Double)?) -> String {
-        let look = NodeLook(node.verdict)
-        var classes = "verdict-\(node.verdict.rawValue)"
-        if node.verdict.isGone && !options.showReleased { classes += " shown-as-ancestor" }
-        return "  \(Self.name(node.id)) [id=\"\(Self.name(node.id))\", class=\"\(classes)\", style=\"\(look.style)\", "
-            + "fillcolor=\"\(look.fill)\", color=\"\(look.outline)\", fontcolor=\"\(look.text)\", "
-            + "penwidth=\(look.penwidth)\(DOTPreamble.pos(position, size: Self.estimatedSize(of: node, in: snapshot))), label=\(label(for: node, in: snapshot)), "
-            + "tooltip=\(DOTEscaping.tooltip(NodeTooltip.lines(for: node, in: snapshot, paths: options.sourcePaths)))];\n"
+    /// A coordinator's statement, stating only what differs from an alive one's look (the subgraph's defaults).
+    private func nodeStatement(
+        _ node: SnapshotNode, in snapshot: Snapshot, at position: (x: Double, y: Double)?, detail: NodeDetail, looks: [Verdict: NodeLook]
+    ) -> String {
+        let name = Self.name(node.id)
+        var out = "  \(name) [id=\"\(name)\""
+        if node.verdict != .alive {
+            out += ", class=\"verdict-\(node.verdict.rawValue)\(node.verdict.isGone && !options.showReleased ? " shown-as-ancestor" : "")\", "
+            out += looks[node.verdict]!.attributes(differingFrom: looks[.alive])
+        }
+        out += DOTPreamble.pos(position, size: Self.estimatedSize(of: node, in: snapshot, detail: detail))
+        out += ", label=" + (detail == .compact ? DOTEscaping.quotedLabel(lines: Self.compactLines(for: node)) : label(for: node, in: snapshot))
+        out += ", tooltip=" + DOTEscaping.tooltip(NodeTooltip.lines(for: node, in: snapshot, paths: options.sourcePaths)) + "];\n"
+        return out
+    }
+
+    /// A compact box's lines, plain text: the type (or `(unnamed)`), the id and screen, and the verdict with its reason
+    /// for any but an alive coordinator.
+    private static func compactLines(for node: SnapshotNode) -> [String] {
+        let type = DOTEscaping.printable(node.type)
+        var lines = [type.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) ? "(unnamed)" : type]
+        lines.append("#\(node.id)" + (node.screen.map { " · \($0)" } ?? ""))
+        if node.verdict != .alive { lines.append(node.verdict.rawValue + (node.reason.map { " — \($0)" } ?? "")) }
+        return lines
     }
 
     /// A retained child's edge from a parent still alive is the bold red "who holds it"; an edge to or from a
@@ -306,10 +337,11 @@ package struct DOTWriter: Sendable {
         } else if child.verdict.isGone || parent.verdict.isGone {
             attributes = "class=\"gone\", color=\"\(NodeLook.goneGrey)\", style=dashed"
         } else {
-            attributes = "class=\"holds\""
+            attributes = ""
         }
         let (from, to) = (Self.name(parent.id), Self.name(child.id))
-        return "  \(from) -> \(to) [id=\"e\(Self.edgeToken(parent.id))-\(Self.edgeToken(child.id))\", \(attributes)];\n"
+        let id = "e\(Self.edgeToken(parent.id))-\(Self.edgeToken(child.id))"
+        return "  \(from) -> \(to) [id=\"\(id)\"\(attributes.isEmpty ? "" : ", " + attributes)];\n"
     }
 
     private func label(for node: SnapshotNode, in snapshot: Snapshot) -> String {

@@ -32,12 +32,38 @@ struct NodeLook {
         }
     }
 
+    /// A tree's node by its verdict, square in a compact drawing (rounded corners are a quarter of libgvc's SVG
+    /// writing time there).
+    init(_ verdict: Verdict, detail: NodeDetail) {
+        self.init(verdict)
+        if detail == .compact { style = style.split(separator: ",").filter { $0 != "rounded" }.joined(separator: ",") }
+    }
+
     init(fill: String, outline: String, text: String, style: String, penwidth: Int) {
         self.fill = fill
         self.outline = outline
         self.text = text
         self.style = style
         self.penwidth = penwidth
+    }
+}
+
+extension NodeLook {
+    /// The look as DOT attributes: `style="rounded,filled", fillcolor="#ffffff", …`.
+    var attributes: String {
+        attributes(differingFrom: nil)
+    }
+
+    /// Only the attributes that differ from `base`, each with a leading `, ` after the first: what a node statement
+    /// needs under defaults of `base`'s look.
+    func attributes(differingFrom base: NodeLook?) -> String {
+        var parts: [String] = []
+        if style != base?.style { parts.append("style=\"\(style)\"") }
+        if fill != base?.fill { parts.append("fillcolor=\"\(fill)\"") }
+        if outline != base?.outline { parts.append("color=\"\(outline)\"") }
+        if text != base?.text { parts.append("fontcolor=\"\(text)\"") }
+        if penwidth != base?.penwidth { parts.append("penwidth=\(penwidth)") }
+        return parts.joined(separator: ", ")
     }
 }
 
