@@ -76,10 +76,16 @@ package struct DOTWriter: Sendable {
         let detail = NodeDetail(
             coordinators: items.count(where: { if case .node = $0 { true } else { false } }), compactAbove: compactAbove)
         let looks = Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, NodeLook($0, detail: detail)) })
+        // Each compact label once, for its size and its statement.
+        let compactLabels = items.map { item -> [String] in
+            guard detail == .compact, case .node(let position) = item else { return [] }
+            return Self.compactLines(for: drawn[position].node)
+        }
         let boxes = items.indices.map { index -> TreeLayout<Int>.Box in
             let size: (width: Double, height: Double) =
                 switch items[index] {
-                case .node(let position): Self.estimatedSize(of: drawn[position].node, in: snapshot, detail: detail)
+                case .node(let position):
+                    detail == .compact ? Self.estimatedSize(compactLines: compactLabels[index]) : Self.estimatedSize(of: drawn[position].node, in: snapshot)
                 case .summary(let summary): Self.estimatedSize(of: summary, types: drawn[summary.members[0]].node.type)
                 case .omission(let omission): OmissionLabel.estimatedSize(omission)
                 }
@@ -104,7 +110,9 @@ package struct DOTWriter: Sendable {
             switch item {
             case .node(let position):
                 let (node, parent, detached) = (drawn[position].node, drawn[position].parent, drawn[position].detached)
-                out += nodeStatement(node, in: snapshot, at: positions?[index], detail: detail, looks: looks)
+                out += nodeStatement(
+                    node, in: snapshot, at: positions?[index], size: (boxes[index].width, boxes[index].height), compactLines: compactLabels[index],
+                    looks: looks)
                 if let parent, above >= 0, case .node = items[above] {
                     out += edgeStatement(from: parent, to: node, detached: detached)
                 } else if above >= 0 {
@@ -190,13 +198,13 @@ package struct DOTWriter: Sendable {
 
     /// A node's size in points, from its label's longest line: Helvetica averages about 0.6 em a character, and a
     /// generous guess only widens the gaps, where a short one would make labels overlap.
-    private static func estimatedSize(of node: SnapshotNode, in snapshot: Snapshot, detail: NodeDetail = .full) -> (width: Double, height: Double) {
+    private static func estimatedSize(compactLines lines: [String]) -> (width: Double, height: Double) {
+        let widest = lines.map { Swift.min($0.count, DOTEscaping.maximumLabelCharacters) }.max() ?? 0
+        return (Double(widest) * 11 * NodeDetail.emPerCharacter + 2 * 0.15 * 72, Double(lines.count) * 13.5 + 2 * 0.06 * 72 + 2)
+    }
+
+    private static func estimatedSize(of node: SnapshotNode, in snapshot: Snapshot) -> (width: Double, height: Double) {
         let cap = DOTEscaping.maximumLabelCharacters
-        if detail == .compact {
-            let lines = compactLines(for: node)
-            let widest = lines.map { Swift.min($0.count, cap) }.max() ?? 0
-            return (Double(widest) * 11 * NodeDetail.emPerCharacter + 2 * 0.15 * 72, Double(lines.count) * 13.5 + 2 * 0.06 * 72 + 2)
-        }
         var lines = [Double(Swift.min(node.type.count, cap)) * 12, Double(("#\(node.id) · ").count + Swift.min((node.screen ?? "").count, cap)) * 10]
         lines.append(Double("added \(Seconds(snapshot.evaluatedAt - node.addedAt)) ago".count) * 10)
         if node.verdict != .alive { lines.append(Double(node.verdict.rawValue.count + 3 + Swift.min((node.reason ?? "").count, cap)) * 10) }
@@ -298,9 +306,11 @@ package struct DOTWriter: Sendable {
         return shown
     }
 
-    /// A coordinator's statement, stating only what differs from an alive one's look (the subgraph's defaults).
+    /// A coordinator's statement, stating only what differs from an alive one's look (the subgraph's defaults); a
+    /// compact box has its `compactLines`, a full one none.
     private func nodeStatement(
-        _ node: SnapshotNode, in snapshot: Snapshot, at position: (x: Double, y: Double)?, detail: NodeDetail, looks: [Verdict: NodeLook]
+        _ node: SnapshotNode, in snapshot: Snapshot, at position: (x: Double, y: Double)?, size: (width: Double, height: Double),
+        compactLines: [String], looks: [Verdict: NodeLook]
     ) -> String {
         let name = Self.name(node.id)
         var out = "  \(name) [id=\"\(name)\""
@@ -308,8 +318,8 @@ package struct DOTWriter: Sendable {
             out += ", class=\"verdict-\(node.verdict.rawValue)\(node.verdict.isGone && !options.showReleased ? " shown-as-ancestor" : "")\", "
             out += looks[node.verdict]!.attributes(differingFrom: looks[.alive])
         }
-        out += DOTPreamble.pos(position, size: Self.estimatedSize(of: node, in: snapshot, detail: detail))
-        out += ", label=" + (detail == .compact ? DOTEscaping.quotedLabel(lines: Self.compactLines(for: node)) : label(for: node, in: snapshot))
+        out += DOTPreamble.pos(position, size: size)
+        out += ", label=" + (compactLines.isEmpty ? label(for: node, in: snapshot) : DOTEscaping.quotedLabel(lines: compactLines))
         out += ", tooltip=" + DOTEscaping.tooltip(NodeTooltip.lines(for: node, in: snapshot, paths: options.sourcePaths)) + "];\n"
         return out
     }
