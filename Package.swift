@@ -54,7 +54,7 @@ let package = Package(
                 .embedInCode("Page/feed.js"), .embedInCode("Page/sessions.js"), .embedInCode("Page/tree-view.js"),
                 .embedInCode("Page/search.js"), .embedInCode("Page/details.js"), .embedInCode("Page/leaks.js"),
                 .embedInCode("Page/slider.js"), .embedInCode("Page/known-leaks.js"), .embedInCode("Page/lifetimes.js"),
-                .embedInCode("Page/compare.js"),
+                .embedInCode("Page/compare.js"), .embedInCode("Page/tooltips.js"),
             ]
         ),
         .target(

@@ -15,8 +15,10 @@ package enum InspectorReport {
         // the options keep them.
         let snapshot = options.sourcePaths.applied(to: snapshot)
         var drawing = options
-        // The page draws with CoordinatorLens's own layout, as the live page does, so both look the same.
+        // The page draws with CoordinatorLens's own layout, as the live page does, so both look the same; its script
+        // writes the coordinators' tooltips from the model.
         drawing.largeTreeThreshold = 0
+        drawing.nodeTooltips = false
         let svg = String(decoding: try SnapshotRenderer.render(snapshot, format: .svg, options: drawing), as: UTF8.self)
         let summary = SessionSummary(snapshot, state: "recorded", version: 0, events: snapshot.lastSeq ?? 0)
         var model = TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd)

@@ -28,6 +28,7 @@ package enum PageAssets {
         "known-leaks.js": PackageResources.known_leaks_js,
         "lifetimes.js": PackageResources.lifetimes_js,
         "compare.js": PackageResources.compare_js,
+        "tooltips.js": PackageResources.tooltips_js,
     ]
 
     /// The module the page loads (`<script type="module" src="/main.js">`).

@@ -21,6 +21,9 @@ public struct RenderOptions: Hashable, Sendable {
     public var focus: String?
     /// Draw coordinators down to this depth (roots are 0) and each deeper subtree as one summary (`--depth`).
     public var depth: Int?
+    /// Whether each coordinator's box carries its tooltip (verdict, call sites, times); the inspector page writes its
+    /// own from the model when a box is first pointed at, and takes pictures without.
+    package var nodeTooltips = true
     /// The drawn size above which trees collapse by default.
     public static let defaultCollapseThreshold = 300
 

@@ -57,6 +57,7 @@ final class InspectorPage: Sendable {
             // Always laid out by CoordinatorLens: fast at any size, and a tree that grows keeps its nodes in place.
             var options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0, sourcePaths: paths)
             options.leaksOnly = view.leaksOnly
+            options.nodeTooltips = false
             if view.all { options.collapseThreshold = .max }
             do {
                 let svg = try SnapshotRenderer.render(paths.applied(to: snapshot), format: .svg, options: options)

@@ -2,8 +2,10 @@
 import base64
 import hashlib
 import http.client
+import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -129,6 +131,44 @@ class LiveSampleTests(unittest.TestCase):
         self.page.wait_for_selector(f"#tree[data-seq='{int(seq) - 1}']")
 
 
+class LiveUpdateTests(unittest.TestCase):
+    """A live session growing under the page while it shows every coordinator."""
+
+    def test_each_event_draws_a_big_picture_once(self):
+        process, hook, url = listen()
+        try:
+            connection = socket.create_connection(("127.0.0.1", hook))
+            size = 2_000
+            events = [{"event": "add", "id": 1, "type": "AppCoordinator"}]
+            events += [{"event": "add", "id": n, "type": "FeedCoordinator", "parent": (n - 2) // 4 + 1} for n in range(2, size + 1)]
+            connection.sendall("".join(json.dumps(line) + "\n" for line in session(events, app="Growing", run="growing")).encode())
+            with Browser() as browser:
+                page = browser.page(url)
+                page.wait_for_selector(f"#tree[data-seq='{size}']", timeout=60_000)
+                page.check("#show-all")
+                page.wait_for_selector("#tree svg .summary", state="detached", timeout=60_000)
+                page.wait_for_function("() => !state.inflight && !state.again")
+                page.wait_for_timeout(1_000)
+                count = "() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/tree')).length"
+                before = page.evaluate(count)
+                for probe in range(1, 5):
+                    seq = size + probe
+                    line = {"seq": seq, "t": seq * 0.01, "event": "add", "id": seq, "type": "ProbeCoordinator", "parent": 1}
+                    connection.sendall((json.dumps(line) + "\n").encode())
+                    page.wait_for_selector(f"#tree[data-seq='{seq}'] g.node#c{seq}", timeout=30_000)
+                    # The session's judgement follows each event on the feed, often while its picture is on its way.
+                    page.wait_for_timeout(1_000)
+                    page.wait_for_function("() => !state.inflight && !state.again")
+                fetched = page.evaluate(count) - before
+                # One picture per event; one more at most, should a judgement round land between two.
+                self.assertLessEqual(fetched, 5, f"{fetched} pictures fetched for 4 events")
+                self.assertGreaterEqual(fetched, 4)
+                self.assertEqual(page.errors, [])
+            connection.close()
+        finally:
+            process.stop()
+
+
 class ViewedRecording(unittest.TestCase):
     """`coordlens view` over the recording a subclass makes, with one browser for the class."""
 
@@ -185,6 +225,21 @@ class RecordedViewTests(ViewedRecording):
         # evaluate() runs through the DevTools protocol, which the page's policy does not govern.
         self.assertIsNone(page.evaluate("window.__pwned"))
         self.assertEqual(page.locator("#tree script, #tree foreignObject").count(), 0)
+
+    def test_pointing_at_a_coordinator_gives_its_tooltip_from_the_model(self):
+        page = self.browser.page(self.url)
+        page.wait_for_function("() => state.model != null && document.querySelector('#tree g.node#c4')")
+        node = page.locator("#tree g.node#c4")
+        self.assertEqual(node.locator("a").count(), 0, "the server's picture carries no tooltip of its own")
+        node.hover()
+        title = node.locator(":scope > title")
+        expect(title).to_contain_text("retained: ")
+        text = title.text_content()
+        self.assertTrue(text.startswith('<img src=x onerror="window.__pwned=1">#4 · "><svg onload=window.__pwned=1>'), text)
+        self.assertIn("\nadded at <script>window.__pwned=1</script>.swift:7\n", text)
+        self.assertRegex(text, r"added [0-9.]+ m?s · done [0-9.]+ m?s into the run$")
+        self.assertIsNone(page.evaluate("window.__pwned"))
+        self.assertEqual(page.errors, [])
 
     def test_far_out_the_picture_drops_its_text_and_zooming_in_brings_it_back(self):
         page = self.browser.page(self.url)

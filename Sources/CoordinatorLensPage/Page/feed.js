@@ -48,7 +48,14 @@ function query() {
   return params.toString();
 }
 
-// One request at a time; changes meanwhile coalesce into one more.
+// Whether the page shows less than it should: another view was asked for, or the session moved on since.
+function behind() {
+  if (!state.shown || state.shown.key !== query()) return true;
+  const summary = state.sessions.get(state.run);
+  return Boolean(summary) && (summary.version !== state.shown.version || countsKey(summary) !== state.shown.counts);
+}
+
+// One request at a time; changes meanwhile coalesce into one more, made only if still needed.
 export async function refresh() {
   if (state.run == null) return;
   if (state.inflight) { state.again = true; return; }
@@ -80,10 +87,17 @@ export async function refresh() {
       arrival.tree(svg, treeResponse.headers.get("X-Lens-Seq"));
       timing("tree");
     }
+    const treeSeq = treeResponse.headers.get("X-Lens-Seq") ?? "";
     const model = await modelRequest;
     if (run === state.run) {
       state.model = model;
-      state.shown = { key: q, version: summary ? summary.version : -1, counts: summary ? countsKey(summary) : "" };
+      // What the picture and model show: the latest summary when a feed message that came in meanwhile announced the
+      // very state they were judged at, else the one this request began from. Marking the older one had every update
+      // of a big picture drawn twice, the second time for a message it already showed.
+      const latest = state.sessions.get(run);
+      const caughtUp = latest && model.summary && latest.version === model.summary.version && String(latest.lastSeq ?? "") === treeSeq;
+      const shown = caughtUp ? latest : summary;
+      state.shown = { key: q, version: shown ? shown.version : -1, counts: shown ? countsKey(shown) : "" };
       arrival.model();
       timing("panels");
     }
@@ -91,6 +105,6 @@ export async function refresh() {
     arrival.failed("Could not load the session: " + error.message);
   } finally {
     state.inflight = false;
-    if (state.again) { state.again = false; refresh(); }
+    if (state.again) { state.again = false; if (behind()) refresh(); }
   }
 }

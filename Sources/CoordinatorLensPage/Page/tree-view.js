@@ -4,6 +4,7 @@ import { $ } from "./dom.js";
 import { elementId, idOfElement, isNodeElement } from "./ids.js";
 import { inertSvg } from "./sanitise.js";
 import { state } from "./state.js";
+import { tooltipOnHover } from "./tooltips.js";
 
 export function showTree(text, seq) {
   const svg = inertSvg(text);
@@ -136,6 +137,7 @@ export function panAndZoom(pick) {
     const inside = r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
     if (!inside) centreOn(idOfElement(node.id));
   });
+  viewport.addEventListener("pointerover", tooltipOnHover);
   viewport.addEventListener("wheel", (event) => {
     event.preventDefault();
     const box = viewport.getBoundingClientRect();
