@@ -196,13 +196,14 @@ package struct DOTWriter: Sendable {
         SummaryLabel.estimatedSize(type: type, summary)
     }
 
-    /// A node's size in points, from its label's longest line: Helvetica averages about 0.6 em a character, and a
-    /// generous guess only widens the gaps, where a short one would make labels overlap.
+    /// A compact box's size in points: its lines in 11 pt type, as `estimatedSize(of:in:)` estimates the full ones.
     private static func estimatedSize(compactLines lines: [String]) -> (width: Double, height: Double) {
         let widest = lines.map { Swift.min($0.count, DOTEscaping.maximumLabelCharacters) }.max() ?? 0
         return (Double(widest) * 11 * NodeDetail.emPerCharacter + 2 * 0.15 * 72, Double(lines.count) * 13.5 + 2 * 0.06 * 72 + 2)
     }
 
+    /// A node's size in points, from its label's longest line: Helvetica averages about 0.6 em a character, and a
+    /// generous guess only widens the gaps, where a short one would make labels overlap.
     private static func estimatedSize(of node: SnapshotNode, in snapshot: Snapshot) -> (width: Double, height: Double) {
         let cap = DOTEscaping.maximumLabelCharacters
         var lines = [Double(Swift.min(node.type.count, cap)) * 12, Double(("#\(node.id) · ").count + Swift.min((node.screen ?? "").count, cap)) * 10]

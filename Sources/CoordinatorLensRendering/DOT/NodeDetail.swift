@@ -28,8 +28,7 @@ enum NodeDetail: Sendable {
         return "  node [class=\"verdict-alive\", \(alive.attributes)\(font)];\n  edge [class=\"holds\"\(edge)];\n"
     }
 
-    /// The most characters a line of a compact label is taken to be wide, per point of font size: Helvetica averages
-    /// about 0.6 em a character, and a generous guess only widens the gaps, where a short one would clip labels in the
-    /// fonts browsers substitute.
+    /// How wide a character of a compact label is taken to be, in ems: Helvetica averages about 0.6, and a generous
+    /// guess only widens the gaps, where a short one would clip labels in the fonts browsers substitute.
     static let emPerCharacter = 0.62
 }
