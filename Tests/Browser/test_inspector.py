@@ -169,6 +169,18 @@ class LiveUpdateTests(unittest.TestCase):
             process.stop()
 
 
+def zoom_until(page, reached):
+    """Wheels over the middle of the picture, out or in, until `reached(k)` holds for the view's scale."""
+    box = page.locator("#viewport").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    out = reached(0.0)
+    for _ in range(100):
+        if reached(page.evaluate("state.view.k")):
+            return
+        page.mouse.wheel(0, 400 if out else -400)
+    raise AssertionError("the view never reached the scale asked for")
+
+
 class ViewedRecording(unittest.TestCase):
     """`coordlens view` over the recording a subclass makes, with one browser for the class."""
 
@@ -189,6 +201,36 @@ class ViewedRecording(unittest.TestCase):
         cls.browser.__exit__(None, None, None)
         cls.viewer.stop()
         os.unlink(cls.file)
+
+
+class BigPictureTests(ViewedRecording):
+    """`coordlens view` over 600 coordinators with Show all: more boxes than a default picture draws."""
+
+    @classmethod
+    def make_recording(cls):
+        events = [{"event": "add", "id": 1, "type": "AppCoordinator"}]
+        events += [{"event": "add", "id": n, "type": "FeedCoordinator", "parent": (n - 2) // 4 + 1} for n in range(2, 601)]
+        events += [{"event": "dismiss", "id": 37}, {"event": "heartbeat"}]
+        lines = session(events, app="Big", run="big")
+        lines[-1]["t"] = 10
+        return write_recording(lines)
+
+    def test_far_out_the_picture_drops_its_text_and_zooming_in_brings_it_back(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node")
+        page.check("#show-all")
+        page.wait_for_selector("#tree g.node#c600")
+        label = page.locator("#tree g.node#c1 text").first
+        zoom_until(page, lambda k: k < 1 / 3)
+        expect(page.locator("#tree")).to_have_class(re.compile(r"\bmany\b.*\bfar\b|\bfar\b.*\bmany\b"))
+        self.assertEqual(label.evaluate("text => getComputedStyle(text).display"), "none")
+        # The boxes keep their colours, and their names for the keyboard and screen readers.
+        self.assertEqual(page.locator("#tree g.node.verdict-retained polygon").count(), 1)
+        self.assertEqual(page.locator("#tree g.node#c1").get_attribute("aria-label"), "AppCoordinator #1")
+        zoom_until(page, lambda k: k >= 1 / 3)
+        expect(page.locator("#tree")).not_to_have_class(re.compile(r"\bfar\b"))
+        self.assertNotEqual(label.evaluate("text => getComputedStyle(text).display"), "none")
+        self.assertEqual(page.errors, [])
 
 
 class RecordedViewTests(ViewedRecording):
@@ -241,23 +283,12 @@ class RecordedViewTests(ViewedRecording):
         self.assertIsNone(page.evaluate("window.__pwned"))
         self.assertEqual(page.errors, [])
 
-    def test_far_out_the_picture_drops_its_text_and_zooming_in_brings_it_back(self):
+    def test_far_out_a_small_picture_keeps_its_text(self):
         page = self.browser.page(self.url)
         page.wait_for_selector("#tree g.node.verdict-retained")
-        label = page.locator("#tree g.node text").first
-        box = page.locator("#viewport").bounding_box()
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        while page.evaluate("state.view.k") >= 1 / 3:
-            page.mouse.wheel(0, 400)
+        zoom_until(page, lambda k: k < 1 / 3)
         expect(page.locator("#tree")).to_have_class(re.compile(r"\bfar\b"))
-        self.assertEqual(label.evaluate("text => getComputedStyle(text).display"), "none")
-        # The boxes keep their colours, and their names for the keyboard and screen readers.
-        self.assertGreater(page.locator("#tree g.node.verdict-retained polygon, #tree g.node.verdict-retained path").count(), 0)
-        self.assertIn("Coordinator", page.locator("#tree g.node").first.get_attribute("aria-label"))
-        while page.evaluate("state.view.k") < 1 / 3:
-            page.mouse.wheel(0, -400)
-        expect(page.locator("#tree")).not_to_have_class(re.compile(r"\bfar\b"))
-        self.assertNotEqual(label.evaluate("text => getComputedStyle(text).display"), "none")
+        self.assertNotEqual(page.locator("#tree g.node text").first.evaluate("text => getComputedStyle(text).display"), "none")
         self.assertEqual(page.errors, [])
 
     def test_stepping_past_the_last_event_stays_on_the_last(self):
