@@ -222,7 +222,7 @@ class BigPictureTests(ViewedRecording):
         page.wait_for_selector("#tree g.node#c600")
         label = page.locator("#tree g.node#c1 text").first
         zoom_until(page, lambda k: k < 1 / 3)
-        expect(page.locator("#tree")).to_have_class(re.compile(r"\bmany\b.*\bfar\b|\bfar\b.*\bmany\b"))
+        expect(page.locator("#tree")).to_have_class(re.compile(r"\bcompact\b.*\bfar\b|\bfar\b.*\bcompact\b"))
         self.assertEqual(label.evaluate("text => getComputedStyle(text).display"), "none")
         # The boxes keep their colours, and their names for the keyboard and screen readers.
         self.assertEqual(page.locator("#tree g.node.verdict-retained polygon").count(), 1)

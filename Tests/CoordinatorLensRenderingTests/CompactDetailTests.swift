@@ -28,6 +28,8 @@ import Testing
         #expect(!above.contains("rounded") && !above.contains("<B>ItemCoordinator</B>"))
         #expect(above.contains("label=\"AppCoordinator #1\""))
         #expect(above.contains("arrowhead=none") && !atLimit.contains("arrowhead"))
+        // The page tells compact pictures by the graph's class.
+        #expect(above.contains("class=\"compact\"") && !atLimit.contains("class=\"compact\""))
     }
 
     @Test func compactAndFullBoxesDrawTheSameIdsClassesColoursAndTooltips() throws {
@@ -36,7 +38,8 @@ import Testing
         let full = try Self.svg(tree, compactAbove: .max)
         let identity = { (svg: SVGElement) in
             svg.descendants.compactMap { element -> String? in
-                guard let id = element.attributes["id"], id != "legend" else { return nil }
+                // The legend and the whole picture's group (which says it is compact) aside.
+                guard let id = element.attributes["id"], id != "legend", id != "graph0" else { return nil }
                 let title = element.descendants.first { $0.attributes["xlink:title"] != nil }?.attributes["xlink:title"] ?? ""
                 return [id, element.attributes["class"] ?? "", element.shape?.attributes["fill"] ?? "", element.shape?.attributes["stroke"] ?? "", title]
                     .joined(separator: " | ")

@@ -48,11 +48,15 @@ function query() {
   return params.toString();
 }
 
-// Whether the page shows less than it should: another view was asked for, or the session moved on since.
-function behind() {
-  if (!state.shown || state.shown.key !== query()) return true;
+// Whether the shown session's latest summary moved on from what the page shows (which must be set).
+export function sessionMoved() {
   const summary = state.sessions.get(state.run);
   return Boolean(summary) && (summary.version !== state.shown.version || countsKey(summary) !== state.shown.counts);
+}
+
+// Whether the page shows less than it should: another view was asked for, or the session moved on since.
+function behind() {
+  return !state.shown || state.shown.key !== query() || sessionMoved();
 }
 
 // One request at a time; changes meanwhile coalesce into one more, made only if still needed.

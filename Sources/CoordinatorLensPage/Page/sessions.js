@@ -1,8 +1,8 @@
 // The sessions list: one button per run the feed reported, and choosing the session the page shows.
 import { $, el } from "./dom.js";
 import { drawDetails } from "./details.js";
-import { refresh } from "./feed.js";
-import { VERDICTS, state, countsKey } from "./state.js";
+import { refresh, sessionMoved } from "./feed.js";
+import { VERDICTS, state } from "./state.js";
 
 // The feed changed the sessions: keep one selected (a live one first) and fetch it again when it moved.
 export function sessionsChanged() {
@@ -11,8 +11,7 @@ export function sessionsChanged() {
     if (first) select(first.run); else if (state.run != null) select(null);
   }
   drawSessions();
-  const summary = state.sessions.get(state.run);
-  if (summary && state.shown && (summary.version !== state.shown.version || countsKey(summary) !== state.shown.counts)) refresh();
+  if (state.shown && sessionMoved()) refresh();
 }
 
 function drawSessions() {

@@ -13,9 +13,10 @@ export function showTree(text, seq) {
   const anchor = anchorNode();
   const before = anchor && screenCentre(anchor);
   // Moved, not copied: importNode would clone every element once more.
-  // Only a picture of more boxes than a default one draws (Show all) leaves its text out far out: a small one's
-  // text is what it is there for, and costs nothing to lay out.
-  tree.classList.toggle("many", focusable(svg) > MANY);
+  // Only a picture the server drew with compact boxes (Show all of over 500) leaves its text out far out: a small
+  // one's text is what it is there for, and costs nothing to lay out.
+  tree.classList.toggle("compact", svg.querySelector(":scope > g.graph.compact") != null);
+  focusable(svg);
   tree.replaceChildren(document.adoptNode(svg));
   tree.dataset.run = state.run;
   tree.dataset.seq = seq == null ? "" : seq;
@@ -34,18 +35,14 @@ export function showTree(text, seq) {
 
 // Every coordinator in the picture is a stop for Tab, named by what it shows (type, id, screen, verdict), so the tree
 // is read and used from the keyboard as with the mouse. Attributes only: nothing is measured, so no layout.
-// Returns how many coordinators it made stops of.
 function focusable(svg) {
-  let count = 0;
   for (const node of svg.querySelectorAll("g.node")) {
     if (!isNodeElement(node.id)) continue;
-    count++;
     node.setAttribute("tabindex", "0");
     node.setAttribute("role", "button");
     const lines = [...node.querySelectorAll("text")].map((text) => text.textContent.trim()).filter(Boolean);
     node.setAttribute("aria-label", lines.join(", "));
   }
-  return count;
 }
 
 // The node to keep still on screen across an update: the selected one, else the one under the middle of the view,
@@ -71,8 +68,6 @@ function screenCentre(node) {
 // was most of the time a big picture took to appear (Chromium, 1,000 coordinators drawn whole: 125 of 285 ms). So
 // far out the boxes and edges show alone, in their verdicts' colours, and the text comes back on zooming in.
 const FAR = 1 / 3;
-// The most coordinators a default picture draws (`DrawingBounds.maximumItems`); above it the server draws compact boxes.
-const MANY = 500;
 function applyView() {
   const { x, y, k } = state.view;
   const tree = $("tree");

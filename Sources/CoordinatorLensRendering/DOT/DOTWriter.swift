@@ -93,9 +93,9 @@ package struct DOTWriter: Sendable {
             return .init(id: index, parent: above < 0 ? nil : above, width: size.width, height: size.height)
         }
         let positions = LayoutChoice.positions(for: boxes, largeTreeThreshold: options.largeTreeThreshold)
-        var out = DOTPreamble.open(
-            "coordinators", title: title(for: snapshot, collapsed: forest), extra: positions == nil ? "" : ", splines=line"
-        )
+        // The page leaves a compact picture's text out when zoomed far out; the class tells it which pictures those are.
+        let extra = (positions == nil ? "" : ", splines=line") + (detail == .compact ? ", class=\"compact\"" : "")
+        var out = DOTPreamble.open("coordinators", title: title(for: snapshot, collapsed: forest), extra: extra)
         let names = items.map { item -> String in
             switch item {
             case .node(let position): Self.name(drawn[position].node.id)
