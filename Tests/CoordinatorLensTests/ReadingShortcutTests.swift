@@ -55,6 +55,35 @@ import Testing
         // Python's json.dumps: a space after every colon and comma, which the whole-key match must take too.
         (#"{"seq": 4, "t": 2.5, "event": "add", "id": 7, "type": "A", "parent": 1}"#, #"{"type":"A","parent":1,"id":7,"event":"add","t":2.5,"seq":4}"#),
         ("{\"seq\":4,\"t\": 2.5,\"event\":\t\"add\",\"id\":  7,\"type\":\"A\"}", #"{"type":"A","id":7,"event":"add","t":2.5,"seq":4}"#),
+        // Each kind's own keys and the call site, in the hook's order, with some left out, some twice, some moved.
+        (
+            #"{"seq":4,"t":2.5,"event":"add","id":7,"type":"A","parent":1,"file":"M/F.swift","line":3,"function":"f()","path":"/s/M/F.swift"}"#,
+            #"{"path":"/s/M/F.swift","function":"f()","line":3,"file":"M/F.swift","parent":1,"type":"A","id":7,"event":"add","t":2.5,"seq":4}"#
+        ),
+        (
+            #"{"seq":4,"t":2.5,"event":"remove","id":7,"parent":1,"file":"M/F.swift","line":3}"#,
+            #"{"file":"M/F.swift","line":3,"parent":1,"id":7,"event":"remove","t":2.5,"seq":4}"#
+        ),
+        (
+            #"{"seq":4,"t":2.5,"event":"bind","id":7,"screen":"S","file":"M/F.swift","function":"f()"}"#,
+            #"{"function":"f()","file":"M/F.swift","screen":"S","id":7,"event":"bind","t":2.5,"seq":4}"#
+        ),
+        (
+            #"{"seq":4,"t":2.5,"event":"dismiss","id":7,"via":"screen-left","file":"M/F.swift","line":3,"function":"f()"}"#,
+            #"{"via":"screen-left","line":3,"function":"f()","file":"M/F.swift","id":7,"event":"dismiss","t":2.5,"seq":4}"#
+        ),
+        (
+            #"{"seq":4,"t":2.5,"event":"add","id":7,"parent":1,"type":"A","file":"M/F.swift","line":3,"file":"N/G.swift"}"#,
+            #"{"type":"A","parent":1,"id":7,"event":"add","t":2.5,"seq":4,"line":3,"file":"N/G.swift"}"#
+        ),
+        (
+            #"{"seq":4,"t":2.5,"event":"bind","id":7,"screen":5,"file":"M/F.swift"}"#,
+            #"{"screen":5,"file":"M/F.swift","id":7,"event":"bind","t":2.5,"seq":4}"#
+        ),
+        (
+            #"{"seq":4,"t":2.5,"event":"add","id":7,"type":"A","file":"M/F.swift","line":3.5}"#,
+            #"{"line":3.5,"type":"A","file":"M/F.swift","id":7,"event":"add","t":2.5,"seq":4}"#
+        ),
     ])
     func theHooksKeyOrderDecodesAsAnyOther(hookOrder: String, otherOrder: String) {
         let fast = EventDecoder.decode(hookOrder, lineNumber: 3)
@@ -82,6 +111,74 @@ import Testing
         let repaired = invalid.withUnsafeBufferPointer { strings.string($0) }
         #expect(repaired == String(decoding: invalid, as: UTF8.self))
         #expect(invalid.withUnsafeBufferPointer { strings.string($0) } == repaired)
+    }
+
+    /// Call sites are shared through a small cache; sites that land in one slot, or differ in one field, stay apart.
+    @Test func callSitesThatCollideInTheCacheStayApart() {
+        var strings = StringInterner()
+        var lines: [(line: String, site: CallSite)] = []
+        for number in 0..<2_000 {
+            let file = "Module\(number % 7)/File\(number % 13).swift"
+            let function: String? = number % 3 == 0 ? nil : "call\(number % 5)()"
+            let path: String? = number % 4 == 0 ? nil : "/src/\(file)"
+            var line = #"{"seq":1,"t":0,"event":"dismiss","id":1,"file":"\#(file)","line":\#(number % 300)"#
+            if let function { line += #","function":"\#(function)""# }
+            if let path { line += #","path":"\#(path)""# }
+            lines.append((line + "}", CallSite(file: file, line: number % 300, function: function, path: path)))
+        }
+        for round in 0..<2 {
+            for (index, item) in lines.enumerated() {
+                var copy = item.line
+                guard case .record(let record) = copy.withUTF8({ EventDecoder.decode($0, lineNumber: index + 1, strings: &strings) })
+                else {
+                    Issue.record("line \(index + 1) did not decode")
+                    continue
+                }
+                #expect(record.site == item.site, "round \(round), line \(index + 1)")
+                #expect(record.site?.function == item.site.function && record.site?.path == item.site.path)
+            }
+        }
+    }
+
+    /// Strings are scanned eight bytes at a time: a quote, a backslash, a control character or a multi-byte
+    /// character at any position of a word must read as Foundation reads it, or be refused as it refuses it.
+    @Test func stringsReadAsFoundationReadsThemWhereverTheSpecialByteFalls() throws {
+        let specials = [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "é", "😀", "\u{7F}", "\u{1F}", "\t", "/", #"\/"#]
+        for length in 0..<26 {
+            for position in 0...length {
+                for special in specials {
+                    let filler = String(repeating: "a", count: length)
+                    let inner = String(filler.prefix(position)) + special + String(filler.dropFirst(position))
+                    let line = #"{"seq":1,"t":0,"event":"mark","label":""# + inner + #""}"#
+                    let decoded = EventDecoder.decode(line, lineNumber: 1)
+                    let foundation = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+                    if let label = foundation?["label"] as? String {
+                        #expect(decoded == .record(EventRecord(seq: 1, time: 0, event: .mark(label: label), line: 1)), "\(line)")
+                    } else if case .record = decoded {
+                        Issue.record("Foundation refuses \(line), the decoder took it")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Integers of up to 18 digits are read without overflow checks; longer ones, and the edges of Int, the careful way.
+    @Test(arguments: [
+        ("999999999999999999", 999_999_999_999_999_999 as Int?), ("-999999999999999999", -999_999_999_999_999_999),
+        ("1000000000000000000", 1_000_000_000_000_000_000), ("9223372036854775807", Int.max),
+        ("-9223372036854775808", Int.min), ("9223372036854775808", nil), ("-9223372036854775809", nil),
+        ("000000000000000000000000000007", 7), ("123456789012345678.5", nil), ("12345678901234567e1", nil),
+        ("-0", 0), ("18446744073709551616", nil),
+    ])
+    func integersAreExactToTheEdgesOfInt(text: String, value: Int?) {
+        let decoded = EventDecoder.decode(#"{"seq":"# + text + #","t":0,"event":"heartbeat"}"#, lineNumber: 1)
+        if let value {
+            #expect(decoded == .record(EventRecord(seq: value, time: 0, event: .heartbeat, line: 1)))
+        } else if case .malformed(let diagnostic) = decoded {
+            #expect(diagnostic.message.hasPrefix(#""seq" must be an integer"#) && diagnostic.message.hasSuffix(text))
+        } else {
+            Issue.record("\(text) decoded as \(decoded)")
+        }
     }
 
     @Test func callSitesCompareEncodeAndChangeByValue() throws {

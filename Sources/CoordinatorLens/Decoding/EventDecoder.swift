@@ -80,15 +80,36 @@ public enum EventDecoder {
         var run: String?
         var via: String?
         var per: String?
-        // The hook writes seq, t, event and id first, in that order and without spaces: matched whole, these keys
-        // skip the general key lookup. Any other order or spacing reads them in the loop below like every other key.
+        // The hook writes seq, t, event, the kind's own keys and the call site in a fixed order without spaces:
+        // matched whole, in that order, its keys skip the general key lookup. From the first key that differs (any
+        // other order, spacing or producer) the loop below reads the rest like every other key.
         if scanner.skipKey("seq") {
             seq = try scanner.integer(.seq)
             if scanner.skipKey("t") {
                 time = try scanner.number(.t)
                 if scanner.skipKey("event") {
                     kind = try scanner.kind()
-                    if scanner.skipKey("id") { id = try scanner.coordinatorID(.id) }
+                    if scanner.skipKey("id") {
+                        id = try scanner.coordinatorID(.id)
+                        switch kind {
+                        case .known(.add):
+                            if scanner.skipKey("type") { type = try scanner.text(.type, &strings) }
+                            if scanner.skipKey("parent") { parent = try scanner.coordinatorID(.parent) }
+                        case .known(.remove):
+                            if scanner.skipKey("parent") { parent = try scanner.coordinatorID(.parent) }
+                        case .known(.bind):
+                            if scanner.skipKey("screen") { screen = try scanner.text(.screen, &strings) }
+                        case .known(.dismiss):
+                            if scanner.skipKey("via") { via = try scanner.text(.via, &strings) }
+                        default: break
+                        }
+                    }
+                    if scanner.skipKey("file") {
+                        file = try scanner.text(.file, &strings)
+                        if scanner.skipKey("line") { callLine = try scanner.integer(.line) }
+                        if scanner.skipKey("function") { function = try scanner.text(.function, &strings) }
+                        if scanner.skipKey("path") { path = try scanner.text(.path, &strings) }
+                    }
                 }
             }
         }
@@ -167,7 +188,7 @@ public enum EventDecoder {
         case .known(.end): event = .end
         case .unknown(let name): event = .unknown(kind: name)
         }
-        let site = file.map { CallSite(file: $0, line: callLine ?? 0, function: function, path: path) }
+        let site = file.map { strings.callSite(file: $0, line: callLine ?? 0, function: function, path: path) }
         return .record(EventRecord(seq: sequence, time: seconds, event: event, site: site, line: lineNumber))
     }
 
@@ -259,13 +280,19 @@ extension JSONScanner {
     @inline(__always)
     fileprivate mutating func integer(_ key: EventDecoder.Key) throws -> Int? {
         guard try expect(.number, for: key) else { return nil }
-        let (integer, text, isInteger) = try readInteger()
-        guard let integer else {
-            let range = isInteger ? " from \(Int.min) to \(Int.max)" : ""
-            let shown = text.utf8.count > 40 ? "\(text.prefix(40))… (\(text.utf8.count) characters)" : text
-            throw EventDecoder.FieldError(message: "\"\(key.name)\" must be an integer\(range), not \(shown)")
-        }
-        return integer
+        let start = position
+        if let integer = try readInteger() { return integer }
+        return try notAnInteger(from: start, key)
+    }
+
+    /// `integer`'s error, out of line: the number from `start` is a fraction, has an exponent, or is outside Int's range.
+    @inline(never)
+    private func notAnInteger(from start: Int, _ key: EventDecoder.Key) throws -> Int? {
+        let text = text(from: start)
+        let isInteger = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+        let range = isInteger ? " from \(Int.min) to \(Int.max)" : ""
+        let shown = text.utf8.count > 40 ? "\(text.prefix(40))… (\(text.utf8.count) characters)" : text
+        throw EventDecoder.FieldError(message: "\"\(key.name)\" must be an integer\(range), not \(shown)")
     }
 
     /// A coordinator id (`id`, `parent`): a JSON integer, or a non-empty JSON string of at most

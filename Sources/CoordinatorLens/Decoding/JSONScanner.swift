@@ -236,11 +236,38 @@ struct JSONScanner {
     }
 
     /// Reads a number that must be an integer, exactly: digits go straight into an Int, so ids and seqs above 2^53,
-    /// which a Double would round onto their neighbours, stay distinct. A fraction, an exponent or a value outside
-    /// Int's range gives nil with the number's text, for the caller's message; `isInteger` tells the two apart.
-    mutating func readInteger() throws(JSONSyntaxError) -> (value: Int?, text: String, isInteger: Bool) {
+    /// which a Double would round onto their neighbours, stay distinct. Nil for a fraction, an exponent or a value
+    /// outside Int's range, with `index` past the number so the caller can quote it (`text(from:)`).
+    @inline(__always)
+    mutating func readInteger() throws(JSONSyntaxError) -> Int? {
         let base = bytes.baseAddress!
+        let count = bytes.count
         let start = index
+        var at = index
+        let negative = base[at] == UInt8(ascii: "-")
+        if negative { at += 1 }
+        // Up to 18 digits cannot overflow an Int: that loop needs no overflow checks, and longer numbers (no id or
+        // seq the hook writes) take the careful path.
+        let digitsStart = at
+        let fastEnd = Swift.min(count, digitsStart + 18)
+        var magnitude = 0
+        while at < fastEnd {
+            let digit = base[at] &- UInt8(ascii: "0")
+            if digit >= 10 { break }
+            magnitude = magnitude &* 10 &+ Int(digit)
+            at += 1
+        }
+        guard at > digitsStart, at == count || base[at] &- UInt8(ascii: "0") >= 10 && base[at] != UInt8(ascii: ".") && base[at] | 0x20 != UInt8(ascii: "e")
+        else { return try readIntegerCarefully(from: start) }
+        index = at
+        return negative ? -magnitude : magnitude
+    }
+
+    /// `readInteger` for more than 18 digits, fractions and exponents.
+    @inline(never)
+    private mutating func readIntegerCarefully(from start: Int) throws(JSONSyntaxError) -> Int? {
+        let base = bytes.baseAddress!
+        index = start
         var at = index
         let negative = base[at] == UInt8(ascii: "-")
         if negative { at += 1 }
@@ -260,21 +287,26 @@ struct JSONScanner {
             at > digitsStart
             && (at == bytes.count || (base[at] != UInt8(ascii: ".") && base[at] | 0x20 != UInt8(ascii: "e")))
         guard isPlainInteger else {
-            index = start
             _ = try readNumber()
-            return (nil, String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self), false)
+            return nil
         }
         index = at
-        let end = at
-        let text = { String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self) }
-        if overflow { return (nil, text(), true) }
+        if overflow { return nil }
         if negative {
-            guard magnitude <= UInt64(Int.max) + 1 else { return (nil, text(), true) }
-            return (magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude), "", true)
+            guard magnitude <= UInt64(Int.max) + 1 else { return nil }
+            return magnitude == UInt64(Int.max) + 1 ? Int.min : -Int(magnitude)
         }
-        guard magnitude <= UInt64(Int.max) else { return (nil, text(), true) }
-        return (Int(magnitude), "", true)
+        guard magnitude <= UInt64(Int.max) else { return nil }
+        return Int(magnitude)
     }
+
+    /// The input from byte `start` up to where the scanner is, as text: what a message quotes of a value just read.
+    func text(from start: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    /// The byte offset the scanner is at.
+    var position: Int { index }
 
     private static let powersOfTen: [Double] = (0...22).map { exponent in
         (0..<exponent).reduce(1.0) { product, _ in product * 10 }
@@ -286,6 +318,11 @@ struct JSONScanner {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var end = index + 1
+        // Eight bytes at a time up to the word that holds the closing quote (or anything else to look at): names and
+        // paths run to dozens of bytes, and a byte at a time was the scanner's largest cost after the numbers.
+        while end + 8 <= count, !Self.holdsQuoteBackslashOrControl(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: end, as: UInt64.self)) {
+            end += 8
+        }
         while end < count {
             let byte = base[end]
             if byte == UInt8(ascii: "\"") {
@@ -297,6 +334,20 @@ struct JSONScanner {
             end += 1
         }
         return nil
+    }
+
+    /// Whether any of the eight bytes is `"`, `\` or below 0x20. Each test is the classic exact "has a zero byte"
+    /// (`(v - 0x01…) & ~v & 0x80…`) or "has a byte below n" word trick; bytes of 0x80 and above never match.
+    @inline(__always)
+    private static func holdsQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        let control = (word &- ones &* 0x20) & ~word
+        return (quote | backslash | control) & highs != 0
     }
 
     private mutating func readString() throws(JSONSyntaxError) -> String {

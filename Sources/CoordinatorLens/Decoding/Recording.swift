@@ -129,6 +129,8 @@ public struct Recording: Sendable {
     private var sessionsWithEvents = Set<Int>()
     /// Sessions with an event read so far, so a malformed line need not search the session's lines for one.
     private var recordsSeen = Set<Int>()
+    /// The session of the latest event, already in `recordsSeen`.
+    private var lastRecordSession: Int?
 
     /// An empty recording, to be fed with `consume` and closed with `finish`.
     public init(limits: InputLimits = .default, keeping retention: Retention = .everyLine) {
@@ -211,8 +213,12 @@ public struct Recording: Sendable {
             usableLines += 1
             eventLines += 1
             let index = index(of: run)
-            if failures[index] != nil { sessionsWithEvents.insert(index) }
-            recordsSeen.insert(index)
+            // Once per stretch of one session's events, not a set insert per event.
+            if index != lastRecordSession {
+                if failures[index] != nil { sessionsWithEvents.insert(index) }
+                recordsSeen.insert(index)
+                lastRecordSession = index
+            }
             if retention == .treeAtEnd {
                 sessions[index].treeAtEnd!.apply(record)
             } else {

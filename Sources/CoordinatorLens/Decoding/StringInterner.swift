@@ -12,18 +12,25 @@ import Darwin
 /// A direct-mapped cache: each slot keeps the last string that hashed there, and a collision only costs a fresh
 /// String, never a wrong one, since a hit compares every byte. Strings of up to 15 bytes are built inline by String
 /// itself without allocating, and long ones rarely repeat, so only the lengths in between are cached.
+///
+/// Call sites repeat the same way (an app calls the hook from a few dozen places), so it shares those too: one
+/// `CallSite` box per place rather than one allocation per event.
 package struct StringInterner: Sendable {
     private var slots: [String?]
+    private var sites: [CallSite?]
     private static let slotCount = 1_024
+    private static let siteSlotCount = 256
     private static let cachedLengths = 16...256
 
     /// An empty cache.
     package init() {
         slots = Array(repeating: nil, count: Self.slotCount)
+        sites = Array(repeating: nil, count: Self.siteSlotCount)
     }
 
     private init(slots: [String?]) {
         self.slots = slots
+        sites = []
     }
 
     /// An interner that caches nothing, for a single line decoded on its own.
@@ -39,6 +46,20 @@ package struct StringInterner: Sendable {
         let made = String(decoding: bytes, as: UTF8.self)
         // Repaired text no longer matches its bytes: caching it would never hit.
         if made.utf8.count == bytes.count { slots[slot] = made }
+        return made
+    }
+
+    /// The call site with these fields, shared with the last one like it that hashed to the same slot. The strings
+    /// come from `string(_:)`, so a repeat is usually the very same storage and compares at once.
+    package mutating func callSite(file: String, line: Int, function: String?, path: String?) -> CallSite {
+        guard !sites.isEmpty else { return CallSite(file: file, line: line, function: function, path: path) }
+        let mix = line &* 0x9E37_79B9 ^ file.utf8.count &* 31 ^ (function?.utf8.count ?? 0) &* 131 ^ (path?.utf8.count ?? 0)
+        let slot = mix & (Self.siteSlotCount - 1)
+        if let cached = sites[slot], cached.line == line, cached.file == file, cached.function == function, cached.path == path {
+            return cached
+        }
+        let made = CallSite(file: file, line: line, function: function, path: path)
+        sites[slot] = made
         return made
     }
 
