@@ -1,4 +1,5 @@
 import CoordinatorLens
+import Foundation
 import Testing
 
 @Suite struct LeakReportTests {
@@ -20,6 +21,44 @@ import Testing
         #expect(text.utf8.count < 600 * depth, "\(text.utf8.count) bytes")
         #expect(text.contains("path: Step#1 › … 9,975 more › Step#9977 › "))
         #expect(text.contains("path: Step#1 › Step#2\n"))
+    }
+
+    /// The report prints a parent's path once and every leak under it from that; each printed path must still be the
+    /// snapshot's own, through detached and orphaned coordinators, a parent the snapshot lacks, and a cycle that only
+    /// a hand-edited snapshot can hold.
+    @Test func sharedParentPathsPrintEachLeaksOwnPath() throws {
+        var tree = SessionTree(header: SessionHeader(app: "Wide", run: "r"))
+        var seq = 0
+        func apply(_ event: Event) {
+            seq += 1
+            tree.apply(EventRecord(seq: seq, time: 0, event: event))
+        }
+        apply(.add(id: 1, type: "App", parent: nil))
+        for id in 2...400 {
+            // Levels of 3, each coordinator under one a little above it; every fifth one leaks by dismissal.
+            apply(.add(id: CoordinatorID(id), type: "Level\(id % 4)", parent: CoordinatorID(max(1, (id + 1) / 3))))
+            if id % 5 == 0 { apply(.dismiss(id: CoordinatorID(id))) }
+        }
+        apply(.remove(id: 20, parent: nil))
+        apply(.deinitialized(id: 7))
+        let built = tree.snapshot(at: 10, grace: 2)
+        var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(built)) as! [String: Any]
+        var nodes = json["nodes"] as! [[String: Any]]
+        // 30 and 31 hold each other; 32 hangs under an id no node has.
+        nodes[29]["parent"] = 31
+        nodes[30]["parent"] = 30
+        nodes[31]["parent"] = 9_999
+        json["nodes"] = nodes
+        let edited = try JSONDecoder().decode(Snapshot.self, from: JSONSerialization.data(withJSONObject: json))
+        for snapshot in [built, edited] {
+            #expect(snapshot.retained.count > 70)
+            let text = LeakReport.text(for: SessionCheck(source: "", snapshot: snapshot, atEnd: true))
+            let printed = text.split(separator: "\n").filter { $0.hasPrefix("    path: ") }.map { $0.dropFirst(10) }
+            let expected = snapshot.retained.map { node in
+                snapshot.path(to: node.id).map { "\($0.type)#\($0.id)" }.joined(separator: " › ")
+            }
+            #expect(printed.map(String.init) == expected)
+        }
     }
 
     /// Text from a recording can never start a report line of its own.

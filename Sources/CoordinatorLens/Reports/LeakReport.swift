@@ -10,8 +10,8 @@ package enum LeakReport {
     /// The path from the root to the node, as `App#1 › Home#2 › Yellow#5`; a detached node is shown under the parent
     /// it left, and a long path keeps its ends with `… N more` between them.
     package static func path(to node: SnapshotNode, in snapshot: Snapshot) -> String {
-        var ancestry = AncestryIndex(snapshot)
-        return TextSanitizer.visible(ancestry.path(to: node.id, name: name))
+        var ancestry = AncestryIndex(snapshot, name: name)
+        return TextSanitizer.visible(ancestry.path(to: node.id))
     }
 
     /// Counts in verdict order, for example `3 alive, 2 retained, 4 released`.
@@ -27,13 +27,13 @@ package enum LeakReport {
         for check: SessionCheck, paths: SourcePaths = SourcePaths(), notes: LeakNotes = LeakNotes(), session: Int = 0
     ) -> String {
         let snapshot = check.snapshot
-        var ancestry = AncestryIndex(snapshot)
+        var ancestry = AncestryIndex(snapshot, name: name)
         var lines = ["\(snapshot.app) run \(snapshot.run) (evaluated at \(Seconds(snapshot.evaluatedAt)), grace \(Seconds(snapshot.grace)))"]
         for node in snapshot.retained {
             let note = notes.note(session: session, id: node.id)
             lines.append("  \(note?.accepted == true ? "KNOWN" : "RETAINED") \(name(node)): \(node.reason ?? "not released")")
             if let site = node.site { lines.append("    added at \(paths.file(for: site)):\(site.line)") }
-            lines.append("    path: \(ancestry.path(to: node.id, name: name))")
+            lines.append("    path: \(ancestry.path(to: node.id))")
             if let note { lines.append("    \(note.text)") }
         }
         for undecided in check.undecided {

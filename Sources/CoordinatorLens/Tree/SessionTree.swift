@@ -327,14 +327,16 @@ package struct SessionTree: Sendable {
 
     private mutating func remove(_ id: CoordinatorID, from parent: CoordinatorID?, _ record: EventRecord) {
         guard let index = known(id, record, "remove") else { return }
-        let coordinator = coordinators[index]
-        guard let current = coordinator.parent else {
+        // Fields read in place: a copy of the whole coordinator retained and released each of its strings and sites.
+        guard let current = coordinators[index].parent else {
             let from = parent.map { " from \(nameOrID($0))" } ?? ""
-            warn(record, "remove of \(coordinator.type)#\(id)\(from), which is not attached to any parent")
+            warn(record, "remove of \(coordinators[index].type)#\(id)\(from), which is not attached to any parent")
             return
         }
         if let parent, parent != current {
-            warn(record, "remove of \(coordinator.type)#\(id) from \(nameOrID(parent)), which does not hold it (its parent is \(nameOrID(current)))")
+            warn(
+                record,
+                "remove of \(coordinators[index].type)#\(id) from \(nameOrID(parent)), which does not hold it (its parent is \(nameOrID(current)))")
             return
         }
         detach(index)

@@ -53,7 +53,7 @@ extension CheckResult {
         var findings: [CheckFinding] = []
         for (index, check) in sessions.enumerated() {
             let snapshot = check.snapshot
-            var ancestry = AncestryIndex(snapshot)
+            var ancestry = AncestryIndex(snapshot) { "\($0.type)#\($0.id)" }
             func finding(
                 _ kind: CheckFinding.Kind, _ severity: CheckFinding.Severity, rule: String, node: SnapshotNode,
                 word: String, reason: String
@@ -63,7 +63,7 @@ extension CheckResult {
                 return CheckFinding(
                     kind: kind, severity: severity, rule: rule, title: "\(name) \(word)", word: word,
                     message: "\(name) \(word): \(reason)", reason: reason, site: node.site, input: nil, node: node,
-                    path: ancestry.path(to: node.id) { "\($0.type)#\($0.id)" },
+                    path: ancestry.path(to: node.id),
                     holder: holderID.flatMap { snapshot.node($0) }, session: index
                 )
             }

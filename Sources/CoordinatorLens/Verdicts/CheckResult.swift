@@ -14,7 +14,7 @@ public struct CheckResult: Sendable {
     }
 
     /// Retained coordinators in all sessions: the leaks.
-    public var retained: Int { sessions.reduce(0) { $0 + $1.snapshot.retained.count } }
+    public var retained: Int { sessions.reduce(0) { $0 + ($1.snapshot.counts[.retained] ?? 0) } }
     /// Coordinators no session could decide, because it ended within their grace period.
     public var undecided: Int { sessions.reduce(0) { $0 + $1.undecided.count } }
 
