@@ -18,9 +18,23 @@ public enum StreamCheck {
         public var description: String
     }
 
+    /// Every line the hook-form reader takes must decode to the same record the general way.
+    static func fastReaderAgrees(_ input: [UInt8]) throws {
+        var fast = StringInterner()
+        var general = StringInterner()
+        for (index, line) in input.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            try Array(line).withUnsafeBufferPointer { bytes in
+                guard let record = HookLineReader.read(bytes, lineNumber: index + 1, strings: &fast) else { return }
+                let expected = EventDecoder.decodeGenerally(bytes, lineNumber: index + 1, strings: &general)
+                try expect(expected == .record(record), "line \(index + 1) read as \(record), generally as \(expected)")
+            }
+        }
+    }
+
     /// Checks `input` with `limits`.
     public static func run(_ input: [UInt8], limits: InputLimits = .default) throws -> Outcome {
         let lineCount = input.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        try fastReaderAgrees(input)
         let recording = Recording(bytes: input, limits: limits)
         var outcome = Outcome()
         for log in recording.sessions {

@@ -37,6 +37,13 @@ public enum EventDecoder {
         }
         // A line that starts with its object (every line the hook writes) cannot be blank: no scan for whitespace.
         if line.first != UInt8(ascii: "{"), line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
+        if let record = HookLineReader.read(line, lineNumber: lineNumber, strings: &strings) { return .record(record) }
+        return decodeGenerally(line, lineNumber: lineNumber, strings: &strings)
+    }
+
+    /// Decodes one line (BOM and blank lines already handled) the general way, any key order and spacing, with an
+    /// error naming the problem: what `HookLineReader`'s records must agree with.
+    package static func decodeGenerally(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, strings: inout StringInterner) -> DecodedLine {
         do {
             return try decodeObject(line, lineNumber: lineNumber, strings: &strings)
         } catch let failure as JSONSyntaxError {
@@ -80,36 +87,16 @@ public enum EventDecoder {
         var run: String?
         var via: String?
         var per: String?
-        // The hook writes seq, t, event, the kind's own keys and the call site in a fixed order without spaces:
-        // matched whole, in that order, its keys skip the general key lookup. From the first key that differs (any
-        // other order, spacing or producer) the loop below reads the rest like every other key.
+        // The hook writes seq, t, event and id first, in that order and without spaces: matched whole, these keys
+        // skip the general key lookup. Any other order or spacing reads them in the loop below like every other key.
+        // (A line in the hook's exact form is read by `HookLineReader` before it gets here.)
         if scanner.skipKey("seq") {
             seq = try scanner.integer(.seq)
             if scanner.skipKey("t") {
                 time = try scanner.number(.t)
                 if scanner.skipKey("event") {
                     kind = try scanner.kind()
-                    if scanner.skipKey("id") {
-                        id = try scanner.coordinatorID(.id)
-                        switch kind {
-                        case .known(.add):
-                            if scanner.skipKey("type") { type = try scanner.text(.type, &strings) }
-                            if scanner.skipKey("parent") { parent = try scanner.coordinatorID(.parent) }
-                        case .known(.remove):
-                            if scanner.skipKey("parent") { parent = try scanner.coordinatorID(.parent) }
-                        case .known(.bind):
-                            if scanner.skipKey("screen") { screen = try scanner.text(.screen, &strings) }
-                        case .known(.dismiss):
-                            if scanner.skipKey("via") { via = try scanner.text(.via, &strings) }
-                        default: break
-                        }
-                    }
-                    if scanner.skipKey("file") {
-                        file = try scanner.text(.file, &strings)
-                        if scanner.skipKey("line") { callLine = try scanner.integer(.line) }
-                        if scanner.skipKey("function") { function = try scanner.text(.function, &strings) }
-                        if scanner.skipKey("path") { path = try scanner.text(.path, &strings) }
-                    }
+                    if scanner.skipKey("id") { id = try scanner.coordinatorID(.id) }
                 }
             }
         }

@@ -308,7 +308,8 @@ struct JSONScanner {
     /// The byte offset the scanner is at.
     var position: Int { index }
 
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
+    /// 10^0 through 10^22, each exact in a Double.
+    static let powersOfTen: [Double] = (0...22).map { exponent in
         (0..<exponent).reduce(1.0) { product, _ in product * 10 }
     }
 

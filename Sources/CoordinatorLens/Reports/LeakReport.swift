@@ -10,7 +10,7 @@ package enum LeakReport {
     /// The path from the root to the node, as `App#1 › Home#2 › Yellow#5`; a detached node is shown under the parent
     /// it left, and a long path keeps its ends with `… N more` between them.
     package static func path(to node: SnapshotNode, in snapshot: Snapshot) -> String {
-        var ancestry = AncestryIndex(snapshot, name: name)
+        var ancestry = AncestryIndex(snapshot)
         return TextSanitizer.visible(ancestry.path(to: node.id))
     }
 
@@ -27,7 +27,7 @@ package enum LeakReport {
         for check: SessionCheck, paths: SourcePaths = SourcePaths(), notes: LeakNotes = LeakNotes(), session: Int = 0
     ) -> String {
         let snapshot = check.snapshot
-        var ancestry = AncestryIndex(snapshot, name: name)
+        var ancestry = AncestryIndex(snapshot)
         var lines = ["\(snapshot.app) run \(snapshot.run) (evaluated at \(Seconds(snapshot.evaluatedAt)), grace \(Seconds(snapshot.grace)))"]
         for node in snapshot.retained {
             let note = notes.note(session: session, id: node.id)

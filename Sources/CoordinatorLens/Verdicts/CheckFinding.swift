@@ -53,7 +53,7 @@ extension CheckResult {
         var findings: [CheckFinding] = []
         for (index, check) in sessions.enumerated() {
             let snapshot = check.snapshot
-            var ancestry = AncestryIndex(snapshot) { "\($0.type)#\($0.id)" }
+            var ancestry = AncestryIndex(snapshot)
             func finding(
                 _ kind: CheckFinding.Kind, _ severity: CheckFinding.Severity, rule: String, node: SnapshotNode,
                 word: String, reason: String

@@ -115,6 +115,11 @@ public struct Snapshot: Hashable, Sendable, Codable {
         return nodes[index]
     }
 
+    /// The position in `nodes` of the node with this id, for readers that take a few fields without copying the node.
+    package func position(of id: CoordinatorID) -> Int? {
+        position[id]
+    }
+
     /// How many coordinators have each verdict.
     public var counts: [Verdict: Int] {
         // Tallied by position, reading one field of each node: a reduce over the nodes copied each one (its strings
