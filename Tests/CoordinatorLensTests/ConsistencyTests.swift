@@ -98,3 +98,25 @@ import Testing
         #expect(tree.diagnostics.isEmpty)
     }
 }
+
+/// The tree keeps its coordinators in chunks; across chunk boundaries it must read and write like an Array.
+@Suite struct ChunkedArrayTests {
+    @Test func readsAndWritesInPlaceLikeAnArray() {
+        var chunked = ChunkedArray<[Int]>()
+        var plain: [[Int]] = []
+        for value in 0..<10_000 {
+            chunked.append([value])
+            plain.append([value])
+            if value % 7 == 0 {
+                let at = value / 3
+                chunked[at].append(value)
+                plain[at].append(value)
+            }
+        }
+        #expect(chunked.count == plain.count && Array(chunked) == plain)
+        #expect(chunked[4_095] == plain[4_095] && chunked[4_096] == plain[4_096] && chunked.last == plain.last)
+        let copy = chunked
+        chunked[5_000] = []
+        #expect(copy[5_000] == [5_000] && chunked[5_000].isEmpty, "a copy keeps its own elements")
+    }
+}

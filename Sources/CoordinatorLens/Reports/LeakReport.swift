@@ -28,31 +28,40 @@ package enum LeakReport {
     ) -> String {
         let snapshot = check.snapshot
         var ancestry = AncestryIndex(snapshot)
-        var lines = ["\(snapshot.app) run \(snapshot.run) (evaluated at \(Seconds(snapshot.evaluatedAt)), grace \(Seconds(snapshot.grace)))"]
-        for node in snapshot.retained {
-            let note = notes.note(session: session, id: node.id)
-            lines.append("  \(note?.accepted == true ? "KNOWN" : "RETAINED") \(name(node)): \(node.reason ?? "not released")")
-            if let site = node.site { lines.append("    added at \(paths.file(for: site)):\(site.line)") }
-            lines.append("    path: \(ancestry.path(to: node.id))")
-            if let note { lines.append("    \(note.text)") }
+        // One string appended line by line: a report lists every leak, 20,000 of them in a million-event run.
+        var text = ""
+        func line(_ content: String) {
+            if !text.isEmpty { text += "\n" }
+            text += TextSanitizer.visible(content)
+        }
+        line("\(snapshot.app) run \(snapshot.run) (evaluated at \(Seconds(snapshot.evaluatedAt)), grace \(Seconds(snapshot.grace)))")
+        // By position, reading the fields each line needs: a copy of each leak's node was a fifth of the report.
+        for index in snapshot.nodes.indices where snapshot.nodes[index].verdict == .retained {
+            let id = snapshot.nodes[index].id
+            let note = notes.note(session: session, id: id)
+            let name = "\(snapshot.nodes[index].type)#\(id)"
+            line("  \(note?.accepted == true ? "KNOWN" : "RETAINED") \(name): \(snapshot.nodes[index].reason ?? "not released")")
+            if let site = snapshot.nodes[index].site { line("    added at \(paths.file(for: site)):\(site.line)") }
+            line("    path: \(ancestry.path(to: id))")
+            if let note { line("    \(note.text)") }
         }
         for undecided in check.undecided {
-            lines.append("  UNDECIDED \(name(undecided.node)): \(undecided.reason)")
-            if let site = undecided.node.site { lines.append("    added at \(paths.file(for: site)):\(site.line)") }
+            line("  UNDECIDED \(name(undecided.node)): \(undecided.reason)")
+            if let site = undecided.node.site { line("    added at \(paths.file(for: site)):\(site.line)") }
         }
         for node in snapshot.nodes where node.verdict == .late {
-            lines.append("  late \(name(node)): \(node.reason ?? "")")
+            line("  late \(name(node)): \(node.reason ?? "")")
         }
-        for crowd in CrowdedSiblings.find(in: snapshot) { lines.append("  \(crowd.note(in: snapshot))") }
+        for crowd in CrowdedSiblings.find(in: snapshot) { line("  \(crowd.note(in: snapshot))") }
         if !snapshot.warnings.isEmpty {
-            lines.append("  warnings:")
+            line("  warnings:")
             let prefix = check.source.isEmpty ? "" : "\(check.source):"
             for warning in snapshot.warnings {
-                lines.append(warning.line > 0 ? "    \(prefix)\(warning.line): \(warning.message)" : "    \(warning.message)")
+                line(warning.line > 0 ? "    \(prefix)\(warning.line): \(warning.message)" : "    \(warning.message)")
             }
         }
-        lines.append("  \(counts(snapshot))")
-        return lines.map(TextSanitizer.visible).joined(separator: "\n")
+        line("  \(counts(snapshot))")
+        return text
     }
 
     /// Every session's block, then the closing count, and when undecided coordinators do not fail the run, a note.

@@ -3,6 +3,8 @@
 package enum TextSanitizer {
     /// `text` with `\n`, `\r`, `\t` spelled out and every other C0/C1 control character and DEL as `\u{XX}`.
     package static func visible(_ text: String) -> String {
+        // Printable ASCII, nearly every line of a report, needs no scalar decoding to be passed through.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)

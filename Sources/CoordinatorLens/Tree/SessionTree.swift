@@ -37,7 +37,7 @@ package struct SessionTree: Sendable {
     /// The limits the app declared with `expect` events, the latest per type and scope.
     package private(set) var aliveLimits: [AliveLimit] = []
 
-    private var coordinators: [Coordinator] = []
+    private var coordinators = ChunkedArray<Coordinator>()
     private var indexByID = CoordinatorIndex()
     private var rootIDs: [CoordinatorID] = []
     // Detaching leaves its entry in the parent's children (or the roots) as a stale one, found by `slot`, so a remove
@@ -58,8 +58,8 @@ package struct SessionTree: Sendable {
 
     /// Coordinators in the order they were first added.
     package var all: [Coordinator] {
-        guard staleTotal > 0 else { return coordinators }
-        var live = coordinators
+        guard staleTotal > 0 else { return Array(coordinators) }
+        var live = Array(coordinators)
         for index in live.indices where staleChildren[index] > 0 {
             live[index].children = liveChildren(of: index)
         }

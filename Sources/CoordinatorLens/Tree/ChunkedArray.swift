@@ -1,0 +1,42 @@
+/// An append-only list kept in fixed-size chunks, so growing it never moves what it holds.
+///
+/// A session's coordinators are 200 bytes each: in one Array, each doubling copied every one of them into freshly
+/// faulted memory, and at a million events that copy was close to half of applying them. Here a full chunk stays
+/// where it is and a new one starts; reading and writing in place cost a shift and a mask more than an Array.
+package struct ChunkedArray<Element>: RandomAccessCollection {
+    private static var chunkShift: Int { 12 }
+    private static var chunkSize: Int { 1 << chunkShift }
+    private var chunks: [[Element]] = []
+    package private(set) var count = 0
+
+    /// An empty list.
+    package init() {}
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
+
+    package subscript(index: Int) -> Element {
+        _read {
+            precondition(index >= 0 && index < count, "index out of range")
+            yield chunks[index >> Self.chunkShift][index & (Self.chunkSize - 1)]
+        }
+        _modify {
+            precondition(index >= 0 && index < count, "index out of range")
+            yield &chunks[index >> Self.chunkShift][index & (Self.chunkSize - 1)]
+        }
+    }
+
+    /// Adds `element` at the end; nothing already held moves.
+    package mutating func append(_ element: Element) {
+        if count & (Self.chunkSize - 1) == 0 {
+            var chunk: [Element] = []
+            // The first chunk grows as an Array does, so a small tree holds no more than it needs.
+            if !chunks.isEmpty { chunk.reserveCapacity(Self.chunkSize) }
+            chunks.append(chunk)
+        }
+        chunks[chunks.count - 1].append(element)
+        count += 1
+    }
+}
+
+extension ChunkedArray: Sendable where Element: Sendable {}
