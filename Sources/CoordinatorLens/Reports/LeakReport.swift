@@ -49,7 +49,8 @@ package enum LeakReport {
             line("  UNDECIDED \(name(undecided.node)): \(undecided.reason)")
             if let site = undecided.node.site { line("    added at \(paths.file(for: site)):\(site.line)") }
         }
-        for node in snapshot.nodes where node.verdict == .late {
+        for index in snapshot.nodes.indices where snapshot.nodes[index].verdict == .late {
+            let node = snapshot.nodes[index]
             line("  late \(name(node)): \(node.reason ?? "")")
         }
         for crowd in CrowdedSiblings.find(in: snapshot) { line("  \(crowd.note(in: snapshot))") }

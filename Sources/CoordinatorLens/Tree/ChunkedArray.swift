@@ -27,7 +27,7 @@ package struct ChunkedArray<Element>: RandomAccessCollection {
     }
 
     /// Adds `element` at the end; nothing already held moves.
-    package mutating func append(_ element: Element) {
+    package mutating func append(_ element: consuming Element) {
         if count & (Self.chunkSize - 1) == 0 {
             var chunk: [Element] = []
             // The first chunk grows as an Array does, so a small tree holds no more than it needs.

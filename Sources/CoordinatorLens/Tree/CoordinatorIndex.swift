@@ -46,6 +46,9 @@ struct CoordinatorIndex: Hashable, Sendable {
             count += 1
             if slot >= 0, slot < dense.count {
                 dense[slot] = newValue + 1
+            } else if slot == dense.count {
+                // The next id in line, as the hook's counter gives them: one append.
+                dense.append(newValue + 1)
             } else if slot >= 0, slot < 2 * count + Self.headStart {
                 dense.append(contentsOf: repeatElement(0, count: slot + 1 - dense.count))
                 dense[slot] = newValue + 1

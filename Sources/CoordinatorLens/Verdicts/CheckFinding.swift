@@ -82,7 +82,8 @@ extension CheckResult {
                         .undecided, allowingUndecided ? .warning : .error, rule: "undecided",
                         node: undecided.node, word: "undecided", reason: undecided.reason))
             }
-            for node in snapshot.nodes where node.verdict == .late {
+            for index in snapshot.nodes.indices where snapshot.nodes[index].verdict == .late {
+                let node = snapshot.nodes[index]
                 findings.append(finding(.late, .note, rule: "late", node: node, word: "late", reason: paths.reason(for: node) ?? "deinited late"))
             }
             for warning in snapshot.warnings {

@@ -51,8 +51,10 @@ public struct SessionCheck: Sendable {
             undecided = []
             return
         }
-        undecided = snapshot.nodes.compactMap { node in
-            guard node.verdict == .pending, let done = node.doneAt else { return nil }
+        // By position: a node is copied only when it is undecided, not each of them to test its verdict.
+        undecided = snapshot.nodes.indices.compactMap { index in
+            guard snapshot.nodes[index].verdict == .pending, let done = snapshot.nodes[index].doneAt else { return nil }
+            let node = snapshot.nodes[index]
             return UndecidedCoordinator(node: node, reason: Self.reason(for: node, doneAt: done, in: snapshot))
         }
     }

@@ -16,13 +16,17 @@ package struct CrowdedSiblings: Hashable, Sendable {
     /// expected count covers the type, the ones beyond it are retained.
     package static func find(in snapshot: Snapshot) -> [CrowdedSiblings] {
         var crowds: [CrowdedSiblings] = []
-        for parent in snapshot.nodes where parent.children.count >= threshold {
+        // Nodes are read by position, a field at a time: copying each of 200,000 children cost `check` 15 ms.
+        for index in snapshot.nodes.indices where snapshot.nodes[index].children.count >= threshold {
+            let parent = snapshot.nodes[index]
             var byType: [String: [CoordinatorID]] = [:]
             var order: [String] = []
             for id in parent.children {
-                guard let child = snapshot.node(id), child.verdict == .alive, child.screen != nil else { continue }
-                if byType[child.type] == nil { order.append(child.type) }
-                byType[child.type, default: []].append(id)
+                guard let child = snapshot.position(of: id), snapshot.nodes[child].verdict == .alive, snapshot.nodes[child].screen != nil
+                else { continue }
+                let type = snapshot.nodes[child].type
+                if byType[type] == nil { order.append(type) }
+                byType[type, default: []].append(id)
             }
             for type in order where byType[type]!.count >= threshold {
                 crowds.append(CrowdedSiblings(parent: parent.id, type: type, ids: byType[type]!))
