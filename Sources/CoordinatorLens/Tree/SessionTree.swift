@@ -83,6 +83,9 @@ package struct SessionTree: Sendable {
     /// How many coordinators the session has added.
     package var coordinatorCount: Int { coordinators.count }
 
+    /// Each id's position among the coordinators, which is its node's position in a snapshot of the tree.
+    var positions: CoordinatorIndex { indexByID }
+
     /// Whether the session has added this id.
     package func knows(_ id: CoordinatorID) -> Bool { indexByID[id] != nil }
 

@@ -69,6 +69,16 @@ public struct Snapshot: Hashable, Sendable, Codable {
         app: String, run: String, pid: Int?, evaluatedAt: Double, grace: Double, lastSeq: Int?, ended: Bool,
         roots: [CoordinatorID], nodes: [SnapshotNode], marks: [Mark], warnings: [Diagnostic]
     ) {
+        self.init(
+            app: app, run: run, pid: pid, evaluatedAt: evaluatedAt, grace: grace, lastSeq: lastSeq, ended: ended,
+            roots: roots, nodes: nodes, marks: marks, warnings: warnings, positions: Snapshot.index(nodes))
+    }
+
+    /// Makes a snapshot whose nodes `positions` already indexes by id.
+    init(
+        app: String, run: String, pid: Int?, evaluatedAt: Double, grace: Double, lastSeq: Int?, ended: Bool,
+        roots: [CoordinatorID], nodes: [SnapshotNode], marks: [Mark], warnings: [Diagnostic], positions: CoordinatorIndex
+    ) {
         self.app = app
         self.run = run
         self.pid = pid
@@ -80,7 +90,7 @@ public struct Snapshot: Hashable, Sendable, Codable {
         self.nodes = nodes
         self.marks = marks
         self.warnings = warnings
-        self.position = Snapshot.index(nodes)
+        self.position = positions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -197,9 +207,10 @@ extension SessionTree {
         }
         let limits = AliveLimit.merged(aliveLimits + limits)
         if !limits.isEmpty { OverLimitRule.apply(limits, to: &nodes) }
+        // The nodes are the coordinators in order, so the tree's own index finds them: no second one to build.
         return Snapshot(
             app: header.app, run: header.run, pid: header.pid, evaluatedAt: time, grace: grace, lastSeq: lastSeq,
-            ended: ended, roots: roots, nodes: nodes, marks: marks, warnings: warnings
+            ended: ended, roots: roots, nodes: nodes, marks: marks, warnings: warnings, positions: positions
         )
     }
 }
