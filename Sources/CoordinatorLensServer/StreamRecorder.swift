@@ -78,8 +78,8 @@ final class StreamRecorder: @unchecked Sendable {
             // A line cut by a crash or a full disk elsewhere stays a line of its own, never the start of the next one.
             var last: UInt8 = 0
             if pread(descriptor, &last, 1, size - 1) == 1, last != 0x0A {
-                var newline: UInt8 = 0x0A
-                guard FileDescriptor.write(descriptor, UnsafeRawBufferPointer(start: &newline, count: 1)) == 1 else {
+                let newline: UInt8 = 0x0A
+                guard withUnsafeBytes(of: newline, { FileDescriptor.write(descriptor, $0) }) == 1 else {
                     FileDescriptor.close(descriptor)
                     throw ListenError(message: "cannot append to the recording \(path): \(String(cString: strerror(errno)))")
                 }
