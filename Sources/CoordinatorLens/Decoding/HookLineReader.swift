@@ -24,12 +24,14 @@ package struct HookLineReader {
     }
 
     /// The record the line holds, or nil when the line is not in the hook's exact form.
+    @inline(__always)
     package static func read(_ line: UnsafeBufferPointer<UInt8>, lineNumber: Int, strings: inout StringInterner) -> EventRecord? {
         guard line.count > 0 else { return nil }
         var reader = HookLineReader(line)
         return reader.record(lineNumber: lineNumber, strings: &strings)
     }
 
+    @inline(__always)
     private mutating func record(lineNumber: Int, strings: inout StringInterner) -> EventRecord? {
         guard take(#"{"seq":"#), let seq = integer(), take(#","t":"#), let time = seconds(), take(#","event":""#),
             let kind = kind()
