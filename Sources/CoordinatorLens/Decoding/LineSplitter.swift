@@ -22,6 +22,21 @@ package struct LineSplitter: Sendable {
         self.maxLineBytes = maxLineBytes
     }
 
+    /// A splitter for a part of a stream that starts at a line's start, after `linesBefore` lines.
+    package init(maxLineBytes: Int, linesBefore: Int) {
+        self.maxLineBytes = maxLineBytes
+        linesEmitted = linesBefore
+    }
+
+    /// Whether the next byte fed starts a line: no partial line is kept and none is being skipped.
+    package var isAtLineStart: Bool { partial.isEmpty && !discarding }
+
+    /// Counts lines another splitter handed out, for a part of the stream given to it instead of this one.
+    package mutating func skip(linesSplitElsewhere count: Int) {
+        precondition(isAtLineStart, "a part split elsewhere must start at a line's start")
+        linesEmitted += count
+    }
+
     /// Calls `body` with each complete line in `chunk` (without its `\n`) and its 1-based line number; a line that
     /// grows past `maxLineBytes` is reported once to `onOverlong`, with its number, as soon as it does, and skipped.
     package mutating func feed(

@@ -108,6 +108,13 @@ public struct Recording: Sendable {
     public private(set) var sessions: [SessionLog] = []
     /// Lines read so far, blank and unreadable ones included.
     package var linesRead: Int { reader.linesRead }
+    /// The reader's `concurrentRegionBytes`: from how many bytes of whole lines a chunk is decoded on a second thread.
+    package var concurrentRegionBytes: Int {
+        get { reader.concurrentRegionBytes }
+        set { reader.concurrentRegionBytes = newValue }
+    }
+    /// How many regions of the input a second thread decoded.
+    package var regionsDecodedElsewhere: Int { reader.regionsDecodedElsewhere }
     /// Lines that were a session line or an event: an input with none of them holds nothing to judge.
     package private(set) var usableLines = 0
     /// Lines that were an event: an input whose lines all failed but its session lines holds nothing to judge either.

@@ -1,5 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+private let hasSecondCore = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+
 /// Reads one wire-format stream as its chunks arrive: cuts it into lines, decodes them and says which run each
-/// belongs to. Pure: the caller brings the bytes (from a file or a socket) and decides what to keep.
+/// belongs to. No I/O: the caller brings the bytes (from a file or a socket) and decides what to keep. A large chunk
+/// is decoded on a second thread while this one hands the items on; that thread ends before `consume` returns.
 public struct StreamReader: Sendable {
     /// What one line of the stream turned out to be, with the run it belongs to.
     public enum Item: Hashable, Sendable {
@@ -19,15 +30,24 @@ public struct StreamReader: Sendable {
     private var splitter: LineSplitter
     /// One interner for the whole stream: each distinct type name or call site is allocated once.
     private var strings = StringInterner()
-    private let inventedRunPrefix: String
+    /// The second thread's interner, kept from chunk to chunk (a thread of its own needs a cache of its own).
+    private var regionStrings = StringInterner()
+    /// Chunks with at least this many bytes of whole lines have those lines split and decoded on a second thread
+    /// while this one takes them; by default 256 KiB, or never on a machine with one core. A thread costs tens of
+    /// microseconds to start, and 256 KiB of lines take about half a millisecond to decode. Tests set 0 (always) or
+    /// `.max` (never).
+    package var concurrentRegionBytes = hasSecondCore ? 1 << 18 : .max
+    /// How many regions a second thread decoded, so tests can tell that they exercised it.
+    package private(set) var regionsDecodedElsewhere = 0
+    private var tracker: RunTracker
     /// The run the next line belongs to; nil before any line of the stream.
-    package private(set) var run: String?
+    package var run: String? { tracker.run }
 
     /// A reader at the start of a stream. Lines longer than `maxLineBytes` are skipped and reported; lines before
     /// any session line go to a run named `<inventedRunPrefix>line-<N>`, N the first such line.
     public init(maxLineBytes: Int = .max, inventedRunPrefix: String = "") {
         splitter = LineSplitter(maxLineBytes: maxLineBytes)
-        self.inventedRunPrefix = inventedRunPrefix
+        tracker = RunTracker(inventedRunPrefix: inventedRunPrefix)
     }
 
     /// Lines handed out so far, over-long ones included.
@@ -36,6 +56,11 @@ public struct StreamReader: Sendable {
     /// Calls `body` with each item the complete lines of `chunk` make, and the line's bytes (without its newline; empty
     /// for an over-long line and an invented session).
     public mutating func consume(_ chunk: UnsafeRawBufferPointer, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void) {
+        if chunk.count >= concurrentRegionBytes, consumeOnTwoThreads(chunk, body) { return }
+        consumeHere(chunk, body)
+    }
+
+    private mutating func consumeHere(_ chunk: UnsafeRawBufferPointer, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void) {
         var splitter = self.splitter
         splitter.feed(chunk, onOverlong: { number in overlong(number, body) }, { line, number in take(line, number, body) })
         self.splitter = splitter
@@ -48,34 +73,53 @@ public struct StreamReader: Sendable {
         self.splitter = splitter
     }
 
+    /// The chunk's whole lines, from just after its first newline to its last one, go to a `RegionDecoder`; the
+    /// bytes before (which end a line the last chunk began) and after (which begin one) are read here. Items come out
+    /// in the same order and with the same content as on one thread. False, with nothing read, when the whole lines
+    /// are too few to be worth a thread or no thread could be started.
+    private mutating func consumeOnTwoThreads(
+        _ chunk: UnsafeRawBufferPointer, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void
+    ) -> Bool {
+        guard let base = chunk.baseAddress, let first = memchr(base, 0x0A, chunk.count) else { return false }
+        let regionStart = base.distance(to: UnsafeRawPointer(first)) + 1
+        var regionEnd = chunk.count
+        while regionEnd > regionStart, chunk[regionEnd - 1] != 0x0A { regionEnd -= 1 }
+        guard regionEnd > regionStart, regionEnd - regionStart >= concurrentRegionBytes else { return false }
+        consumeHere(UnsafeRawBufferPointer(rebasing: chunk[..<regionStart]), body)
+        let decoder = RegionDecoder(
+            region: UnsafeRawBufferPointer(rebasing: chunk[regionStart..<regionEnd]), maxLineBytes: splitter.maxLineBytes,
+            linesBefore: splitter.linesEmitted, strings: regionStrings, tracker: tracker)
+        // Handed over whole, so the decoder's writes copy nothing; it comes back with `join`.
+        regionStrings = .uncached
+        guard decoder.start() else {
+            regionStrings = StringInterner()
+            consumeHere(UnsafeRawBufferPointer(rebasing: chunk[regionStart...]), body)
+            return true
+        }
+        let lines = base.assumingMemoryBound(to: UInt8.self) + regionStart
+        while let batch = decoder.handoff.take() {
+            batch.drain { item, place in
+                body(item, UnsafeBufferPointer(start: place.count > 0 ? lines + place.offset : nil, count: place.count))
+            }
+        }
+        let finished = decoder.join()
+        regionsDecodedElsewhere += 1
+        regionStrings = finished.strings
+        tracker = finished.tracker
+        splitter.skip(linesSplitElsewhere: finished.linesSplit)
+        consumeHere(UnsafeRawBufferPointer(rebasing: chunk[regionEnd...]), body)
+        return true
+    }
+
     private mutating func take(
         _ line: UnsafeBufferPointer<UInt8>, _ number: Int, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        switch EventDecoder.decode(line, lineNumber: number, strings: &strings) {
-        case .blank:
-            return
-        case .session(let header, let at):
-            run = header.run
-            body(.session(header, line: at), line)
-        case .record(let record):
-            body(.record(record, run: currentRun(number, body)), line)
-        case .malformed(let diagnostic):
-            body(.malformed(diagnostic, run: currentRun(number, body)), line)
+        tracker.items(EventDecoder.decode(line, lineNumber: number, strings: &strings), line: number) { item, withBytes in
+            body(item, withBytes ? line : UnsafeBufferPointer(start: nil, count: 0))
         }
     }
 
     private mutating func overlong(_ number: Int, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void) {
-        let limit = splitter.maxLineBytes
-        let diagnostic = Diagnostic(line: number, message: "line longer than \(limit) bytes: skipped up to its newline")
-        body(.overlong(diagnostic, run: currentRun(number, body)), UnsafeBufferPointer(start: nil, count: 0))
-    }
-
-    private mutating func currentRun(_ number: Int, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void) -> String {
-        if let run { return run }
-        let header = SessionHeader(app: "unknown", run: "\(inventedRunPrefix)line-\(number)")
-        let note = Diagnostic(line: number, message: "events before any session line: read as a session of unknown app")
-        run = header.run
-        body(.inventedSession(header, note: note), UnsafeBufferPointer(start: nil, count: 0))
-        return header.run
+        tracker.overlong(line: number, limit: splitter.maxLineBytes) { item, _ in body(item, UnsafeBufferPointer(start: nil, count: 0)) }
     }
 }
