@@ -141,11 +141,67 @@ func decodeThroughput(applying: Bool = true, sitesEverywhere: Bool = false) thro
     print(
         String(
             format: (applying ? "decode+apply" : "decode alone") + (sitesEverywhere ? ", a call site on every event" : "")
-                + ": median %.2f M events/s (min %.2f, max %.2f) over 5 runs of a %.0f MB, %d-event file with %d coordinators; wc -l of the same file %.0f M lines/s; was %@  %@",
+                + " on one thread, its CPU time: median %.2f M events/s (min %.2f, max %.2f) over 5 runs of a %.0f MB, %d-event file with %d coordinators; wc -l of the same file %.0f M lines/s; was %@  [no target of its own]",
             median(rates) / 1e6, rates.min()! / 1e6, rates.max()! / 1e6, Double(bytes.count) / 1e6, count, coordinators,
-            Double(count) / floor / 1e6, applying && !sitesEverywhere ? "2.0 M/s" : "(not measured)",
-            applying && !sitesEverywhere
-                ? targetNote(median(rates), 5e6, "≥ 5 M events/s", lowerIsBetter: false) : "[no target of its own]"))
+            Double(count) / floor / 1e6, applying && !sitesEverywhere ? "2.0 M/s" : "(not measured)"))
+}
+
+/// Decode + apply as the command line reads a file: 1 MiB chunks through `StreamReader`, each record applied to the
+/// session's tree, on two threads (the reader's second thread decodes) against one, in turn. Wall time, since two
+/// threads share the work; the CPU time of the whole process is shown beside it.
+func readThroughput() throws {
+    let count = 1_000_000
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-bench-read-\(getpid()).ndjson")
+    try Data(generatedRecording(events: count)).write(to: path)
+    defer { try? FileManager.default.removeItem(at: path) }
+    let bytes = try Data(contentsOf: path)
+    let floor = lineCountFloor(path.path)
+    func processCPU() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+    func read(concurrently: Bool) -> (rate: Double, cpu: Double) {
+        let start = wallNanos()
+        let cpuStart = processCPU()
+        var reader = StreamReader()
+        if !concurrently { reader.concurrentRegionBytes = .max }
+        var tree: SessionTree?
+        func take(_ item: StreamReader.Item, _: UnsafeBufferPointer<UInt8>) {
+            switch item {
+            case .session(let header, _): tree = SessionTree(header: header)
+            case .record(let record, _): tree?.apply(record)
+            case .malformed(let diagnostic, _), .overlong(let diagnostic, _): tree?.report(diagnostic)
+            case .inventedSession: break
+            }
+        }
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let end = min(offset + (1 << 20), raw.count)
+                reader.consume(UnsafeRawBufferPointer(rebasing: raw[offset..<end]), take)
+                offset = end
+            }
+            reader.finish(take)
+        }
+        let seconds = Double(wallNanos() - start) / 1e9
+        precondition(tree?.eventCount == count && tree?.diagnostics.isEmpty == true, "bench file did not read cleanly")
+        return (Double(count) / seconds, processCPU() - cpuStart)
+    }
+    var two: [(rate: Double, cpu: Double)] = []
+    var one: [(rate: Double, cpu: Double)] = []
+    for _ in 0..<5 {
+        two.append(read(concurrently: true))
+        one.append(read(concurrently: false))
+    }
+    let rates = two.map(\.rate)
+    print(
+        String(
+            format:
+                "decode+apply as the command line reads a file (1 MiB chunks, the reader's second thread decoding): median %.2f M events/s wall (min %.2f, max %.2f), %.3f s CPU of both threads; one thread, in turn: %.2f M events/s wall, %.3f s CPU; 5 runs each of a %.0f MB, %d-event file; wc -l of the same file %.0f M lines/s; was 2.0 M/s  %@",
+            median(rates) / 1e6, rates.min()! / 1e6, rates.max()! / 1e6, median(two.map(\.cpu)), median(one.map(\.rate)) / 1e6,
+            median(one.map(\.cpu)), Double(bytes.count) / 1e6, count, Double(count) / floor / 1e6,
+            targetNote(median(rates), 5e6, "≥ 5 M events/s", lowerIsBetter: false)))
 }
 
 /// Exactly `count` coordinators: App → tabs → 200 features each (8 types), every 10th feature with a 5-deep chain;
@@ -311,10 +367,16 @@ print("coordlens-bench (release build; \(ProcessInfo.processInfo.activeProcessor
 // First, while the bench process is small: a child it starts counts the memory it had then.
 if wanted.isEmpty || wanted.contains("check") { try checkAsAProcess() }
 if wanted.isEmpty || wanted.contains("hook") { hookCost() }
-if wanted.isEmpty || wanted.contains("hook") || wanted.contains("hook-ratios") { hookRatios() }
+if wanted.isEmpty || wanted.contains("hook") || wanted.contains("hook-ratios") {
+    hookRatios()
+    hookParts()
+}
 if wanted.isEmpty || wanted.contains("sweep") { longestCall() }
 if wanted.isEmpty || wanted.contains("growth") { growthTime() }
-if wanted.isEmpty || wanted.contains("decode") { try decodeThroughput() }
+if wanted.isEmpty || wanted.contains("decode") {
+    try readThroughput()
+    try decodeThroughput()
+}
 // The decoder alone, without the tree, to tell which of the two a change in the figure above comes from.
 if wanted.contains("decode-only") { try decodeThroughput(applying: false) }
 // What the hook really writes: the call site, path included, on every line (the figure above has it on adds only).
