@@ -2,8 +2,8 @@ import CoordinatorLens
 import CoordinatorLensRendering
 import Foundation
 
-/// One input through everything a command does with it except libgvc (too slow to fuzz): decode, replay and judge
-/// each session, write DOT, write JSON and read it back, diff the run against itself and print the diff. Throws when
+/// One input through everything a command does with it except libgvc (too slow to fuzz): decode (on one thread and on
+/// two, which must agree), replay and judge each session, write DOT, write JSON and read it back, diff the run against itself and print the diff. Throws when
 /// an invariant fails; a crash or a hang shows as itself.
 public enum StreamCheck {
     /// What an input turned into, for the fuzzer's counts.
@@ -31,10 +31,41 @@ public enum StreamCheck {
         }
     }
 
+    /// Reading with the reader's second thread must hand out exactly what one thread does: every item, line and line
+    /// count, whole and in chunks that cut lines anywhere.
+    static func secondThreadAgrees(_ input: [UInt8], maxLineBytes: Int) throws {
+        func read(chunk size: Int, onSecondThread: Bool) -> (items: [StreamReader.Item], lines: [[UInt8]], count: Int) {
+            var reader = StreamReader(maxLineBytes: maxLineBytes)
+            reader.concurrentRegionBytes = onSecondThread ? 0 : .max
+            var items: [StreamReader.Item] = []
+            var lines: [[UInt8]] = []
+            func take(_ item: StreamReader.Item, _ line: UnsafeBufferPointer<UInt8>) {
+                items.append(item)
+                lines.append(Array(line))
+            }
+            var start = 0
+            while start < input.count {
+                let end = min(start + size, input.count)
+                input[start..<end].withUnsafeBytes { reader.consume($0, take) }
+                start = end
+            }
+            reader.finish(take)
+            return (items, lines, reader.linesRead)
+        }
+        // At most about 16 chunks, so a large shape starts 16 threads, not one per 61 bytes.
+        for size in [max(1, input.count), max(61, input.count / 16)] {
+            let one = read(chunk: size, onSecondThread: false)
+            let two = read(chunk: size, onSecondThread: true)
+            try expect(one.count == two.count, "\(two.count) lines on two threads, \(one.count) on one (chunks of \(size))")
+            try expect(one.items == two.items && one.lines == two.lines, "two threads read other items (chunks of \(size))")
+        }
+    }
+
     /// Checks `input` with `limits`.
     public static func run(_ input: [UInt8], limits: InputLimits = .default) throws -> Outcome {
         let lineCount = input.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
         try fastReaderAgrees(input)
+        try secondThreadAgrees(input, maxLineBytes: limits.maximumLineBytes)
         let recording = Recording(bytes: input, limits: limits)
         var outcome = Outcome()
         for log in recording.sessions {
