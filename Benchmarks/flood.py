@@ -96,11 +96,14 @@ def main(binary):
         ended = "" if whole else "  (the flood's last lines: not a whole second of intake)"
         print(f"  {second:>2} s: {lines:>9,} lines/s taken, {total:>10,} in all, resident {memory:6.0f} MB, feed's first message {feed:6.1f} ms{ended}")
     intake = [r for r in rows if r[4]]
-    first, last_rows = intake[: len(intake) // 3], intake[-(len(intake) // 3):]
+    third = max(1, len(intake) // 3)
+    first, last_rows = intake[:third], intake[-third:]
     early = sum(r[0] for r in first) / max(1, len(first))
     late = sum(r[0] for r in last_rows) / max(1, len(last_rows))
     worst_feed = max(r[2] for r in rows)
     peak = max(r[1] for r in rows)
+    if len(intake) < 3:
+        print(f"intake: only {len(intake)} whole second(s) before the flood ran out; too few to compare thirds")
     print(f"intake, last third vs first third: {late:,.0f} vs {early:,.0f} lines/s (ratio {late / max(1, early):.2f}; target: no fall, ratio >= 0.8)")
     print(f"feed's first message, worst: {worst_feed:.1f} ms (target < {FEED_TARGET_MS} ms, ratio {worst_feed / FEED_TARGET_MS:.2f})")
     print(f"peak resident memory: {peak:.0f} MB (bounded by --max-coordinators {LIMIT:,})")
