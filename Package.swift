@@ -16,15 +16,21 @@ let package = Package(
     traits: [
         .trait(
             name: "Tools",
-            description: "The coordlens tool, its server and its leak history: needs swift-nio, swift-argument-parser, sqlite-nio and postgres-nio."
+            description: "The coordlens tool, its server and its SQLite leak history: needs swift-nio and swift-argument-parser."
+        ),
+        // Off by default: postgres-nio brings a TLS and crypto stack that takes most of a fresh build's time. `make test`
+        // and CI turn it on (`swift build --traits Postgres`) in a build folder of their own.
+        .trait(
+            name: "Postgres",
+            description: "A leak history on a PostgreSQL server that many CI machines share: needs postgres-nio.",
+            enabledTraits: ["Tools"]
         ),
         .default(enabledTraits: ["Tools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
-        // The leak history's stores (CoordinatorLensHistory): SQLite in one file, PostgreSQL for many machines.
-        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        // The leak history on a PostgreSQL server (the `Postgres` trait); SQLite is the system's library (CSQLite).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
@@ -40,6 +46,11 @@ let package = Package(
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
         .target(name: "CoordinatorLensRendering", dependencies: ["CoordinatorLens", "CGraphviz"]),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         // The inspector page (plain HTML, CSS and JavaScript in Page/, compiled into the binary so it works offline and
         // wherever `coordlens` is copied), what it is sent, and its one-file static form (`render -o report.html`).
         .target(
@@ -71,9 +82,8 @@ let package = Package(
         .target(
             name: "CoordinatorLensHistory",
             dependencies: [
-                "CoordinatorLens",
-                .product(name: "SQLiteNIO", package: "sqlite-nio", condition: .when(traits: ["Tools"])),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Tools"])),
+                "CoordinatorLens", "CSQLite",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
             ]
         ),
         .executableTarget(

@@ -10,16 +10,33 @@ package struct HistoryStore: Sendable {
     package let location: HistoryLocation
     let connection: any HistoryConnection
 
-    /// Opens (creating when missing) the store at `location`.
-    package static func open(_ location: HistoryLocation) async throws(HistoryError) -> HistoryStore {
+    /// How long a statement waits for a SQLite file another process holds locked, unless told otherwise.
+    package static let defaultBusyTimeout: Double = 10
+
+    /// Whether this build can reach a PostgreSQL history (the package's `Postgres` trait).
+    package static var postgresBuiltIn: Bool {
+        #if Postgres
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Opens (creating when missing) the store at `location`; a locked SQLite file is waited for up to `busyTimeout`
+    /// seconds.
+    package static func open(_ location: HistoryLocation, busyTimeout: Double = defaultBusyTimeout) async throws(HistoryError) -> HistoryStore {
         let connection: any HistoryConnection
         switch location {
-        #if Tools
-        case .sqlite(let path): connection = try await SQLiteHistoryConnection.open(path: path)
-        case .postgres(let address): connection = try await PostgresHistoryConnection.open(address)
-        #else
-        case .sqlite, .postgres: throw HistoryError("this coordlens was built without the Tools trait, which the history needs")
-        #endif
+        case .sqlite(let path): connection = try await SQLiteHistoryConnection.open(path: path, busyTimeout: busyTimeout)
+        case .postgres(let address):
+            #if Postgres
+            connection = try await PostgresHistoryConnection.open(address)
+            #else
+            throw HistoryError(
+                "\(address): this coordlens was built without PostgreSQL support. Rebuild it with the Postgres trait: "
+                    + "`swift build -c release --product coordlens --traits Postgres` (or `make install TRAITS=Postgres`), "
+                    + "or use a SQLite file: --history .coordlens/history.sqlite")
+            #endif
         }
         let store = HistoryStore(location: location, connection: connection)
         do {

@@ -1,4 +1,4 @@
-#if Tools
+#if Postgres
 import Logging
 import PostgresNIO
 

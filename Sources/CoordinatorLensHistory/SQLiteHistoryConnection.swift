@@ -1,17 +1,28 @@
-#if Tools
+import CSQLite
 import Foundation
-import SQLiteNIO
 
-/// A history in one SQLite file, through sqlite-nio (which builds its own SQLite, so no system library is needed).
-/// Many processes may write at once: the file is in WAL mode, writers take the lock when they begin, and a busy file
-/// is waited for, not failed on.
-struct SQLiteHistoryConnection: HistoryConnection {
+/// A history in one SQLite file, through the system's SQLite. Many processes may write at once: the file is in WAL
+/// mode and writers take the lock when they begin. A file another process holds locked is waited for up to
+/// `busyTimeout`, saying so on standard error after a second, then refused with a clear error: never waited on forever.
+///
+/// Text is bound and read with its byte length, so a name with a NUL in it is stored and read back whole.
+final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
+    // @unchecked: the handle is used by one caller at a time (the history's commands run their queries in turn) and
+    // SQLite is built thread-safe (SQLITE_THREADSAFE=1 in Debian's, Homebrew's and Apple's builds).
     let dialect = HistoryDialect.sqlite
     let path: String
-    private let connection: SQLiteConnection
+    private let handle: OpaquePointer
+    private let wait: BusyWait
 
-    /// Opens `path`, creating the file and its folder when missing.
-    static func open(path: String) async throws(HistoryError) -> SQLiteHistoryConnection {
+    private init(path: String, handle: OpaquePointer, wait: BusyWait) {
+        self.path = path
+        self.handle = handle
+        self.wait = wait
+    }
+
+    /// Opens `path`, creating the file and its folder when missing; a locked file is waited for up to `busyTimeout`
+    /// seconds.
+    static func open(path: String, busyTimeout: Double) async throws(HistoryError) -> SQLiteHistoryConnection {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
@@ -20,41 +31,128 @@ struct SQLiteHistoryConnection: HistoryConnection {
                 throw HistoryError("\(path): cannot create its folder: \(error.localizedDescription)")
             }
         }
-        do {
-            return SQLiteHistoryConnection(path: path, connection: try await SQLiteConnection.open(storage: .file(path: path)))
-        } catch {
-            throw HistoryError("\(path): cannot open as a SQLite history: \(error)")
+        var handle: OpaquePointer?
+        let status = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+            if let handle { sqlite3_close_v2(handle) }
+            throw HistoryError("\(path): cannot open as a SQLite history: \(message)")
         }
+        let wait = BusyWait(path: path, limit: busyTimeout)
+        sqlite3_busy_handler(handle, BusyWait.handler, Unmanaged.passUnretained(wait).toOpaque())
+        let connection = SQLiteHistoryConnection(path: path, handle: handle, wait: wait)
+        // Without it SQLite accepts ON DELETE CASCADE and then ignores it.
+        try connection.run("PRAGMA foreign_keys = ON", [])
+        return connection
     }
 
     func rows(_ sql: String, _ binds: [HistoryValue]) async throws(HistoryError) -> [[HistoryValue]] {
+        try run(sql, binds)
+    }
+
+    private func run(_ sql: String, _ binds: [HistoryValue]) throws(HistoryError) -> [[HistoryValue]] {
+        wait.start()
         // SQLite reads `$1` as a parameter *named* "$1"; `?1` is the one that means "the first".
         let numbered = sql.replacingOccurrences(of: "$", with: "?")
-        let values: [SQLiteData] = binds.map {
-            switch $0 {
-            case .integer(let number): .integer(SQLiteInt64(number))
-            case .text(let text): .text(text)
-            case .null: .null
-            }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, numbered, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw failure(sqlite3_errcode(handle))
         }
-        do {
-            return try await connection.query(numbered, values).map { row in
-                row.columns.map { column in
-                    switch column.data {
-                    case .integer(let number): .integer(Int64(number))
-                    case .text(let text): .text(text)
-                    case .float(let number): .integer(Int64(number))
-                    case .blob, .null: .null
-                    }
+        defer { sqlite3_finalize(statement) }
+        for (offset, value) in binds.enumerated() {
+            let position = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .integer(let number): status = sqlite3_bind_int64(statement, position, number)
+            case .text(let text):
+                var text = text
+                status = text.withUTF8 { bytes in
+                    sqlite3_bind_text64(
+                        statement, position, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                            .assumingMemoryBound(to: CChar.self),
+                        sqlite3_uint64(bytes.count), coordlens_sqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            case .null: status = sqlite3_bind_null(statement, position)
+            }
+            guard status == SQLITE_OK else { throw failure(status) }
+        }
+        var rows: [[HistoryValue]] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return rows }
+            guard status == SQLITE_ROW else { throw failure(status) }
+            let count = sqlite3_column_count(statement)
+            var row: [HistoryValue] = []
+            row.reserveCapacity(Int(count))
+            for column in 0..<count {
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
+                case SQLITE_NULL: row.append(.null)
+                case SQLITE_TEXT:
+                    let length = Int(sqlite3_column_bytes(statement, column))
+                    let bytes = sqlite3_column_text(statement, column).map { UnsafeBufferPointer(start: $0, count: length) }
+                    row.append(.text(bytes.map { String(decoding: $0, as: UTF8.self) } ?? ""))
+                case let type:
+                    // The schema stores integers and text only: anything else is a store this coordlens did not write.
+                    let kind = type == SQLITE_FLOAT ? "a real number" : "a blob"
+                    throw HistoryError("\(path): column \(column + 1) of a row holds \(kind), which no history column takes")
                 }
             }
-        } catch {
-            throw HistoryError("\(path): \(error)")
+            rows.append(row)
         }
     }
 
+    private func failure(_ status: Int32) -> HistoryError {
+        let primary = status & 0xff
+        if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
+            return HistoryError(
+                "\(path): another process held the history locked for \(seconds(wait.limit)); gave up "
+                    + "(raise --busy-timeout to wait longer)")
+        }
+        return HistoryError("\(path): \(String(cString: sqlite3_errmsg(handle)))")
+    }
+
     func close() async {
-        try? await connection.close()
+        sqlite3_close_v2(handle)
     }
 }
-#endif
+
+/// How long a statement has waited for a lock another process holds: says so once after a second, gives up at `limit`.
+private final class BusyWait: @unchecked Sendable {
+    // @unchecked: only touched on the thread running the connection's statement.
+    let path: String
+    let limit: Double
+    private var began = Date()
+    private var told = false
+
+    init(path: String, limit: Double) {
+        self.path = path
+        self.limit = limit
+    }
+
+    /// Starts a statement's clock.
+    func start() {
+        began = Date()
+        told = false
+    }
+
+    /// SQLite's busy handler: non-zero to try again after a short sleep, zero to give up with SQLITE_BUSY.
+    static let handler: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { context, _ in
+        guard let context else { return 0 }
+        let wait = Unmanaged<BusyWait>.fromOpaque(context).takeUnretainedValue()
+        let waited = Date().timeIntervalSince(wait.began)
+        if waited >= wait.limit { return 0 }
+        if waited >= 1, !wait.told {
+            wait.told = true
+            let line = "coordlens: \(wait.path) is locked by another process; waiting up to \(seconds(wait.limit)) for it\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        usleep(20_000)
+        return 1
+    }
+}
+
+/// `10 s`, `0.5 s`: a bound as the user gave it.
+private func seconds(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? "\(Int(value)) s" : "\(value) s"
+}

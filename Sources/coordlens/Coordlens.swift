@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoordinatorLens
+import CoordinatorLensHistory
 import Foundation
 
 /// `coordlens`: the command line over the inspector core and the renderer.
@@ -8,11 +9,20 @@ struct Coordlens: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coordlens",
         abstract: "See your app's coordinator tree and catch coordinators that outlive their screens.",
+        version: versionText,
         subcommands: [
             RenderCommand.self, CheckCommand.self, ListenCommand.self, ViewCommand.self, DiffCommand.self, GrowthCommand.self,
             HistoryCommand.self, BaselineCommand.self,
         ]
     )
+
+    /// What `--version` prints: the release, and which leak-history stores this build reaches.
+    static var versionText: String {
+        let postgres =
+            HistoryStore.postgresBuiltIn
+            ? "PostgreSQL built in" : "PostgreSQL not built in (rebuild with --traits Postgres)"
+        return "coordlens 0.9.0 (leak history: SQLite; \(postgres))"
+    }
 
     /// Runs the command; bad usage exits 2 (not ArgumentParser's 64) so CI can tell it from a found leak (1).
     static func main() async {

@@ -11,13 +11,18 @@ struct HistoryStoreOption: ParsableArguments {
     )
     var location: String?
 
+    @Option(help: "Seconds to wait for a SQLite history that another process holds locked before giving up (exit 2).")
+    var busyTimeout: Double = HistoryStore.defaultBusyTimeout
+
     /// Runs `body` on the store and closes it, also when `body` throws; a `HistoryError` becomes a usage failure (exit 2).
     func using<T>(_ body: (HistoryStore) async throws -> T) async throws -> T {
-        try await HistoryStoreOption.using(location ?? HistoryLocation.defaultPath, body)
+        try await HistoryStoreOption.using(location ?? HistoryLocation.defaultPath, busyTimeout: busyTimeout, body)
     }
 
-    static func using<T>(_ text: String, _ body: (HistoryStore) async throws -> T) async throws -> T {
-        let store = try await open(text)
+    static func using<T>(
+        _ text: String, busyTimeout: Double = HistoryStore.defaultBusyTimeout, _ body: (HistoryStore) async throws -> T
+    ) async throws -> T {
+        let store = try await open(text, busyTimeout: busyTimeout)
         do {
             let result = try await body(store)
             await store.close()
@@ -31,9 +36,12 @@ struct HistoryStoreOption: ParsableArguments {
         }
     }
 
-    static func open(_ text: String) async throws -> HistoryStore {
+    static func open(_ text: String, busyTimeout: Double) async throws -> HistoryStore {
+        guard busyTimeout >= 0, busyTimeout.isFinite else {
+            throw UsageFailure(message: "--busy-timeout: give a number of seconds of at least 0, not \(busyTimeout)")
+        }
         do {
-            return try await HistoryStore.open(try HistoryLocation(text))
+            return try await HistoryStore.open(try HistoryLocation(text), busyTimeout: busyTimeout)
         } catch {
             throw UsageFailure(message: error.message)
         }
@@ -60,6 +68,9 @@ struct CheckHistoryOptions: ParsableArguments {
     )
     var location: String?
 
+    @Option(help: "Seconds to wait for a SQLite history that another process holds locked before giving up (exit 2).")
+    var busyTimeout: Double = HistoryStore.defaultBusyTimeout
+
     @OptionGroup var tags: RunTagOptions
 }
 
@@ -68,7 +79,7 @@ extension CheckHistoryOptions {
     /// seen before in the earlier runs of the same app; nil without `--history`.
     func record(_ checks: [SessionCheck]) async throws -> CheckHistoryMarks? {
         guard let location else { return nil }
-        return try await HistoryStoreOption.using(location) { store in
+        return try await HistoryStoreOption.using(location, busyTimeout: busyTimeout) { store in
             var sessions: [CheckHistoryMarks.Session] = []
             var notes = LeakNotes()
             for (index, check) in checks.enumerated() {
