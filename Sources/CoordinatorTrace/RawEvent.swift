@@ -6,9 +6,13 @@ struct RawEvent {
         case add, remove, bind, dismiss, deinitialized, mark, heartbeat, end
         /// A dismiss because the bound screen left the screen, or was freed: the wire's `via`.
         case screenLeft, screenFreed
-        /// An expected count: `type` at most `id` alive at once, per parent when `other` is 1.
+        /// An expected count: `type` at most `id` alive at once, per parent when `other` is 1; at most `id` kept for
+        /// reuse when `other` is `reuseScope`.
         case expect
     }
+
+    /// `other` of an `expect` that declares a reusable type (`per: "reuse"` on the wire).
+    static let reuseScope = 2
 
     var kind: Kind
     var id: Int

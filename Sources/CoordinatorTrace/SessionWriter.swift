@@ -116,6 +116,7 @@ final class SessionWriter: @unchecked Sendable {
         backlog.append(header.close())
         // Counts declared in the options hold from the start, before any coordinator is added.
         for expected in options.expectedCounts { process(expected.rawEvent(at: startNanos)) }
+        for reusable in options.reusableTypes { process(reusable.rawEvent(at: startNanos)) }
 
         var drained: [RawEvent] = []
         drained.reserveCapacity(options.bufferCapacity)
@@ -287,6 +288,7 @@ final class SessionWriter: @unchecked Sendable {
                 line.field("type", quoted: self.name(of: event.type))
                 line.field("max", event.id)
                 if event.other == 1 { line.field("per", "parent") }
+                if event.other == RawEvent.reuseScope { line.field("per", "reuse") }
             }
         case .deinitialized:
             emit(.deinitialized, at: event.nanos, from: event) { $0.field("id", event.id) }

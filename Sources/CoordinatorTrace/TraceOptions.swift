@@ -18,6 +18,9 @@ public struct TraceOptions: Sendable {
     /// How many coordinators of a type may be alive at once; more is reported as a leak (`over-limit`). Sent when
     /// the session starts; `Tracer.expect` declares more later.
     public var expectedCounts: [ExpectedCount] = []
+    /// Coordinator types the app keeps for reuse by design (a cached coordinator shown again later): up to each one's
+    /// count that are done but still held by their parent are judged kept, not leaks. Sent when the session starts.
+    public var reusableTypes: [ReusableType] = []
     /// On Apple platforms, a bound `UIViewController` that is dismissed or popped (`viewDidDisappear` while being
     /// dismissed or moving from its parent) dismisses its coordinators even while something still holds it. Turn
     /// it off to report departures yourself with `Tracer.screenLeft`. Elsewhere it has no effect.
@@ -27,7 +30,7 @@ public struct TraceOptions: Sendable {
     public init(
         bufferCapacity: Int = 16_384, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2,
         grace: Double = 2, heartbeatInterval: Double = 1, expectedCounts: [ExpectedCount] = [],
-        detectsScreenDepartures: Bool = true
+        reusableTypes: [ReusableType] = [], detectsScreenDepartures: Bool = true
     ) {
         self.bufferCapacity = bufferCapacity
         self.backlogCapacity = backlogCapacity
@@ -36,6 +39,7 @@ public struct TraceOptions: Sendable {
         self.grace = grace
         self.heartbeatInterval = heartbeatInterval
         self.expectedCounts = expectedCounts
+        self.reusableTypes = reusableTypes
         self.detectsScreenDepartures = detectsScreenDepartures
     }
 
@@ -52,6 +56,7 @@ public struct TraceOptions: Sendable {
             grace: clamp(grace, 0...60),
             heartbeatInterval: clamp(heartbeatInterval, 0.05...60),
             expectedCounts: expectedCounts,
+            reusableTypes: reusableTypes,
             detectsScreenDepartures: detectsScreenDepartures
         )
     }
