@@ -42,7 +42,7 @@ final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
         sqlite3_busy_handler(handle, BusyWait.handler, Unmanaged.passUnretained(wait).toOpaque())
         let connection = SQLiteHistoryConnection(path: path, handle: handle, wait: wait)
         // Without it SQLite accepts ON DELETE CASCADE and then ignores it.
-        try connection.run("PRAGMA foreign_keys = ON", [])
+        _ = try connection.run("PRAGMA foreign_keys = ON", [])
         return connection
     }
 

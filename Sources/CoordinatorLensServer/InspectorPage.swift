@@ -87,7 +87,7 @@ final class InspectorPage: Sendable {
         guard let seq = view.seq, let last = live.snapshot.lastSeq, seq < last else { return (live, live.snapshot) }
         let key = PastKey(run: view.run, seq: seq, grace: grace)
         if let cached = past.withLockedValue({ $0.first { $0.key == key }?.snapshot }) { return (live, cached) }
-        guard let (log, _) = sessions.history(run: view.run), let snapshot = try? log.snapshot(until: .seq(seq), grace: grace)
+        guard let (log, _) = sessions.history(run: view.run), let snapshot = try? log.snapshot(until: .seq(seq), grace: grace, limits: sessions.aliveLimits)
         else { return nil }
         past.withLockedValue { past in
             past.append((key, snapshot))

@@ -45,7 +45,7 @@ package final class InspectorServer: Sendable {
         self.log = log
         sessions = LiveSessions(
             maxKeptMalformed: options.maxKeptMalformed, maxSessions: options.maxSessions, maxHistoryEvents: options.maxHistoryEvents,
-            maxCoordinators: options.maxCoordinators
+            maxCoordinators: options.maxCoordinators, aliveLimits: options.aliveLimits
         )
         renders = RenderQueue(options: options, log: log)
         descriptors = DescriptorBudget.current(

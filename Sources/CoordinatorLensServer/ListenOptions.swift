@@ -16,6 +16,8 @@ package struct ListenOptions: Sendable {
     package var recordPath: String?
     /// Seconds a done coordinator may take to deinit before it counts as retained.
     package var grace = VerdictRules.defaultGrace
+    /// Counts every judgement adds to the app's own: `--max-alive`, `--max-alive-per-parent`, `--reusable`.
+    package var aliveLimits: [AliveLimit] = []
     /// Whether the SVGs draw released and late coordinators too, not only as ancestors of live ones.
     package var showReleased = false
     /// How often trees are checked for changes; renders and status lines are coalesced to this pace.

@@ -80,11 +80,15 @@ package final class LiveSessions: Sendable {
     let maxSessions: Int
     let maxHistoryEvents: Int
     let maxCoordinators: Int
+    /// Counts every judgement adds to the app's own (`--max-alive`, `--reusable`, …).
+    package let aliveLimits: [AliveLimit]
 
     /// No sessions yet; a hook connection adds its session when it sends the session line.
     package init(
-        maxKeptMalformed: Int = 100, maxSessions: Int = 1_000, maxHistoryEvents: Int = 1_000_000, maxCoordinators: Int = 1_000_000
+        maxKeptMalformed: Int = 100, maxSessions: Int = 1_000, maxHistoryEvents: Int = 1_000_000, maxCoordinators: Int = 1_000_000,
+        aliveLimits: [AliveLimit] = []
     ) {
+        self.aliveLimits = aliveLimits
         self.maxKeptMalformed = maxKeptMalformed
         self.maxSessions = maxSessions
         self.maxHistoryEvents = maxHistoryEvents
@@ -351,7 +355,7 @@ package final class LiveSessions: Sendable {
         {
             return kept.live
         }
-        let live = Self.judge(entry, grace: grace, now: now)
+        let live = Self.judge(entry, grace: grace, limits: aliveLimits, now: now)
         let judgement = Judgement(version: entry.version, grace: grace, at: now, live: live)
         intake.withLockedValue { intake in
             guard intake.entries[run]?.version == entry.version else { return }
@@ -361,9 +365,9 @@ package final class LiveSessions: Sendable {
         return live
     }
 
-    private static func judge(_ entry: Entry, grace: Double, now: Date) -> LiveSnapshot {
+    private static func judge(_ entry: Entry, grace: Double, limits: [AliveLimit], now: Date) -> LiveSnapshot {
         let quiet = entry.tree.ended || entry.frozen ? 0 : max(0, now.timeIntervalSince(entry.lastArrival))
-        let snapshot = entry.tree.snapshot(at: entry.tree.lastTime + quiet, grace: grace)
+        let snapshot = entry.tree.snapshot(at: entry.tree.lastTime + quiet, grace: grace, limits: limits)
         return LiveSnapshot(
             snapshot: snapshot, version: entry.version, connected: entry.connections > 0, events: entry.tree.eventCount,
             unreadableLines: entry.unreadable, recorded: entry.frozen

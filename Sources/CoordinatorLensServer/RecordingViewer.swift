@@ -12,12 +12,14 @@ package final class RecordingViewer: Sendable {
 
     /// Holds `logs` (a run id seen twice keeps its first session) for a page with grace period `grace`, printing
     /// call sites as `paths` does; `context` (a baseline, a history) marks each leak known or new; with `token`, only
-    /// who brings it may use the page; `limits` bound its connections, and `log` hears when one is reached.
+    /// who brings it may use the page; `limits` bound its connections, `aliveLimits` add counts (`--reusable`, …) to
+    /// every judgement, and `log` hears when a bound is reached.
     package init(
         logs: [SessionLog], grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil,
-        token: AccessToken? = nil, limits: PageLimits = PageLimits(), log: @escaping @Sendable (String) -> Void = { _ in }
+        token: AccessToken? = nil, limits: PageLimits = PageLimits(), aliveLimits: [AliveLimit] = [],
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
-        sessions = LiveSessions(maxSessions: Int.max)
+        sessions = LiveSessions(maxSessions: Int.max, aliveLimits: aliveLimits)
         for log in logs { _ = sessions.load(log) }
         let budget = DescriptorBudget.current(reserved: ListenOptions().reservedDescriptors, pageLimit: limits.maxConnections)
         page = PageServer(

@@ -22,11 +22,14 @@ struct BaselineCommand: ParsableCommand {
     @Option(help: "Seconds a done coordinator may take to deinit before it counts as retained.")
     var grace: Double = VerdictRules.defaultGrace
 
+    @OptionGroup var counts: AliveLimitOptions
+
     @OptionGroup var input: InputLimitOptions
 
     func run() throws {
         guard !files.contains("-") else { throw UsageFailure(message: "baseline reads files and directories, not standard input") }
-        let (summary, unusable) = SummaryInput.summarise(try SummaryInput.files(files), grace: grace, limits: input.limits, cut: .end)
+        let (summary, unusable) = SummaryInput.summarise(
+            try SummaryInput.files(files), grace: grace, limits: input.limits, cut: .end, aliveLimits: try counts.aliveLimits())
         if !unusable.isEmpty {
             for problem in unusable { FileHandle.standardError.write(Data("\(problem.description)\n".utf8)) }
             throw ExitCode(2)

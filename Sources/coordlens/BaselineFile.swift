@@ -9,10 +9,15 @@ import Foundation
 ///   "coordlensBaseline": 1,
 ///   "leaks": [
 ///     {"fingerprint": "HomeCoordinator/GreenCoordinator (still-child)", "types": ["HomeCoordinator", "GreenCoordinator"], "omittedSteps": 0, "reason": "still-child", "count": 3}
+///   ],
+///   "paths": [
+///     {"path": "HomeCoordinator/GreenCoordinator", "types": ["HomeCoordinator", "GreenCoordinator"], "omittedSteps": 0, "alive": 1}
 ///   ]
 /// }
 /// ```
 /// `types`, `omittedSteps` and `reason` are what is matched; `fingerprint` is the same for people and must agree.
+/// `paths` lists every path the runs exercised with the most coordinators in use on it at a run's end: a checked run
+/// with more has piled them up, and a leak whose path no checked run exercised is not called fixed.
 enum BaselineFile {
     static let version = 1
 
@@ -25,7 +30,12 @@ enum BaselineFile {
                 + "\"omittedSteps\": \(fingerprint.omittedSteps), \"reason\": \(quoted(fingerprint.reasonKind.rawValue)), \"count\": \(entry.count)}"
         }
         let leaks = entries.isEmpty ? "[]" : "[\n" + entries.joined(separator: ",\n") + "\n  ]"
-        return "{\n  \"coordlensBaseline\": \(version),\n  \"leaks\": \(leaks)\n}\n"
+        let paths = baseline.census.entries.map { entry in
+            "    {\"path\": \(quoted(entry.path.description)), \"types\": [\(entry.path.types.map(quoted).joined(separator: ", "))], "
+                + "\"omittedSteps\": \(entry.path.omittedSteps), \"alive\": \(entry.alive)}"
+        }
+        let alive = paths.isEmpty ? "[]" : "[\n" + paths.joined(separator: ",\n") + "\n  ]"
+        return "{\n  \"coordlensBaseline\": \(version),\n  \"leaks\": \(leaks),\n  \"paths\": \(alive)\n}\n"
     }
 
     /// Reads the baseline at `path`; anything wrong is a usage failure naming the file and, where it can, the line.
@@ -73,7 +83,27 @@ enum BaselineFile {
             guard counts[fingerprint] == nil else { throw UsageFailure(message: "\(here): \(fingerprint.description) is listed twice") }
             counts[fingerprint] = count
         }
-        return LeakBaseline(counts: counts)
+        return LeakBaseline(counts: counts, census: try readPaths(root["paths"], path: path, text: text))
+    }
+
+    /// The `paths` list: each path a run exercised with the most coordinators in use on it at its end. Missing in
+    /// baselines written before it existed, which then check no pile-ups.
+    private static func readPaths(_ value: Any?, path: String, text: String) throws -> PathCensus {
+        guard let value else { return PathCensus() }
+        guard let items = value as? [Any] else { throw UsageFailure(message: "\(path): \"paths\" must be a list") }
+        var alive: [PathCensus.Path: Int] = [:]
+        for (index, item) in items.enumerated() {
+            guard let entry = item as? [String: Any], let types = entry["types"] as? [String], !types.isEmpty,
+                let count = entry["alive"] as? Int, count >= 0
+            else {
+                throw UsageFailure(message: "\(path): path \(index + 1) needs \"types\" (a list of type names) and \"alive\" (0 or more)")
+            }
+            let omitted = entry["omittedSteps"] as? Int ?? 0
+            let key = PathCensus.Path(types: types, omittedSteps: max(0, omitted))
+            guard alive[key] == nil else { throw UsageFailure(message: "\(path): path \(key) is listed twice") }
+            alive[key] = count
+        }
+        return PathCensus(alive: alive)
     }
 
     private static func quoted(_ text: String) -> String {

@@ -73,7 +73,7 @@ struct CheckCommand: AsyncParsableCommand {
         case .sarif: print(SARIFReport.json(for: result, allowingUndecided: allowUndecided, paths: paths))
         case .junit: print(JUnitReport.xml(for: result, allowingUndecided: allowUndecided, paths: paths), terminator: "")
         }
-        if result.fails(allowingUndecided: allowUndecided) { throw ExitCode(1) }
+        if result.fails(allowingUndecided: allowUndecided) || comparison?.failsOnPileUps == true { throw ExitCode(1) }
     }
 
     /// `--summary`: every recording judged on its own core, leaks grouped across them; exit 2 when a recording could
@@ -88,7 +88,8 @@ struct CheckCommand: AsyncParsableCommand {
                     "--summary prints text, json, gcc or github; \(format.rawValue) describes single runs: run check --format \(format.rawValue) on the recordings"
             )
         }
-        let (summary, unusable) = SummaryInput.summarise(try SummaryInput.files(files), grace: point.grace, limits: point.limits, cut: point.cut)
+        let (summary, unusable) = SummaryInput.summarise(
+            try SummaryInput.files(files), grace: point.grace, limits: point.limits, cut: point.cut, aliveLimits: try point.aliveLimits())
         let paths = source.paths
         let accepted = try baseline.read()
         switch format {

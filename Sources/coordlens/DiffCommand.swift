@@ -9,7 +9,7 @@ import Foundation
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
-        abstract: "Compare the coordinator trees of two runs; exit 1 when B has a leak A does not, 2 on bad usage or input.",
+        abstract: "Compare the coordinator trees of two runs; exit 1 when B has a leak or a pile-up A does not, 2 on bad usage or input.",
         discussion: """
             Coordinators are matched by their path of types from the root and their ordinal among same-type siblings \
             (AppCoordinator/MainTabCoordinator/FeedCoordinator[0]), as ids differ between runs. A detached coordinator \
@@ -18,7 +18,9 @@ struct DiffCommand: ParsableCommand {
 
             A leak's fingerprint is the retained coordinator's type path (without ordinals) and its reason kind \
             (still-child, detached, outlived-parent); fingerprints are counted, so B leaking one twice where A leaked \
-            it once is one new leak. Exit status: 0 when B has no new leak, 1 when it has, 2 on bad usage or input.
+            it once is one new leak. A path (types from the root) on which B has more coordinators in use at its end than \
+            A had is a pile-up: coordinators created on every visit and never let go, which have no screen to mark them \
+            done. Exit status: 0 when B has no new leak and no pile-up, 1 when it has, 2 on bad usage or input.
 
             `coordlens diff --growth RUN.ndjson --mark LABEL` is the old name of `coordlens growth RUN.ndjson --mark \
             LABEL`, which lists the types whose live count grows at every mark.
@@ -64,6 +66,8 @@ struct DiffCommand: ParsableCommand {
     @Flag(name: .customLong("no-group"), help: "In a picture, give every unchanged subtree a node of its own rather than grouping same-type siblings.")
     var noGroup = false
 
+    @OptionGroup var counts: AliveLimitOptions
+
     @OptionGroup var input: InputLimitOptions
 
     func validate() throws {
@@ -108,10 +112,15 @@ struct DiffCommand: ParsableCommand {
         let a = try snapshot(side: "A", path: files[0], session: sessions.first)
         let b = try snapshot(side: "B", path: files[1], session: sessions.dropFirst().first)
         let diff = TreeDiff(a.snapshot, b.snapshot)
+        // Coordinators without a screen of their own are never dismissed, so a pile-up of them is no leak to the
+        // verdicts: B having more in use on a path than A had is what shows it.
+        let pileUps = PileUp.find(in: PathCensus(b.snapshot), against: PathCensus(a.snapshot))
+        let pileUpText = pileUps.isEmpty ? "" : "\n\npiled up in B (more in use on a path than in A):\n"
+            + pileUps.map { "  " + TextSanitizer.visible($0.text(reference: "A")) }.joined(separator: "\n")
         let bytes: [UInt8]
         switch format {
         case .text:
-            bytes = Array((TreeDiffReport.text(for: diff, sourceA: a.source, sourceB: b.source) + "\n").utf8)
+            bytes = Array((TreeDiffReport.text(for: diff, sourceA: a.source, sourceB: b.source) + pileUpText + "\n").utf8)
         case .html:
             do {
                 bytes = try DiffReport.html(diff, sourceA: a.source, sourceB: b.source, all: all, grouping: !noGroup)
@@ -129,7 +138,8 @@ struct DiffCommand: ParsableCommand {
             }
         }
         try CommandOutput.write(bytes, to: output)
-        if diff.hasNewLeaks { throw ExitCode(1) }
+        if format != .text, !pileUpText.isEmpty { FileHandle.standardError.write(Data((pileUpText.dropFirst(2) + "\n").utf8)) }
+        if diff.hasNewLeaks || !pileUps.isEmpty { throw ExitCode(1) }
     }
 
     /// `--format`, else the output's extension (`.txt` is text), else text.
@@ -161,8 +171,9 @@ struct DiffCommand: ParsableCommand {
                 from: sessions, name: "\(side) (\(path))", run: session, hint: "--session, given twice: first for A, second for B"
             )
             let snapshot: Snapshot
+            let limits = try counts.aliveLimits()
             do {
-                snapshot = try picked.log.snapshot(until: cut, grace: grace)
+                snapshot = try picked.log.snapshot(until: cut, grace: grace, limits: limits)
             } catch {
                 throw UsageFailure(message: "\(side) (\(picked.source)): \(error.message)")
             }

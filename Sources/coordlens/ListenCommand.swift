@@ -91,6 +91,8 @@ struct ListenCommand: AsyncParsableCommand {
 
     @OptionGroup var pageLimits: PageLimitOptions
 
+    @OptionGroup var counts: AliveLimitOptions
+
     @OptionGroup var source: SourceRootOption
 
     @OptionGroup var access: TokenOptions
@@ -106,6 +108,7 @@ struct ListenCommand: AsyncParsableCommand {
         options.outputDirectory = outputDirectory
         options.recordPath = record
         options.grace = grace
+        options.aliveLimits = try counts.aliveLimits()
         options.showReleased = showReleased
         options.maxLineBytes = maxLineBytes
         options.maxKeptMalformed = maxKeptMalformed

@@ -1,7 +1,8 @@
 import CoordinatorLens
 
 /// Files that hold several runs of the same app: a hook that appended a rerun, or files put together. Every run is
-/// judged on its own, so an old leaky run would keep failing a fixed build; the warning names the runs.
+/// judged on its own, which is what a `listen --record` file of many runs means, and what keeps an old leaky run of an
+/// appended file sink failing a fixed build; the note names the runs and says what to do in each case.
 enum RepeatedRuns {
     /// One warning line per file and app with more than one run, naming the runs in input order.
     static func warnings(for sessions: [InputSession]) -> [String] {
@@ -14,8 +15,10 @@ enum RepeatedRuns {
         }
         return order.compactMap { key in
             guard let list = runs[key], list.count > 1 else { return nil }
-            return "warning: \(key.source) holds \(list.count) runs of \(TextSanitizer.visible(key.app)) (\(list.joined(separator: ", "))); "
-                + "each is judged, the older ones too: write one run per file, or pick one with --session \(list.last!)"
+            return "note: \(key.source) holds \(list.count) runs of \(TextSanitizer.visible(key.app)) (\(list.joined(separator: ", "))), each judged "
+                + "on its own. From `listen --record` (one file, many runs) that is as meant; from a file sink that several "
+                + "launches appended to, the older runs are judged too: give each launch its own file, or pick one with "
+                + "--session \(list.last!)"
         }
     }
 

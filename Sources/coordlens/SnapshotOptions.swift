@@ -11,39 +11,16 @@ struct SnapshotOptions: ParsableArguments {
     @Option(help: "Seconds a done coordinator may take to deinit before it counts as retained.")
     var grace: Double = VerdictRules.defaultGrace
 
-    @Option(
-        name: .customLong("max-alive"),
-        help: ArgumentHelp(
-            "At most N coordinators of TYPE alive at once; older ones beyond N are retained (over-limit). Repeatable; overrides the app's own ExpectedCount for TYPE.",
-            valueName: "TYPE=N")
-    )
-    var maxAlive: [String] = []
-
-    @Option(
-        name: .customLong("max-alive-per-parent"),
-        help: ArgumentHelp("At most N coordinators of TYPE alive at once under any one parent. Repeatable.", valueName: "TYPE=N")
-    )
-    var maxAlivePerParent: [String] = []
+    @OptionGroup var counts: AliveLimitOptions
 
     @OptionGroup var input: InputLimitOptions
 
     func validate() throws {
         guard grace >= 0, grace.isFinite else { throw ValidationError("--grace must be a non-negative number of seconds") }
-        _ = try aliveLimits()
     }
 
-    /// `--max-alive` and `--max-alive-per-parent`, in that order.
-    func aliveLimits() throws -> [AliveLimit] {
-        func parse(_ arguments: [String], _ scope: AliveLimit.Scope, _ option: String) throws -> [AliveLimit] {
-            try arguments.map { argument in
-                guard let limit = AliveLimit(argument: argument, scope: scope) else {
-                    throw ValidationError("\(option) takes TYPE=N with N a whole number of 0 or more, not \"\(argument)\"")
-                }
-                return limit
-            }
-        }
-        return try parse(maxAlive, .session, "--max-alive") + parse(maxAlivePerParent, .parent, "--max-alive-per-parent")
-    }
+    /// `--max-alive`, `--max-alive-per-parent` and `--reusable`, in that order.
+    func aliveLimits() throws -> [AliveLimit] { try counts.aliveLimits() }
 
     /// The limits the input is read with.
     var limits: InputLimits { input.limits }

@@ -23,10 +23,10 @@ enum SummaryInput {
     }
 
     /// Every file summarised, using every core; the unreadable ones listed apart with the line that says why.
-    static func summarise(_ files: [String], grace: Double, limits: InputLimits, cut: Cut)
+    static func summarise(_ files: [String], grace: Double, limits: InputLimits, cut: Cut, aliveLimits: [AliveLimit] = [])
         -> (summary: LeakSummary, unusable: [LeakSummaryReport.Unusable])
     {
-        LeakSummary.summarising(count: files.count, grace: grace, limits: limits, cut: cut) { index in
+        LeakSummary.summarising(count: files.count, grace: grace, limits: limits, cut: cut, aliveLimits: aliveLimits) { index in
             (files[index], FileManager.default.contents(atPath: files[index]).map { [UInt8]($0) })
         }
     }

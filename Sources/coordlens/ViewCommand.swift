@@ -24,6 +24,8 @@ struct ViewCommand: AsyncParsableCommand {
 
     @OptionGroup var limits: InputLimitOptions
 
+    @OptionGroup var counts: AliveLimitOptions
+
     @OptionGroup var pageLimits: PageLimitOptions
 
     @OptionGroup var source: SourceRootOption
@@ -50,7 +52,7 @@ struct ViewCommand: AsyncParsableCommand {
         let token = try access.resolve(host: host)
         let viewer = RecordingViewer(
             logs: inputs.map(\.log), grace: grace, paths: source.paths, context: try await known.context(), token: token,
-            limits: pageLimits.limits, log: { say($0) }
+            limits: pageLimits.limits, aliveLimits: try counts.aliveLimits(), log: { say($0) }
         )
         let port: Int
         do {

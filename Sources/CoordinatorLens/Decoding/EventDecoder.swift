@@ -160,7 +160,7 @@ public enum EventDecoder {
             let scope =
                 try per.map { text -> AliveLimit.Scope in
                     guard let scope = AliveLimit.Scope(rawValue: text) else {
-                        throw FieldError(message: "\"per\" must be \"session\" or \"parent\", not \"\(text)\"")
+                        throw FieldError(message: "\"per\" must be \"session\", \"parent\" or \"reuse\", not \"\(text)\"")
                     }
                     return scope
                 } ?? .session

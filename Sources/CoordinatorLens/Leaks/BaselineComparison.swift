@@ -23,8 +23,12 @@ package struct BaselineComparison: Sendable {
 
     /// Every fingerprint of every session, sessions in input order, fingerprints in order.
     package var lines: [Line]
-    /// Baseline entries that no session has: fixed.
+    /// Baseline entries that no session has, though some session exercised their path: fixed.
     package var fixed: [LeakCount]
+    /// Baseline entries whose path no session exercised (a recording of another flow): neither fixed nor leaking.
+    package var notExercised: [LeakCount]
+    /// Paths on which a session had more coordinators in use at its end than the baseline's runs had.
+    package var pileUps: [PileUp]
     /// Baseline entries that some session has, but fewer times than allowed in every session that has them: the
     /// baseline's count can come down.
     package var fewer: [LeakCount]
@@ -36,7 +40,12 @@ package struct BaselineComparison: Sendable {
         var lines: [Line] = []
         var notes = LeakNotes()
         var most: [LeakFingerprint: Int] = [:]
+        var checked = PathCensus()
+        var pileUps: [PileUp] = []
         for (index, check) in result.sessions.enumerated() {
+            let census = PathCensus(check.snapshot)
+            checked.merge(census)
+            pileUps += PileUp.find(in: census, against: baseline.census, session: index)
             for group in check.snapshot.leakGroups.sorted(by: { $0.fingerprint < $1.fingerprint }) {
                 let allowed = baseline.counts[group.fingerprint] ?? 0
                 lines.append(Line(session: index, fingerprint: group.fingerprint, count: group.ids.count, allowed: allowed))
@@ -57,7 +66,10 @@ package struct BaselineComparison: Sendable {
         }
         self.lines = lines
         self.notes = notes
-        fixed = baseline.entries.filter { most[$0.fingerprint] == nil }
+        self.pileUps = pileUps
+        let unseen = baseline.entries.filter { most[$0.fingerprint] == nil }
+        fixed = unseen.filter { checked.exercised(PathCensus.Path($0.fingerprint)) }
+        notExercised = unseen.filter { !checked.exercised(PathCensus.Path($0.fingerprint)) }
         fewer = baseline.entries.compactMap { entry in
             guard let seen = most[entry.fingerprint], seen < entry.count else { return nil }
             return LeakCount(fingerprint: entry.fingerprint, count: seen)
@@ -66,6 +78,10 @@ package struct BaselineComparison: Sendable {
 
     /// Lines not accepted: new fingerprints and grown counts.
     package var failing: [Line] { lines.filter { !$0.isKnown } }
+
+    /// Whether the comparison alone fails the run: a path piled up past the baseline (new and grown leaks fail
+    /// through the notes).
+    package var failsOnPileUps: Bool { !pileUps.isEmpty }
 
     /// The block `check` prints after its report: new and grown first, then known, then fixed.
     package func text(baseline name: String, sessions: [SessionCheck], entries baseline: LeakBaseline) -> String {
@@ -76,7 +92,13 @@ package struct BaselineComparison: Sendable {
         var out = [
             "baseline \(name): \(lines.filter(\.isNew).count) new, \(lines.filter(\.hasGrown).count) grown, "
                 + "\(lines.filter(\.isKnown).count) known, \(fixed.count) fixed"
+                + (notExercised.isEmpty ? "" : ", \(notExercised.count) not exercised")
+                + (pileUps.isEmpty ? "" : ", \(pileUps.count) piled up")
         ]
+        for pileUp in pileUps {
+            let place = several ? " in \(sessions[pileUp.session].snapshot.app) run \(sessions[pileUp.session].snapshot.run)" : ""
+            out.append("  PILED UP \(pileUp.text(reference: "the baseline"))\(place)")
+        }
         for line in lines where line.isNew { out.append("  NEW   \(line.fingerprint) ×\(line.count)\(place(line))") }
         for line in lines where line.hasGrown {
             out.append("  GROWN \(line.fingerprint) ×\(line.count), \(line.allowed) in the baseline\(place(line))")
@@ -84,6 +106,9 @@ package struct BaselineComparison: Sendable {
         for line in lines where line.isKnown { out.append("  known \(line.fingerprint) ×\(line.count)\(place(line))") }
         for entry in fixed {
             out.append("  fixed \(entry.fingerprint) (\(entry.count) in the baseline): no longer occurs; remove it from the baseline")
+        }
+        for entry in notExercised {
+            out.append("  not exercised \(entry.fingerprint): no checked run created a \(entry.fingerprint.type) on its path")
         }
         for entry in fewer {
             out.append("  fewer \(entry.fingerprint): at most \(entry.count) in a run, \(baseline.counts[entry.fingerprint] ?? 0) in the baseline; lower it")

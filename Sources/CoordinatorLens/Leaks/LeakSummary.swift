@@ -54,6 +54,8 @@ package struct LeakSummary: Sendable {
     package private(set) var undecided = 0
     /// Warnings the sessions had (malformed lines, broken rules), in all.
     package private(set) var warnings = 0
+    /// The paths the sessions exercised, each with the most coordinators in use on it at the end of one session.
+    package private(set) var census = PathCensus()
     private var groupByFingerprint: [LeakFingerprint: Int] = [:]
     private var unranked: [Group] = []
 
@@ -68,6 +70,7 @@ package struct LeakSummary: Sendable {
             sessions += 1
             undecided += check.undecided.count
             warnings += snapshot.warnings.count
+            census.merge(PathCensus(snapshot))
             let here = RunReference(source: source, run: snapshot.run)
             var inSession: [Int: Int] = [:]
             for (position, fingerprint) in Self.fingerprints(of: snapshot) {
@@ -96,7 +99,7 @@ package struct LeakSummary: Sendable {
     /// not a recording, no event that reads, or no such mark) is thrown back with its first bad line.
     package init(
         reading bytes: some Collection<UInt8>, source: String, grace: Double = VerdictRules.defaultGrace,
-        limits: InputLimits = .default, cut: Cut = .end
+        limits: InputLimits = .default, cut: Cut = .end, aliveLimits: [AliveLimit] = []
     ) throws(LeakSummaryReport.Unusable) {
         let recording = Recording(bytes: bytes, limits: limits)
         if let problem = recording.unusable {
@@ -105,7 +108,7 @@ package struct LeakSummary: Sendable {
         var checks: [SessionCheck] = []
         for log in recording.sessions {
             do {
-                checks.append(SessionCheck(source: source, snapshot: try log.snapshot(until: cut, grace: grace), atEnd: cut == .end))
+                checks.append(SessionCheck(source: source, snapshot: try log.snapshot(until: cut, grace: grace, limits: aliveLimits), atEnd: cut == .end))
             } catch {
                 throw LeakSummaryReport.Unusable(source: source, line: 0, message: error.message)
             }
@@ -120,6 +123,7 @@ package struct LeakSummary: Sendable {
         retained += later.retained
         undecided += later.undecided
         warnings += later.warnings
+        census.merge(later.census)
         for group in later.unranked {
             guard let number = groupByFingerprint[group.fingerprint] else {
                 groupByFingerprint[group.fingerprint] = unranked.count

@@ -6,7 +6,7 @@ extension LeakSummary {
     /// unusable recording is listed apart with the line that says why, and the rest are still counted.
     package static func summarising(
         count: Int, grace: Double = VerdictRules.defaultGrace, limits: InputLimits = .default, cut: Cut = .end,
-        recording: @Sendable (Int) -> (source: String, bytes: [UInt8]?)
+        aliveLimits: [AliveLimit] = [], recording: @Sendable (Int) -> (source: String, bytes: [UInt8]?)
     ) -> (summary: LeakSummary, unusable: [LeakSummaryReport.Unusable]) {
         let slots = UnsafeMutableBufferPointer<Result<LeakSummary, LeakSummaryReport.Unusable>?>.allocate(capacity: count)
         slots.initialize(repeating: nil)
@@ -21,7 +21,7 @@ extension LeakSummary {
                 return
             }
             shared[index] = Result { () throws(LeakSummaryReport.Unusable) in
-                try LeakSummary(reading: bytes, source: source, grace: grace, limits: limits, cut: cut)
+                try LeakSummary(reading: bytes, source: source, grace: grace, limits: limits, cut: cut, aliveLimits: aliveLimits)
             }
         }
         var summary = LeakSummary()

@@ -32,6 +32,8 @@ package struct Coordinator: Hashable, Sendable {
     package var orphanedAt: Double?
     /// Seconds since the session started, when it was deallocated; nil while it is alive.
     package var deinitAt: Double?
+    /// Each time it was dismissed and then shown again, oldest first; a reappearance clears the dismissal it follows.
+    package var shownAgain: [Reappearance] = []
 
     /// A coordinator as its first `add` reports it (`parent` nil: a root); later events fill in the rest.
     package init(id: CoordinatorID, type: String, parent: CoordinatorID?, addedAt: Double, addedSite: CallSite?) {

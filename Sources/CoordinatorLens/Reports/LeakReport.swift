@@ -17,7 +17,11 @@ package enum LeakReport {
     /// Counts in verdict order, for example `3 alive, 2 retained, 4 released`.
     package static func counts(_ snapshot: Snapshot) -> String {
         let counts = snapshot.counts
-        let parts = Verdict.allCases.compactMap { verdict in counts[verdict].map { "\($0) \(verdict.rawValue)" } }
+        var kept = 0
+        for index in snapshot.nodes.indices where snapshot.nodes[index].kept != nil { kept += 1 }
+        let parts = Verdict.allCases.compactMap { verdict in
+            counts[verdict].map { "\($0) \(verdict.rawValue)" + (verdict == .alive && kept > 0 ? " (\(kept) kept for reuse)" : "") }
+        }
         return parts.isEmpty ? "no coordinators" : parts.joined(separator: ", ")
     }
 
@@ -52,6 +56,9 @@ package enum LeakReport {
         for index in snapshot.nodes.indices where snapshot.nodes[index].verdict == .late {
             let node = snapshot.nodes[index]
             line("  late \(name(node)): \(node.reason ?? "")")
+        }
+        for index in snapshot.nodes.indices where snapshot.nodes[index].kept != nil {
+            line("  kept \(name(snapshot.nodes[index])): \(snapshot.nodes[index].kept!.text)")
         }
         for crowd in CrowdedSiblings.find(in: snapshot) { line("  \(crowd.note(in: snapshot))") }
         if !snapshot.warnings.isEmpty {

@@ -44,6 +44,9 @@ package enum LeakSummaryReport {
         for entry in baseline?.fixed(in: summary) ?? [] {
             lines.append("fixed: \(entry.fingerprint) (\(entry.count) in the baseline) no longer occurs; remove it from the baseline")
         }
+        for entry in baseline?.notExercised(in: summary) ?? [] {
+            lines.append("not exercised: \(entry.fingerprint): no recording created a \(entry.fingerprint.type) on its path")
+        }
         if !lines.isEmpty { lines.append("") }
         lines.append(totals(summary, unusable: unusable))
         return lines.map(TextSanitizer.visible).joined(separator: "\n")

@@ -161,6 +161,15 @@ package struct SessionTree: Sendable {
         case .remove(let id, let parent): remove(id, from: parent, record)
         case .bind(let id, let screen):
             guard let index = known(id, record, "bind") else { return }
+            // Shown again after a dismissal (a cached coordinator reused, a screen that appears again): in use again,
+            // so the dismissal no longer makes it done; the history keeps it.
+            if let dismissedAt = coordinators[index].dismissedAt, coordinators[index].deinitAt == nil {
+                coordinators[index].shownAgain.append(
+                    Reappearance(dismissedAt: dismissedAt, dismissedVia: coordinators[index].dismissedVia, shownAt: record.time, screen: screen))
+                coordinators[index].dismissedAt = nil
+                coordinators[index].dismissedSite = nil
+                coordinators[index].dismissedVia = nil
+            }
             coordinators[index].screen = screen
             coordinators[index].boundSite = record.site
         case .dismiss(let id, let via):

@@ -7,6 +7,9 @@ public struct AliveLimit: Hashable, Sendable, Codable {
         case session
         /// The type's coordinators under one parent at a time.
         case parent
+        /// Kept for reuse by design: up to `maximum` done coordinators of the type that their parent still holds are
+        /// kept, not leaks (`--reusable`, `ReusableType`, `per: "reuse"` on the wire).
+        case reuse
     }
 
     /// The Swift type name, as `add` events carry it.
@@ -32,9 +35,13 @@ public struct AliveLimit: Hashable, Sendable, Codable {
         self.init(type: type, maximum: maximum, scope: scope)
     }
 
-    /// `ProductCoordinator ≤ 1` or `ProductCoordinator ≤ 1 per parent`, for reports.
+    /// `ProductCoordinator ≤ 1`, `ProductCoordinator ≤ 1 per parent` or `LibraryCoordinator ≤ 1 kept for reuse`.
     public var description: String {
-        "\(type) ≤ \(maximum)\(scope == .parent ? " per parent" : "")"
+        switch scope {
+        case .session: "\(type) ≤ \(maximum)"
+        case .parent: "\(type) ≤ \(maximum) per parent"
+        case .reuse: "\(type) ≤ \(maximum) kept for reuse"
+        }
     }
 
     /// Later limits for the same type and scope replace earlier ones: a `--max-alive` given on the command line

@@ -5,6 +5,9 @@
 /// one is still within its grace period.
 enum OverLimitRule {
     static func apply(_ limits: [AliveLimit], to nodes: inout [SnapshotNode]) {
+        // Reuse declarations say how many done ones may be kept; they limit no living count.
+        let limits = limits.filter { $0.scope != .reuse }
+        guard !limits.isEmpty else { return }
         let wanted = Set(limits.map(\.type))
         // Positions of the living coordinators of each limited type, in the order they were first added.
         var living: [String: [Int]] = [:]
@@ -18,6 +21,8 @@ enum OverLimitRule {
             switch limit.scope {
             case .session:
                 flag(positions, limit: limit, parent: nil, in: &nodes)
+            case .reuse:
+                continue
             case .parent:
                 var byParent: [CoordinatorID: [Int]] = [:]
                 var parentOrder: [CoordinatorID] = []

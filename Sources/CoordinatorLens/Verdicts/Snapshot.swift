@@ -36,6 +36,11 @@ public struct SnapshotNode: Hashable, Sendable, Codable {
     public internal(set) var dismissedAt: Double? = nil
     /// Where the `remove` that detached it was called, while it stays detached.
     public internal(set) var removedSite: CallSite? = nil
+    /// Each time it was dismissed and then shown again, oldest first; nil if never.
+    public internal(set) var shownAgain: [Reappearance]? = nil
+    /// Why a done coordinator is judged alive: its type is kept for reuse by design and its parent holds it; nil
+    /// for every other coordinator.
+    public internal(set) var kept: KeptForReuse? = nil
 }
 
 /// A session's tree frozen at one evaluation time, with every verdict decided: what renderers and reports read.
@@ -202,11 +207,15 @@ extension SessionTree {
                     doneAt: coordinator.doneAt, deinitAt: coordinator.deinitAt, verdict: verdict, reason: reason,
                     reasonKind: retention?.kind, removedFrom: coordinator.removedFrom,
                     boundSite: coordinator.boundSite, dismissedSite: coordinator.dismissedSite,
-                    dismissedVia: coordinator.dismissedVia, dismissedAt: coordinator.dismissedAt, removedSite: coordinator.removedSite
+                    dismissedVia: coordinator.dismissedVia, dismissedAt: coordinator.dismissedAt, removedSite: coordinator.removedSite,
+                    shownAgain: coordinator.shownAgain.isEmpty ? nil : coordinator.shownAgain
                 ))
         }
         let limits = AliveLimit.merged(aliveLimits + limits)
-        if !limits.isEmpty { OverLimitRule.apply(limits, to: &nodes) }
+        if !limits.isEmpty {
+            OverLimitRule.apply(limits, to: &nodes)
+            ReuseRule.apply(limits, to: &nodes, at: time)
+        }
         // The nodes are the coordinators in order, so the tree's own index finds them: no second one to build.
         return Snapshot(
             app: header.app, run: header.run, pid: header.pid, evaluatedAt: time, grace: grace, lastSeq: lastSeq,

@@ -4,6 +4,18 @@ extension SnapshotNode {
         rebuilt(verdict: .retained, reason: reason.text, reasonKind: reason.kind, sites: { $0 })
     }
 
+    /// The same node judged alive because it is kept for reuse.
+    func kept(_ kept: KeptForReuse) -> SnapshotNode {
+        var node = rebuilt(verdict: .alive, reason: kept.text, reasonKind: nil, sites: { $0 })
+        node.kept = kept
+        return node
+    }
+
+    /// The same node with its reason text replaced, its verdict and kind as they are.
+    func withReason(_ reason: String) -> SnapshotNode {
+        rebuilt(verdict: verdict, reason: reason, reasonKind: reasonKind, sites: { $0 })
+    }
+
     /// The same node with its call sites passed through `transform` and its reason text replaced.
     func withSites(_ transform: (CallSite) -> CallSite, reason: String?) -> SnapshotNode {
         rebuilt(verdict: verdict, reason: reason, reasonKind: reasonKind, sites: transform)
@@ -22,6 +34,8 @@ extension SnapshotNode {
         node.dismissedVia = dismissedVia
         node.dismissedAt = dismissedAt
         node.removedSite = removedSite.map(transform)
+        node.shownAgain = shownAgain
+        node.kept = kept
         return node
     }
 }

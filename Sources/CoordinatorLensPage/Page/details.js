@@ -41,6 +41,8 @@ export async function drawDetails() {
     ["reason", node.reason || "—"],
     ["added", el("span", {}, `${seconds(node.addedAt)} at `, site(node.site))],
     ["bound", site(node.boundSite)], ["dismissed", dismissal(node)], ["removed", site(node.removedSite)],
+    ...(node.shownAgain ? [["shown again", shownAgain(node)]] : []),
+    ...(node.kept ? [["kept", `for reuse by ${node.kept.parentType}#${node.kept.parentID}, up to ${node.kept.limit} by design`]] : []),
     ["done", seconds(node.doneAt)], ["deinit", seconds(node.deinitAt)],
     ["path", el("span", { class: "path" }, path.map(link))],
     ["children", node.children.length ? el("span", {}, node.children.map((id, i) => [i ? ", " : "", link(id)])) : "none"],
@@ -65,11 +67,16 @@ export function showProblem(message) {
 }
 
 // How the coordinator was dismissed, and when: a freed or departed screen has no call site, but a cause and a time.
-const dismissalCauses = { "screen-left": "its screen left", "screen-freed": "its screen was freed", reported: "dismissed" };
+const dismissalCauses = { "screen-left": "left the screen (reported by the UI layer)", "screen-freed": "its screen was freed", reported: "dismissed" };
 function dismissal(node) {
   if (node.dismissedAt == null) return "—";
   const how = dismissalCauses[node.dismissedVia] || "dismissed";
   return el("span", {}, `${how} at ${seconds(node.dismissedAt)}`, node.dismissedSite ? [" by ", site(node.dismissedSite)] : null);
+}
+// Each dismissal a later showing undid: a cached coordinator reused, a screen that appeared again.
+function shownAgain(node) {
+  return el("span", {}, node.shownAgain.map((again, i) => [i ? "; " : "",
+    `${dismissalCauses[again.dismissedVia] || "dismissed"} at ${seconds(again.dismissedAt)}, shown again on ${again.screen} at ${seconds(again.shownAt)}`]));
 }
 function appendEvents(table, events) {
   for (const e of events) {

@@ -318,6 +318,9 @@ package struct DOTWriter: Sendable {
         if node.verdict != .alive {
             out += ", class=\"verdict-\(node.verdict.rawValue)\(node.verdict.isGone && !options.showReleased ? " shown-as-ancestor" : "")\", "
             out += looks[node.verdict]!.attributes(differingFrom: looks[.alive])
+        } else if node.kept != nil {
+            // Kept for reuse: alive, but done; drawn dashed so it reads apart from both the ones in use and the leaks.
+            out += ", class=\"kept\", style=\"filled,dashed\""
         }
         out += DOTPreamble.pos(position, size: size)
         out += ", label=" + (compactLines.isEmpty ? label(for: node, in: snapshot) : DOTEscaping.quotedLabel(lines: compactLines))
@@ -334,6 +337,7 @@ package struct DOTWriter: Sendable {
         let type = DOTEscaping.printable(node.type)
         var lines = [(type.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) ? "(unnamed)" : type) + " #\(node.id)"]
         if node.verdict != .alive { lines.append(node.verdict.rawValue + (node.reason.map { " — \($0)" } ?? "")) }
+        if node.kept != nil { lines.append("kept for reuse") }
         return lines
     }
 
@@ -371,6 +375,11 @@ package struct DOTWriter: Sendable {
                 verdict += " — \(DOTEscaping.htmlLabelText(reason))"
             }
             lines.append(DOTPreamble.small(verdict))
+        } else if let kept = node.kept {
+            lines.append(DOTPreamble.small("<B>kept for reuse</B> by \(DOTEscaping.htmlName(kept.parentType))#\(kept.parentID)"))
+        }
+        if let shown = node.shownAgain?.last {
+            lines.append(DOTPreamble.small("shown again \(Seconds(snapshot.evaluatedAt - shown.shownAt)) ago"))
         }
         return "<" + lines.joined(separator: "<BR/>") + ">"
     }

@@ -18,6 +18,9 @@ enum NodeTooltip {
         var times = ["added \(Seconds(node.addedAt))"]
         if let done = node.doneAt { times.append("done \(Seconds(done))") }
         if let deinitAt = node.deinitAt { times.append("deinited \(Seconds(deinitAt))") }
+        for shown in node.shownAgain ?? [] {
+            lines.append("dismissed \(Seconds(shown.dismissedAt)), shown again on \(shown.screen) \(Seconds(shown.shownAt)) into the run")
+        }
         lines.append(times.joined(separator: " · ") + " into the run (judged at \(Seconds(snapshot.evaluatedAt)))")
         return lines
     }
