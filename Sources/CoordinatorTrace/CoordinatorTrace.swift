@@ -50,10 +50,11 @@ public enum CoordinatorTrace {
 
     /// `screen` left the screen (dismissed, popped, replaced): the coordinators bound to it are dismissed, even
     /// while something still holds the screen.
+    /// No call site is recorded unless `file` is given: the caller is usually a UI-layer bridge.
     public static func screenLeft(
         _ screen: AnyObject,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
-        filePath: StaticString = #filePath
+        file: StaticString? = nil, line: UInt = 0, function: StaticString? = nil,
+        filePath: StaticString? = nil
     ) {
         Tracer.shared.screenLeft(screen, file: file, line: line, function: function, filePath: filePath)
     }

@@ -61,6 +61,9 @@ struct SessionState {
     mutating func bound(_ coordinator: AnyObject, to screen: AnyObject, site: RawSite) {
         let now = MonotonicClock.now()
         let tracked = track(coordinator)
+        // Shown again after a dismissal (a cached coordinator reused): in use again, as the inspector judges it, so
+        // `end()` no longer waits for it to be freed.
+        tracked.dismissedAt = 0
         let bound = BoundScreen(screen, of: tracked)
         registry.bind(tracked.id, to: bound)
         #if canImport(ObjectiveC)

@@ -90,13 +90,17 @@ public final class Tracer: @unchecked Sendable {
     /// `screen` left the screen (dismissed, popped, swiped down, replaced as a tab's or window's root): every
     /// coordinator bound to it is dismissed, even while it or something else still holds the screen. Call it where
     /// your router learns of a departure; on Apple platforms the hook sees bound view controllers leave by itself.
+    ///
+    /// The call is usually a UI-layer bridge (a navigation delegate, a router), whose own line says nothing about the
+    /// app, so no call site is recorded unless `file` is given (pass `file: #fileID, line: #line` to record yours).
     public func screenLeft(
         _ screen: AnyObject,
-        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
-        filePath: StaticString = #filePath
+        file: StaticString? = nil, line: UInt = 0, function: StaticString? = nil,
+        filePath: StaticString? = nil
     ) {
         guard gate.mayBeOpen else { return }
-        state.withLock { $0.session?.screenLeft(screen, site: RawSite(file: file, path: filePath, line: line, function: function)) }
+        let site = file.map { RawSite(file: $0, path: filePath ?? $0, line: line, function: function ?? "") }
+        state.withLock { $0.session?.screenLeft(screen, site: site) }
     }
 
     /// At most `count`'s number of its type may be alive at once from now on; older ones beyond it are leaks.
