@@ -123,6 +123,10 @@ let package = Package(
         sample("SegueSlotSample", in: "segue-slot"),
         sample("XCoordinatorRouterSample", in: "xcoordinator-router"),
         sample("RxFlowSample", in: "rxflow-flow"),
+        sample(
+            "BrowserTabsSample", in: "browser-tabs",
+            alsoExcluding: ["fixed.ndjson", "flow-library.ndjson", "flow-tabs.ndjson", "baseline.json", "fixed-baseline.json", "check-tabs.txt"]
+        ),
         .executableTarget(
             name: "CheckoutFixSample",
             dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
@@ -156,11 +160,11 @@ let package = Package(
 
 /// A sample app: an executable over the UIKit stand-in that records itself through the hook; `make samples` writes its
 /// stream, pictures and report beside its sources.
-func sample(_ name: String, in folder: String) -> Target {
+func sample(_ name: String, in folder: String, alsoExcluding extra: [String] = []) -> Target {
     .executableTarget(
         name: name,
         dependencies: ["UIKitStandIn", "SampleRun", "CoordinatorTrace"],
         path: "samples/\(folder)",
-        exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"]
+        exclude: ["stream.ndjson", "tree.svg", "tree.png", "report.txt"] + extra
     )
 }

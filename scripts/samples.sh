@@ -17,6 +17,7 @@ samples=(
   "segue-slot:SegueSlotSample"
   "xcoordinator-router:XCoordinatorRouterSample"
   "rxflow-flow:RxFlowSample"
+  "browser-tabs:BrowserTabsSample"
 )
 
 # One product per build: swift build takes a single --product.
@@ -25,6 +26,11 @@ for sample in "${samples[@]}" "checkout-fix:CheckoutFixSample"; do
   "$swift" build "${flags[@]}" --product "${sample#*:}"
 done
 bin="$("$swift" build "${flags[@]}" --show-bin-path)"
+
+# The browser's fixed build, one recording per UI test (the library flow alone), and the baselines check compares with.
+tabs="samples/browser-tabs"
+"$bin/BrowserTabsSample" --fixed --file "$tabs/fixed.ndjson"
+"$bin/BrowserTabsSample" --flow library --file "$tabs/flow-library.ndjson"
 
 for sample in "${samples[@]}"; do
   dir="samples/${sample%%:*}"
@@ -50,3 +56,7 @@ for format in svg png txt; do
   "$bin/coordlens" diff "$dir/before.ndjson" "$dir/after.ndjson" -o "$dir/diff.$format" --format "${format/txt/text}"
 done
 tail -n 1 "$dir/diff.txt"
+
+# The browser's baselines: one from the leaking run (its share leak accepted), one from the fixed build (its counts).
+"$bin/coordlens" baseline "$tabs/stream.ndjson" -o "$tabs/baseline.json"
+"$bin/coordlens" baseline "$tabs/fixed.ndjson" -o "$tabs/fixed-baseline.json"

@@ -68,7 +68,8 @@ final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
                 var text = text
                 status = text.withUTF8 { bytes in
                     sqlite3_bind_text64(
-                        statement, position, UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+                        statement, position,
+                        UnsafeRawPointer(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
                             .assumingMemoryBound(to: CChar.self),
                         sqlite3_uint64(bytes.count), coordlens_sqlite_transient(), UInt8(SQLITE_UTF8))
                 }

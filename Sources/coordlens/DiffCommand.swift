@@ -115,8 +115,11 @@ struct DiffCommand: ParsableCommand {
         // Coordinators without a screen of their own are never dismissed, so a pile-up of them is no leak to the
         // verdicts: B having more in use on a path than A had is what shows it.
         let pileUps = PileUp.find(in: PathCensus(b.snapshot), against: PathCensus(a.snapshot))
-        let pileUpText = pileUps.isEmpty ? "" : "\n\npiled up in B (more in use on a path than in A):\n"
-            + pileUps.map { "  " + TextSanitizer.visible($0.text(reference: "A")) }.joined(separator: "\n")
+        let pileUpText =
+            pileUps.isEmpty
+            ? ""
+            : "\n\npiled up in B (more in use on a path than in A):\n"
+                + pileUps.map { "  " + TextSanitizer.visible($0.text(reference: "A")) }.joined(separator: "\n")
         let bytes: [UInt8]
         switch format {
         case .text:

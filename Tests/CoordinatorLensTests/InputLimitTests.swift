@@ -115,7 +115,7 @@ import Testing
         script.at(0, .add(id: 1, type: "App", parent: nil))
         script.at(5, .add(id: 2, type: "Flow", parent: 1))
         script.at(3, .dismiss(id: 2))
-        script.at(4.5, .bind(id: 2, screen: "Within the slack of threads that read the clock before the lock"))
+        script.at(4.5, .mark(label: "Within the slack of threads that read the clock before the lock"))
         let tree = script.tree()
         #expect(tree.diagnostics.map(\.line) == [4])
         #expect(tree.diagnostics.first?.message.contains("t went back from 5.0 to 3.0") == true)

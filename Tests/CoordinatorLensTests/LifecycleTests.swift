@@ -1,5 +1,6 @@
-@testable import CoordinatorLens
 import Testing
+
+@testable import CoordinatorLens
 
 /// Real apps' lifecycles: coordinators shown again, kept for reuse, piled up without screens, and baselines of one
 /// flow checked against runs of another.

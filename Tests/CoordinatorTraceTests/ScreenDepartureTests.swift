@@ -26,7 +26,7 @@ private final class OwningCoordinator {
         let log = try session(from: sink)
         let dismissal = try #require(records(log).first { if case .dismiss = $0.event { true } else { false } })
         #expect(dismissal.event == .dismiss(id: 2, via: .screenLeft))
-        #expect(dismissal.site?.function == "aScreenThatLeavesDismissesTheCoordinatorThatOwnsIt()")
+        #expect(dismissal.site == nil, "the caller of screenLeft is a UI-layer bridge: no site unless it gives one")
         let snapshot = try log.snapshot(grace: 0.05)
         #expect(snapshot.node(2)?.verdict == .retained)
         #expect(snapshot.node(2)?.reasonKind == .stillChild)
@@ -114,5 +114,36 @@ private final class OwningCoordinator {
             snapshot.node(2)?.reason
                 == "one of 3 OtherCoordinator alive at once under Coordinator#1, where at most 1 is expected and it is not among the newest")
         #expect(snapshot.node(1)?.verdict == .retained, "no Coordinator was expected at all")
+    }
+}
+
+/// A screen shown again after it left: the coordinator bound to it again is alive in the stream's verdicts, and a
+/// departure whose caller names its own site keeps that site.
+@Suite struct ShownAgainTests {
+    final class Coordinator {}
+    final class Screen {}
+
+    @Test func aCoordinatorBoundAgainAfterItsScreenLeftIsAliveAtTheEnd() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Browser", sink: sink, options: TraceOptions(grace: 0.05))
+        let browser = Coordinator()
+        let library = Coordinator()
+        let screen = Screen()
+        tracer.added(browser, to: nil)
+        tracer.added(library, to: browser)
+        tracer.bind(library, to: screen)
+        tracer.screenLeft(screen, file: #fileID, line: #line)
+        Thread.sleep(forTimeInterval: 0.1)
+        tracer.bind(library, to: screen)
+        tracer.end()
+        withExtendedLifetime((browser, library, screen)) {}
+
+        let log = try session(from: sink)
+        let dismissal = try #require(records(log).first { if case .dismiss = $0.event { true } else { false } })
+        #expect(dismissal.site?.file == #fileID)
+        let snapshot = try log.snapshot(grace: 0.05)
+        #expect(snapshot.node(2)?.verdict == .alive)
+        #expect(snapshot.node(2)?.shownAgain?.count == 1)
     }
 }

@@ -14,6 +14,15 @@ struct SampleExpectation: Sendable, CustomTestStringConvertible {
 
     static let all: [SampleExpectation] = [
         SampleExpectation(
+            product: "BrowserTabsSample", folder: "browser-tabs",
+            verdicts: [
+                "BrowserCoordinator": [.alive],
+                "LibraryCoordinator": [.alive],
+                "ShareCoordinator": [.retained],
+                "TabTrayCoordinator": [.alive],
+                "TabPanelCoordinator": Array(repeating: .alive, count: 9),
+            ], retainedReason: .detached),
+        SampleExpectation(
             product: "ADCoordinatorSample", folder: "ad-coordinator",
             verdicts: [
                 "AppCoordinator": [.alive],

@@ -11,9 +11,10 @@ public enum SampleRun {
     ///
     /// `flows` gets the pause to call between a coordinator being done and the moment that judges it, and returns
     /// what the app itself keeps alive (its window, its root coordinator), which stays alive until the session ends.
-    /// A sample with options of its own passes the `arguments` left after taking them.
+    /// A sample with options of its own passes the `arguments` left after taking them, and its trace `options`.
     public static func main(
-        app: String, arguments: [String] = Array(CommandLine.arguments.dropFirst()), _ flows: (_ settle: () -> Void) -> Any
+        app: String, arguments: [String] = Array(CommandLine.arguments.dropFirst()), options: TraceOptions = TraceOptions(),
+        _ flows: (_ settle: () -> Void) -> Any
     ) {
         let destination: SampleDestination
         switch SampleDestination.parse(arguments) {
@@ -22,7 +23,7 @@ public enum SampleRun {
             FileHandle.standardError.write(Data("\(app): \(error)\nusage: \(app) [--tcp HOST:PORT [--token TOKEN] | --file PATH]\n".utf8))
             exit(2)
         }
-        CoordinatorTrace.start(app: app, sink: destination.makeSink())
+        CoordinatorTrace.start(app: app, sink: destination.makeSink(), options: options)
         ScreenDepartures.install()
         let keptAlive = flows(pause)
         withExtendedLifetime(keptAlive) { CoordinatorTrace.end() }

@@ -31,7 +31,8 @@ enum ReuseRule {
                 nodes[position] = nodes[position].kept(kept)
             }
             for position in positions.dropLast(limit) where nodes[position].verdict == .retained {
-                let reason = (nodes[position].reason ?? "")
+                let reason =
+                    (nodes[position].reason ?? "")
                     + "; \(positions.count) \(type) are held after they were done where \(limit) kept for reuse is declared, "
                     + "and it is not among the newest"
                 nodes[position] = nodes[position].withReason(reason)
