@@ -8,17 +8,18 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: install network-tools deps build test test-thread-sanitizer test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo bench samples clean
+.PHONY: install network-tools deps build test check postgres-build test-thread-sanitizer test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo bench samples clean
 
-## deps: libgvc through Debian's libgraphviz-dev (Homebrew: brew install graphviz), when pkg-config cannot find it.
+## deps: libgvc through Debian's libgraphviz-dev and SQLite through libsqlite3-dev (Homebrew: brew install graphviz sqlite
+## pkg-config), when pkg-config cannot find them.
 deps:
-	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libgvc; then :; \
+	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libgvc sqlite3; then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
-		echo "Installing libgraphviz-dev (libgvc) and pkg-config..."; \
+		echo "Installing libgraphviz-dev (libgvc), libsqlite3-dev and pkg-config..."; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libgraphviz-dev pkg-config fonts-dejavu-core; \
-	elif command -v brew >/dev/null 2>&1; then brew install graphviz pkg-config; \
-	else echo "Install Graphviz's development files (libgvc) and pkg-config, then run make again." >&2; exit 1; fi
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libgraphviz-dev libsqlite3-dev pkg-config fonts-dejavu-core; \
+	elif command -v brew >/dev/null 2>&1; then brew install graphviz sqlite pkg-config; \
+	else echo "Install Graphviz's development files (libgvc), SQLite's (sqlite3) and pkg-config, then run make again." >&2; exit 1; fi
 	@dir="$$(pkg-config --variable=libdir libgvc)/graphviz"; \
 	if [ -d "$$dir" ] && [ ! -s "$$dir/config6a" ] && [ ! -s "$$dir/config8" ]; then \
 		echo "Registering Graphviz plugins in $$dir"; \
@@ -90,11 +91,13 @@ postgres-test-server:
 build: deps
 	$(SWIFT) build
 
-## install: coordlens alone, built for release, into $(PREFIX)/bin.
+## install: coordlens alone, built for release, into $(PREFIX)/bin. TRAITS=Postgres adds the PostgreSQL leak history.
+TRAITS ?=
+TRAIT_FLAGS := $(if $(TRAITS),--traits $(TRAITS))
 install: deps
-	$(SWIFT) build -c release --product coordlens
+	$(SWIFT) build -c release --product coordlens $(TRAIT_FLAGS)
 	install -d "$(PREFIX)/bin"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/coordlens" "$(PREFIX)/bin/coordlens"
+	install -m 755 "$$($(SWIFT) build -c release $(TRAIT_FLAGS) --show-bin-path)/coordlens" "$(PREFIX)/bin/coordlens"
 
 ## lint: swift-format (it ships with the toolchain) against the committed .swift-format: 4-space indents, 160 columns,
 ## no indent inside #if, forEach allowed. `make format` rewrites the files in place; lint fails on any finding.
@@ -107,10 +110,24 @@ format:
 
 ## test: swift-format's lint, actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
 ## own build folder), every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
-test: deps lint python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer
+test: deps lint python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer postgres-build
 	$(SWIFT) build --build-tests
-	. .build/postgres/env && $(SWIFT) test --skip-build
+	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory test-browser
+
+## postgres-build: coordlens with the Postgres trait, in a build folder of its own (the default build has no PostgreSQL
+## client), for the history's PostgreSQL tests.
+POSTGRES_SCRATCH := .build-postgres
+POSTGRES_BIN_DIR = $(CURDIR)/$(POSTGRES_SCRATCH)/debug
+postgres-build: deps
+	$(SWIFT) build --product coordlens --traits Postgres --scratch-path $(POSTGRES_SCRATCH)
+
+## check: the inner loop: the lint and every Swift test that needs no browser, no PostgreSQL server, no root and no
+## Thread Sanitizer (the PostgreSQL cases skip, saying why). `make test` is the whole suite, what CI runs.
+check: deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip 'NetworkAccessTests'
+
 
 ## test-browser: the inspector page in headless Chromium against real `coordlens listen`/`view` processes and a sample
 ## app. It saves a screenshot of the page to $(SCREENSHOT); `make test-browser SCREENSHOT=docs/images/inspector.png`

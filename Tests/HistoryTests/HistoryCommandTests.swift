@@ -9,7 +9,7 @@ struct HistoryCommandTests {
     static let postgresReady = HistoryStoreKind.server != nil
 
     func coordlens(_ arguments: [String], _ store: HistoryStoreKind, in folder: URL? = nil) throws -> ProcessRun {
-        try BuiltProduct.coordlens.run(arguments, in: folder, timeout: 120, environment: store.environment)
+        try store.coordlens.run(arguments, in: folder, timeout: 120, environment: store.environment)
     }
 
     func json(_ text: String) throws -> [String: Any] {
@@ -18,7 +18,7 @@ struct HistoryCommandTests {
 
     /// Three runs, the second with a new leak: the listing gives its first-seen commit and 2 of 3 runs; `check
     /// --history` on the third marks it seen before, and a fourth run's own new fingerprint as new.
-    @Test(arguments: HistoryStoreKind.allCases)
+    @Test(arguments: HistoryStoreKind.available)
     func threeRunsTellFirstSeenAndHowOften(_ store: HistoryStoreKind) throws {
         try #require(store == .sqlite || Self.postgresReady, "\(HistoryStoreKind.MissingServer())")
         let folder = try HistoryRecordings.folder("history-three")
@@ -92,7 +92,7 @@ struct HistoryCommandTests {
     }
 
     /// 8 processes add 50 runs each at once: all 400 are stored and every count is exact.
-    @Test(arguments: HistoryStoreKind.allCases)
+    @Test(arguments: HistoryStoreKind.available)
     func eightWritersLoseNothing(_ store: HistoryStoreKind) async throws {
         try #require(store == .sqlite || Self.postgresReady, "\(HistoryStoreKind.MissingServer())")
         let folder = try HistoryRecordings.folder("history-writers")
@@ -114,7 +114,7 @@ struct HistoryCommandTests {
         let results = try await withThrowingTaskGroup(of: ProcessRun.self) { group in
             for files in batches {
                 group.addTask {
-                    try await BuiltProduct.coordlens.runAsync(["history", "add", "--history", history] + files, timeout: 300, environment: environment)
+                    try await store.coordlens.runAsync(["history", "add", "--history", history] + files, timeout: 300, environment: environment)
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -134,7 +134,7 @@ struct HistoryCommandTests {
     }
 
     /// A store whose schema is newer than this coordlens knows is refused with a clear message and left unchanged.
-    @Test(arguments: HistoryStoreKind.allCases)
+    @Test(arguments: HistoryStoreKind.available)
     func newerSchemaIsRefusedAndLeftAlone(_ store: HistoryStoreKind) throws {
         try #require(store == .sqlite || Self.postgresReady, "\(HistoryStoreKind.MissingServer())")
         let folder = try HistoryRecordings.folder("history-newer")
@@ -187,19 +187,21 @@ struct HistoryCommandTests {
         let run = try HistoryRecordings.write(HistoryRecordings.recording(run: "r1"), "r1.ndjson", in: folder)
 
         let wrong = "not-the-password-\(UUID())"
-        let refused = try BuiltProduct.coordlens.run(["history", "add", run, "--history", history], timeout: 60, environment: ["PGPASSWORD": wrong])
+        let refused = try HistoryStoreKind.postgres.coordlens.run(
+            ["history", "add", run, "--history", history], timeout: 60, environment: ["PGPASSWORD": wrong])
         #expect(refused.status == 2)
         #expect(refused.standardError.contains("cannot connect"), "\(refused.standardError)")
         #expect(refused.standardError.contains("password authentication failed"), "\(refused.standardError)")
         #expect(!refused.standardError.contains(wrong) && !refused.standardOutput.contains(wrong))
 
         let inAddress = history.replacingOccurrences(of: "coordlens@", with: "coordlens:\(server.password)@")
-        let mistaken = try BuiltProduct.coordlens.run(["history", "--history", inAddress], timeout: 60)
+        let mistaken = try HistoryStoreKind.postgres.coordlens.run(["history", "--history", inAddress], timeout: 60)
         #expect(mistaken.status == 2)
         #expect(mistaken.standardError.contains("put the PostgreSQL password in the PGPASSWORD environment variable"), "\(mistaken.standardError)")
         #expect(!mistaken.standardError.contains(server.password) && !mistaken.standardOutput.contains(server.password))
 
-        let stored = try BuiltProduct.coordlens.run(["history", "add", run, "--history", history], timeout: 60, environment: ["PGPASSWORD": server.password])
+        let stored = try HistoryStoreKind.postgres.coordlens.run(
+            ["history", "add", run, "--history", history], timeout: 60, environment: ["PGPASSWORD": server.password])
         #expect(stored.status == 0, "\(stored.standardError)")
         #expect(!stored.standardOutput.contains(server.password) && !stored.standardError.contains(server.password))
     }
@@ -227,5 +229,64 @@ struct HistoryCommandTests {
         #expect(again.standardOutput.contains("was already stored as #1; left as it is"), "\(again.standardOutput)")
         let listing = try BuiltProduct.coordlens.run(["history"], in: folder, timeout: 60)
         #expect(listing.standardOutput.hasPrefix("history .coordlens/history.sqlite: 1 run from "), "\(listing.standardOutput)")
+    }
+}
+
+/// The default build has no PostgreSQL client (the `Postgres` trait is opt-in): it says so, and how to rebuild.
+@Suite struct DefaultBuildHistoryTests {
+    @Test func aDefaultBuildRefusesAPostgresHistoryWithTheWayToRebuild() throws {
+        let version = try BuiltProduct.coordlens.run(["--version"], timeout: 60)
+        #expect(version.status == 0)
+        #expect(version.standardOutput.contains("PostgreSQL not built in (rebuild with --traits Postgres)"), "\(version.standardOutput)")
+        let refused = try BuiltProduct.coordlens.run(["history", "--history", "postgres://coordlens@127.0.0.1:1/history"], timeout: 60)
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("built without PostgreSQL support"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("--traits Postgres"), "\(refused.standardError)")
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["COORDLENS_POSTGRES_BIN_DIR"] != nil, "no Postgres-trait build named"))
+    func thePostgresBuildSaysItHasPostgreSQL() throws {
+        let version = try HistoryStoreKind.postgres.coordlens.run(["--version"], timeout: 60)
+        #expect(version.standardOutput.contains("PostgreSQL built in"), "\(version.standardOutput)")
+    }
+
+    /// A history another process holds locked is waited for up to --busy-timeout, said after a second, then refused.
+    @Test func aLockedHistoryIsWaitedForThenRefusedWithAClearError() throws {
+        let folder = try HistoryRecordings.folder("history-locked")
+        let history = folder.appendingPathComponent("history.sqlite").path
+        let run = try HistoryRecordings.write(HistoryRecordings.recording(run: "r1"), "r1.ndjson", in: folder)
+        #expect(try BuiltProduct.coordlens.run(["history", "add", run, "--history", history], timeout: 60).status == 0)
+        // Python's sqlite3 holds a write transaction for 6 s while coordlens tries to add a second run.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE'); "
+                + "print('locked', flush=True); time.sleep(6); c.execute('ROLLBACK')",
+            history,
+        ]
+        let ready = Pipe()
+        holder.standardOutput = ready
+        try holder.run()
+        _ = ready.fileHandleForReading.availableData
+        let second = try HistoryRecordings.write(HistoryRecordings.recording(run: "r2"), "r2.ndjson", in: folder)
+        let refused = try BuiltProduct.coordlens.run(["history", "add", second, "--history", history, "--busy-timeout", "2"], timeout: 60)
+        holder.waitUntilExit()
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("is locked by another process; waiting up to 2 s"), "\(refused.standardError)")
+        #expect(refused.standardError.contains("held the history locked for 2 s; gave up"), "\(refused.standardError)")
+        #expect(try BuiltProduct.coordlens.run(["history", "add", second, "--history", history], timeout: 60).status == 0, "free again")
+    }
+
+    /// Names are stored and read back whole, NUL included: two types that differ after a NUL stay two fingerprints.
+    @Test func namesWithANulRoundTripWhole() throws {
+        let folder = try HistoryRecordings.folder("history-nul")
+        let history = folder.appendingPathComponent("history.sqlite").path
+        let run = try HistoryRecordings.write(
+            HistoryRecordings.recording(run: "r1", extra: ["x\\u0000y", "x\\u0000z"]), "r1.ndjson", in: folder)
+        #expect(try BuiltProduct.coordlens.run(["history", "add", run, "--history", history], timeout: 60).status == 0)
+        let listing = try BuiltProduct.coordlens.run(["history", "--history", history, "--format", "json"], timeout: 60)
+        #expect(listing.standardOutput.contains(#"AppCoordinator/x\u0000y (detached)"#), "\(listing.standardOutput)")
+        #expect(listing.standardOutput.contains(#"AppCoordinator/x\u0000z (detached)"#), "\(listing.standardOutput)")
     }
 }

@@ -9,6 +9,16 @@ enum HistoryStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertib
 
     var testDescription: String { rawValue }
 
+    /// The stores the tests can reach: SQLite always; PostgreSQL when a server is configured (`make test` starts one).
+    /// Where none is, the PostgreSQL cases are left out rather than failed (the Apple workflow starts no server).
+    static var available: [HistoryStoreKind] { server == nil ? [.sqlite] : [.sqlite, .postgres] }
+
+    /// The `coordlens` that reaches this store: the default build for SQLite; for PostgreSQL the build with the
+    /// `Postgres` trait, which `make test` puts in its own folder and names in COORDLENS_POSTGRES_BIN_DIR.
+    var coordlens: BuiltProduct {
+        self == .postgres ? BuiltProduct("coordlens", directoryVariable: "COORDLENS_POSTGRES_BIN_DIR") : .coordlens
+    }
+
     /// The server's address (no password) and password, from `make test`'s environment.
     static var server: (address: String, password: String, bin: String)? {
         let environment = ProcessInfo.processInfo.environment
