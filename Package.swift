@@ -125,7 +125,7 @@ let package = Package(
         sample("RxFlowSample", in: "rxflow-flow"),
         sample(
             "BrowserTabsSample", in: "browser-tabs",
-            alsoExcluding: ["fixed.ndjson", "flow-library.ndjson", "flow-tabs.ndjson", "baseline.json", "fixed-baseline.json", "check-tabs.txt"]
+            alsoExcluding: ["fixed.ndjson", "flow-library.ndjson", "baseline.json", "fixed-baseline.json"]
         ),
         .executableTarget(
             name: "CheckoutFixSample",
