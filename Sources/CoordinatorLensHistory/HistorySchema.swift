@@ -2,7 +2,7 @@
 /// its own, and a store from a newer coordlens is refused, never rewritten.
 enum HistorySchema {
     /// The version this coordlens writes and reads.
-    static let current = 1
+    static let current = 2
 
     /// The statements that take a store from version `version - 1` to `version`.
     static func migration(to version: Int, in dialect: HistoryDialect) -> [String] {
@@ -45,6 +45,21 @@ enum HistorySchema {
                 """,
                 "CREATE INDEX leaks_by_fingerprint ON leaks (fingerprint)",
                 "CREATE INDEX runs_by_time ON runs (recorded_at)",
+            ]
+        case 2:
+            // Which type paths each run exercised, so "in K of N runs" counts only the runs that opened a leak's flow
+            // (one recording per UI test). Runs stored before keep paths_recorded 0 and count everywhere.
+            return [
+                "ALTER TABLE runs ADD COLUMN paths_recorded \(integer) NOT NULL DEFAULT 0",
+                "ALTER TABLE leaks ADD COLUMN path TEXT",
+                """
+                CREATE TABLE run_paths (
+                    run_id \(integer) NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+                    path TEXT NOT NULL,
+                    PRIMARY KEY (run_id, path)
+                )
+                """,
+                "CREATE INDEX runs_by_label ON runs (app, label)",
             ]
         default:
             preconditionFailure("no migration to schema version \(version)")

@@ -105,8 +105,9 @@ package struct HistoryStore: Sendable {
             let counts = record.counts
             let inserted = try await connection.rows(
                 """
-                INSERT INTO runs (recorded_at, app, run, source, commit_sha, branch, label, alive, pending, retained, released, late, undecided)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                INSERT INTO runs (recorded_at, app, run, source, commit_sha, branch, label, alive, pending, retained, released, late, undecided,
+                    paths_recorded)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1)
                 ON CONFLICT (app, run) DO NOTHING RETURNING id
                 """,
                 [
@@ -125,29 +126,55 @@ package struct HistoryStore: Sendable {
             }
             for leak in record.leaks {
                 try await connection.execute(
-                    "INSERT INTO leaks (run_id, fingerprint, count, example_file, example_line, example_function) VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO leaks (run_id, fingerprint, path, count, example_file, example_line, example_function) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                     [
-                        HistoryValue(id), .text(leak.fingerprint), HistoryValue(leak.count), HistoryValue(leak.example?.file),
+                        HistoryValue(id), .text(leak.fingerprint), .text(leak.path), HistoryValue(leak.count), HistoryValue(leak.example?.file),
                         leak.example.map { HistoryValue($0.line) } ?? .null, HistoryValue(leak.example?.function),
                     ]
                 )
             }
+            try await addPaths(record.paths, run: id)
             return (id, true)
         }
     }
 
-    /// The runs `filter` picks, oldest first.
+    /// A run's exercised paths, many rows to a statement: a deep tree has thousands and a server is a round trip away.
+    private func addPaths(_ paths: [String], run id: Int) async throws(HistoryError) {
+        var start = 0
+        while start < paths.count {
+            let chunk = paths[start..<Swift.min(start + Self.pathsPerStatement, paths.count)]
+            let rows = (0..<chunk.count).map { "($1, $\($0 + 2))" }.joined(separator: ", ")
+            try await connection.execute("INSERT INTO run_paths (run_id, path) VALUES \(rows)", [HistoryValue(id)] + chunk.map { .text($0) })
+            start += chunk.count
+        }
+    }
+
+    /// Within SQLite's default limit of 32,766 bound values and PostgreSQL's 65,535.
+    static let pathsPerStatement = 500
+
+    /// The runs `filter` picks, oldest first, with the paths each exercised.
     package func runs(_ filter: HistoryFilter = HistoryFilter()) async throws(HistoryError) -> [StoredRun] {
         let (clause, binds) = filter.sql
         let rows = try await connection.rows(
-            "SELECT r.id, r.recorded_at, r.app, r.run, r.commit_sha, r.branch, r.label, r.retained FROM runs AS r\(clause) ORDER BY r.id",
+            "SELECT r.id, r.recorded_at, r.app, r.run, r.commit_sha, r.branch, r.label, r.retained, r.paths_recorded FROM runs AS r\(clause) ORDER BY r.id",
             binds
         )
+        let pathRows = try await connection.rows(
+            "SELECT p.run_id, p.path FROM run_paths AS p JOIN runs AS r ON r.id = p.run_id\(clause) ORDER BY p.run_id", binds)
+        var paths: [Int: Set<String>] = [:]
+        for row in pathRows {
+            guard row.count == 2, let run = row[0].integer, let path = row[1].text else {
+                throw HistoryError("\(location): a row of table run_paths does not read: \(row)")
+            }
+            paths[run, default: []].insert(path)
+        }
         return try rows.map { row throws(HistoryError) in
-            guard row.count == 8, let id = row[0].integer, let at = row[1].text, let app = row[2].text, let run = row[3].text,
-                let retained = row[7].integer
+            guard row.count == 9, let id = row[0].integer, let at = row[1].text, let app = row[2].text, let run = row[3].text,
+                let retained = row[7].integer, let recorded = row[8].integer
             else { throw HistoryError("\(location): a row of table runs does not read: \(row)") }
-            return StoredRun(id: id, recordedAt: at, app: app, run: run, commit: row[4].text, branch: row[5].text, label: row[6].text, retained: retained)
+            return StoredRun(
+                id: id, recordedAt: at, app: app, run: run, commit: row[4].text, branch: row[5].text, label: row[6].text, retained: retained,
+                paths: recorded == 0 ? nil : paths[id, default: []])
         }
     }
 
@@ -156,17 +183,17 @@ package struct HistoryStore: Sendable {
         let (clause, binds) = filter.sql
         let rows = try await connection.rows(
             """
-            SELECT l.run_id, l.fingerprint, l.count, l.example_file, l.example_line, l.example_function
+            SELECT l.run_id, l.fingerprint, l.count, l.example_file, l.example_line, l.example_function, l.path
             FROM leaks AS l JOIN runs AS r ON r.id = l.run_id\(clause) ORDER BY l.run_id, l.fingerprint
             """,
             binds
         )
         return try rows.map { row throws(HistoryError) in
-            guard row.count == 6, let run = row[0].integer, let fingerprint = row[1].text, let count = row[2].integer else {
+            guard row.count == 7, let run = row[0].integer, let fingerprint = row[1].text, let count = row[2].integer else {
                 throw HistoryError("\(location): a row of table leaks does not read: \(row)")
             }
             return StoredLeak(
-                runID: run, fingerprint: fingerprint, count: count, exampleFile: row[3].text, exampleLine: row[4].integer, exampleFunction: row[5].text)
+                runID: run, fingerprint: fingerprint, count: count, path: row[6].text, exampleFile: row[3].text, exampleLine: row[4].integer, exampleFunction: row[5].text)
         }
     }
 

@@ -7,6 +7,9 @@ package struct LeakHistory: Sendable {
         package var fingerprint: String
         /// In how many of the runs it occurs.
         package var runs: Int
+        /// How many of the runs exercised its path (created a coordinator there), or were stored before the history
+        /// kept paths: a run of another UI test that never opened the flow does not count against it.
+        package var ofRuns: Int
         /// Retained coordinators with it, in all runs.
         package var count: Int
         /// The first run that had it.
@@ -29,6 +32,9 @@ package struct LeakHistory: Sendable {
     /// The newest run looked at.
     package var newest: StoredRun? { runs.last }
 
+    /// The app all the runs are of, if they are of one.
+    package var app: String? { Set(runs.map(\.app)).count == 1 ? runs.first?.app : nil }
+
     /// Groups `leaks` (rows of `runs` only) by fingerprint.
     package init(runs: [StoredRun], leaks: [StoredLeak]) {
         self.runs = runs
@@ -47,18 +53,54 @@ package struct LeakHistory: Sendable {
                 lines[number].countInNewestRun += inNewest
             } else {
                 lineOf[leak.fingerprint] = lines.count
+                let path = leak.path ?? Self.path(of: leak.fingerprint)
+                let exercising = runs.reduce(0) { $0 + ($1.exercised(path) ? 1 : 0) }
                 lines.append(
                     Line(
-                        fingerprint: leak.fingerprint, runs: 1, count: leak.count, firstSeen: run, lastSeen: run,
+                        fingerprint: leak.fingerprint, runs: 1, ofRuns: exercising, count: leak.count, firstSeen: run, lastSeen: run,
                         countInNewestRun: inNewest, isNew: leak.runID == newestID, example: leak
                     ))
             }
+        }
+        for number in lines.indices {
+            // A run that leaked on a path exercised it, whatever its stored paths say.
+            lines[number].ofRuns = Swift.max(lines[number].ofRuns, lines[number].runs)
         }
         self.lines = lines.sorted {
             if $0.isNew != $1.isNew { return $0.isNew }
             if $0.runs != $1.runs { return $0.runs > $1.runs }
             return $0.fingerprint < $1.fingerprint
         }
+    }
+
+    /// One history per app and label, in the order each first occurs: the runs of one UI test apart from another's.
+    package static func grouped(runs: [StoredRun], leaks: [StoredLeak]) -> [LeakHistory] {
+        struct Key: Hashable {
+            var app: String
+            var label: String?
+        }
+        var order: [Key] = []
+        var runsOf: [Key: [StoredRun]] = [:]
+        var keyOf: [Int: Key] = [:]
+        for run in runs {
+            let key = Key(app: run.app, label: run.label)
+            if runsOf[key] == nil { order.append(key) }
+            runsOf[key, default: []].append(run)
+            keyOf[run.id] = key
+        }
+        var leaksOf: [Key: [StoredLeak]] = [:]
+        for leak in leaks {
+            guard let key = keyOf[leak.runID] else { continue }
+            leaksOf[key, default: []].append(leak)
+        }
+        return order.map { LeakHistory(runs: runsOf[$0] ?? [], leaks: leaksOf[$0] ?? []) }
+    }
+
+    /// The path a printed fingerprint names, `AppCoordinator/HomeCoordinator (still-child)` without its reason: for
+    /// rows stored before the history kept paths.
+    static func path(of fingerprint: String) -> String {
+        guard let open = fingerprint.range(of: " (", options: .backwards) else { return fingerprint }
+        return String(fingerprint[..<open.lowerBound])
     }
 
     /// The line of `fingerprint`, if any run had it.

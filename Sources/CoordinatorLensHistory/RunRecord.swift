@@ -8,6 +8,8 @@ package struct RunRecord: Sendable, Equatable {
     package struct Leak: Sendable, Equatable {
         /// The fingerprint as `diff` and `--summary` print it: `AppCoordinator/HomeCoordinator (still-child)`.
         package var fingerprint: String
+        /// The type path it is on, `AppCoordinator/HomeCoordinator`: what a run must have exercised to count.
+        package var path: String
         /// How many retained coordinators share it in this run.
         package var count: Int
         /// Where the first of them was added; nil when the producer sent no call site.
@@ -34,6 +36,8 @@ package struct RunRecord: Sendable, Equatable {
     package var undecided: Int
     /// The leaks, in fingerprint order.
     package var leaks: [Leak]
+    /// Every type path the run created a coordinator on, sorted.
+    package var paths: [String]
 
     /// The record of one judged session.
     package init(check: SessionCheck, recordedAt: Date, commit: String?, branch: String?, label: String?) {
@@ -50,7 +54,9 @@ package struct RunRecord: Sendable, Equatable {
         leaks = snapshot.leakGroups
             .sorted { $0.fingerprint < $1.fingerprint }
             .map { group in
-                Leak(fingerprint: group.fingerprint.description, count: group.ids.count, example: group.ids.first.flatMap { snapshot.node($0)?.site })
+                Leak(
+                    fingerprint: group.fingerprint.description, path: PathCensus.Path(group.fingerprint).description, count: group.ids.count, example: group.ids.first.flatMap { snapshot.node($0)?.site })
             }
+        paths = PathCensus(snapshot).alive.keys.map(\.description).sorted()
     }
 }

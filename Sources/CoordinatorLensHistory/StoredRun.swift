@@ -16,6 +16,14 @@ package struct StoredRun: Sendable, Equatable, Codable {
     package var label: String?
     /// How many coordinators it retained.
     package var retained: Int
+    /// The type paths it exercised; nil for a run stored before the history kept them (it counts for every path).
+    package var paths: Set<String>?
+
+    /// Whether the run created a coordinator on `path`, or cannot tell.
+    package func exercised(_ path: String?) -> Bool {
+        guard let path, let paths else { return true }
+        return paths.contains(path)
+    }
 
     /// The day it was stored, `2026-11-23`.
     package var day: String { String(recordedAt.prefix(10)) }
@@ -29,6 +37,8 @@ package struct StoredLeak: Sendable, Equatable {
     package var fingerprint: String
     /// Retained coordinators with it in that run.
     package var count: Int
+    /// The type path it is on; nil for a row stored before the history kept paths.
+    package var path: String?
     /// One of them's call site: file, line and function as the hook sent them.
     package var exampleFile: String?
     package var exampleLine: Int?
@@ -43,14 +53,17 @@ package struct HistoryFilter: Sendable, Equatable {
     package var branch: String?
     /// Runs of this app only.
     package var app: String?
+    /// Runs stored with this label only.
+    package var label: String?
     /// Runs up to and including this one (`StoredRun.id`).
     package var upToRun: Int?
 
     /// A filter; with nothing given, every run.
-    package init(since: String? = nil, branch: String? = nil, app: String? = nil, upToRun: Int? = nil) {
+    package init(since: String? = nil, branch: String? = nil, app: String? = nil, label: String? = nil, upToRun: Int? = nil) {
         self.since = since
         self.branch = branch
         self.app = app
+        self.label = label
         self.upToRun = upToRun
     }
 
@@ -65,6 +78,7 @@ package struct HistoryFilter: Sendable, Equatable {
         if let since { add("r.recorded_at >= ?", .text(since)) }
         if let branch { add("r.branch = ?", .text(branch)) }
         if let app { add("r.app = ?", .text(app)) }
+        if let label { add("r.label = ?", .text(label)) }
         if let upToRun { add("r.id <= ?", HistoryValue(upToRun)) }
         return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), binds)
     }

@@ -8,14 +8,18 @@ package struct LeakContext: Sendable, Encodable {
     package struct Seen: Sendable, Encodable {
         /// In how many of the stored runs it occurs.
         package var runs: Int
+        /// How many of the stored runs reached its path: runs of other flows do not count.
+        package var ofRuns: Int
         /// The day of the first run that had it, `2026-11-03`.
         package var since: String
         /// Its count in each of `LeakContext.runs`, oldest first (0 where a run did not have it).
         package var counts: [Int]
 
-        /// A fingerprint seen in `runs` runs since `since`, with `counts` per stored run.
-        package init(runs: Int, since: String, counts: [Int]) {
+        /// A fingerprint seen in `runs` of the `ofRuns` runs that reached its path since `since`, with `counts` per
+        /// stored run.
+        package init(runs: Int, ofRuns: Int, since: String, counts: [Int]) {
             self.runs = runs
+            self.ofRuns = ofRuns
             self.since = since
             self.counts = counts
         }
@@ -65,7 +69,8 @@ package struct LeakContext: Sendable, Encodable {
         }
         if !runs.isEmpty {
             if let seen = seen[fingerprint] {
-                notes.append("seen in \(seen.runs) of the last \(runs.count) runs since \(seen.since)")
+                notes.append(
+                    "seen in \(seen.runs) of the last \(seen.ofRuns) runs\(seen.ofRuns < runs.count ? " that reached its path" : "") since \(seen.since)")
                 if known == nil { known = true }
             } else {
                 notes.append("not in the \(runs.count) stored runs")

@@ -17,7 +17,7 @@ struct HistoryCommand: AsyncParsableCommand {
 struct HistoryListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List leak fingerprints with first seen (date, commit), last seen, in how many of the stored runs, and whether new in the newest."
+        abstract: "List leak fingerprints per app and label with first seen (date, commit), last seen, in how many of the runs that reached them, and whether new in the newest."
     )
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -38,6 +38,9 @@ struct HistoryListCommand: AsyncParsableCommand {
     @Option(help: "Only runs of this app.")
     var app: String?
 
+    @Option(help: "Only runs stored with this --label (such as one UI test's name).")
+    var label: String?
+
     func validate() throws {
         if let since, !HistoryListCommand.isTime(since) {
             throw ValidationError("--since takes a date such as 2026-11-03 or a UTC time such as 2026-11-03T12:00:00Z, not \(since)")
@@ -51,8 +54,10 @@ struct HistoryListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let filter = HistoryFilter(since: since, branch: branch, app: app)
-        let (listing, name) = try await store.using { history in (try await history.history(filter), history.location.description) }
+        let filter = HistoryFilter(since: since, branch: branch, app: app, label: label)
+        let (listing, name) = try await store.using { history in
+            (LeakHistory.grouped(runs: try await history.runs(filter), leaks: try await history.leaks(filter)), history.location.description)
+        }
         switch format {
         case .text: print(HistoryReport.text(for: listing, store: name))
         case .json: print(HistoryReport.json(for: listing, store: name))

@@ -76,7 +76,7 @@ struct CheckHistoryOptions: ParsableArguments {
 
 extension CheckHistoryOptions {
     /// With `--history`: stores every checked session and returns, per session, each leak fingerprint marked new or
-    /// seen before in the earlier runs of the same app; nil without `--history`.
+    /// seen before in the earlier runs of the same app (and `--label`, when given); nil without `--history`.
     func record(_ checks: [SessionCheck]) async throws -> CheckHistoryMarks? {
         guard let location else { return nil }
         return try await HistoryStoreOption.using(location, busyTimeout: busyTimeout) { store in
@@ -85,7 +85,7 @@ extension CheckHistoryOptions {
             for (index, check) in checks.enumerated() {
                 let record = RunRecord(check: check, recordedAt: Date(), commit: tags.commit, branch: tags.branch, label: tags.label)
                 let (id, _) = try await store.add(record)
-                let earlier = try await store.history(HistoryFilter(app: record.app, upToRun: id))
+                let earlier = try await store.history(HistoryFilter(app: record.app, label: record.label, upToRun: id))
                 let leaks = record.leaks.map { leak in
                     let mark = HistoryReport.mark(leak.fingerprint, in: earlier)
                     return CheckHistoryMarks.Leak(fingerprint: leak.fingerprint, count: leak.count, isNew: mark.isNew, note: mark.text)

@@ -42,7 +42,8 @@ struct HistoryCommandTests {
         let payment = try #require(lines.first { ($0["fingerprint"] as? String)?.contains("PaymentCoordinator") == true })
         #expect(payment["fingerprint"] as? String == "AppCoordinator/PaymentCoordinator (detached)")
         #expect(payment["runs"] as? Int == 2)
-        #expect(payment["ofRuns"] as? Int == 3)
+        #expect(payment["ofRuns"] as? Int == 2, "the first run never created a PaymentCoordinator")
+        #expect(payment["runsInGroup"] as? Int == 3)
         #expect((payment["firstSeen"] as? [String: Any])?["commit"] as? String == "c2")
         #expect((payment["lastSeen"] as? [String: Any])?["commit"] as? String == "c3")
         #expect(payment["newInNewestRun"] as? Bool == false)
@@ -54,33 +55,35 @@ struct HistoryCommandTests {
 
         let text = try coordlens(["history", "--history", history], store)
         #expect(text.standardOutput.contains("seen AppCoordinator/PaymentCoordinator (detached)"), "\(text.standardOutput)")
-        #expect(text.standardOutput.contains("in 2 of 3 runs; first seen"), "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("in 2 of 2 runs that reached its path (1 more never did); first seen"), "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("in 3 of 3 runs; first seen"), "\(text.standardOutput)")
         #expect(text.standardOutput.contains("at c2 (main)"), "\(text.standardOutput)")
 
         // The third run again, through check: already stored, so it keeps its place and nothing is counted twice.
         let third = try coordlens(["check", runs[2], "--history", history, "--commit", "c3"], store)
         #expect(third.status == 1, "leaks still fail the run: \(third.standardError)")
         #expect(
-            third.standardOutput.contains("seen AppCoordinator/PaymentCoordinator (detached) ×1: seen before: in 2 of the last 3 runs since"),
+            third.standardOutput.contains("seen AppCoordinator/PaymentCoordinator (detached) ×1: seen before: in 2 of the last 2 runs since"),
             "\(third.standardOutput)")
         #expect(third.standardOutput.contains("stored as #"), "\(third.standardOutput)")
         let checkedJSON = try coordlens(["check", runs[2], "--history", history, "--format", "json"], store)
         let notes = try #require(((try json(checkedJSON.standardOutput)["sessions"] as? [[String: Any]])?.first?["notes"]) as? [[String: Any]])
         #expect(notes.count == 2 && notes.allSatisfy { $0["known"] as? Bool == false })
-        #expect(notes.contains { ($0["note"] as? String)?.hasPrefix("seen before: in 2 of the last 3 runs since") == true })
+        #expect(notes.contains { ($0["note"] as? String)?.hasPrefix("seen before: in 2 of the last 2 runs since") == true })
         // Every format carries the mark: in gcc, at the end of the leak's error.
         let gcc = try coordlens(["check", runs[2], "--history", history, "--format", "gcc"], store)
         #expect(gcc.status == 1)
         #expect(
             gcc.standardOutput.contains("error: PaymentCoordinator#10 retained: detached from AppCoordinator#1")
-                && gcc.standardOutput.contains("(seen before: in 2 of the last 3 runs since"), "\(gcc.standardOutput)")
+                && gcc.standardOutput.contains("(seen before: in 2 of the last 2 runs since"), "\(gcc.standardOutput)")
 
         let fourth = try HistoryRecordings.write(
             HistoryRecordings.recording(run: "r4", extra: ["PaymentCoordinator", "MapCoordinator"]), "r4.ndjson", in: folder)
         let checked = try coordlens(["check", fourth, "--history", history, "--commit", "c4"], store)
         #expect(checked.status == 1)
         #expect(checked.standardOutput.contains("NEW  AppCoordinator/MapCoordinator (detached) ×1: new"), "\(checked.standardOutput)")
-        #expect(checked.standardOutput.contains("in 3 of the last 4 runs"), "\(checked.standardOutput)")
+        #expect(checked.standardOutput.contains("in 3 of the last 3 runs"), "\(checked.standardOutput)")
+        #expect(checked.standardOutput.contains("in 4 of the last 4 runs"), "\(checked.standardOutput)")
         let after = try json(try coordlens(["history", "--history", history, "--format", "json"], store).standardOutput)
         #expect(after["runs"] as? Int == 4)
         let map = try #require((after["fingerprints"] as? [[String: Any]])?.first { ($0["fingerprint"] as? String)?.contains("Map") == true })
@@ -163,7 +166,7 @@ struct HistoryCommandTests {
             #expect(refused.status == 2, "\(arguments): \(refused.standardOutput)")
             #expect(
                 refused.standardError.contains(
-                    "the history has schema version 99, newer than the 1 this coordlens knows; use a newer coordlens (the history was left unchanged)"),
+                    "the history has schema version 99, newer than the 2 this coordlens knows; use a newer coordlens (the history was left unchanged)"),
                 "\(refused.standardError)")
         }
         switch store {
