@@ -193,7 +193,8 @@ package struct HistoryStore: Sendable {
                 throw HistoryError("\(location): a row of table leaks does not read: \(row)")
             }
             return StoredLeak(
-                runID: run, fingerprint: fingerprint, count: count, path: row[6].text, exampleFile: row[3].text, exampleLine: row[4].integer, exampleFunction: row[5].text)
+                runID: run, fingerprint: fingerprint, count: count, path: row[6].text, exampleFile: row[3].text, exampleLine: row[4].integer,
+                exampleFunction: row[5].text)
         }
     }
 

@@ -55,7 +55,8 @@ package struct RunRecord: Sendable, Equatable {
             .sorted { $0.fingerprint < $1.fingerprint }
             .map { group in
                 Leak(
-                    fingerprint: group.fingerprint.description, path: PathCensus.Path(group.fingerprint).description, count: group.ids.count, example: group.ids.first.flatMap { snapshot.node($0)?.site })
+                    fingerprint: group.fingerprint.description, path: PathCensus.Path(group.fingerprint).description, count: group.ids.count,
+                    example: group.ids.first.flatMap { snapshot.node($0)?.site })
             }
         paths = PathCensus(snapshot).alive.keys.map(\.description).sorted()
     }

@@ -59,6 +59,11 @@ public enum CoordinatorTrace {
         Tracer.shared.screenLeft(screen, file: file, line: line, function: function, filePath: filePath)
     }
 
+    /// `screen`, which left earlier, is on screen again: the coordinators it left with are shown again.
+    public static func screenAppeared(_ screen: AnyObject) {
+        Tracer.shared.screenAppeared(screen)
+    }
+
     /// At most `count`'s number of its type may be alive at once; older ones beyond it are leaks.
     public static func expect(
         _ count: ExpectedCount,

@@ -49,6 +49,11 @@ final class ProbeRoute: @unchecked Sendable {
         report { $0.screenLeft(screen, site: nil) }
     }
 
+    /// A watched view controller that had left appeared again (ScreenDepartureWatch).
+    func screenAppeared(_ screen: AnyObject) {
+        report { $0.screenAppeared(screen) }
+    }
+
     private func report(_ body: (inout SessionState) -> Void) {
         guard let tracer, let writer else { return }
         tracer.withLock { state in

@@ -14,6 +14,10 @@ struct ObjectRegistry {
     /// released in between (see `SweepCursor`); a removal moves the last entry into the hole.
     private(set) var watchedCoordinators: [TrackedCoordinator] = []
     private(set) var watchedScreens: [BoundScreen] = []
+    /// Screens that left with coordinators bound, by address, so one that appears again (a cached flow shown anew)
+    /// finds them; pruned of dead screens whenever it doubles, so it stays as small as the screens still alive.
+    private var departed: [ObjectKey: [BoundScreen]] = [:]
+    private var departedPruneAt = 64
     private var lastID = 0
 
     /// The coordinator's entry, and whether this call created it.
@@ -61,6 +65,31 @@ struct ObjectRegistry {
             watched[entry.slot] = last
         }
         entry.slot = -1
+    }
+
+    /// Remembers that `screens` left, bound to their coordinators.
+    mutating func noteDeparted(_ screens: [BoundScreen]) {
+        for screen in screens { departed[ObjectKey(screen.key), default: []].append(screen) }
+        guard departed.count >= departedPruneAt else { return }
+        departed = departed.compactMapValues { list in
+            let living = list.filter { $0.object != nil }
+            return living.isEmpty ? nil : living
+        }
+        departedPruneAt = Swift.max(64, departed.count * 2)
+    }
+
+    /// The coordinators `screen` left with that are still tracked, done and bound to no other screen, forgetting
+    /// them: what a reappearance of `screen` brings back.
+    mutating func takeDeparted(_ screen: AnyObject) -> [TrackedCoordinator] {
+        let key = ObjectKey(ObjectIdentifier(screen))
+        guard let list = departed.removeValue(forKey: key) else { return [] }
+        return list.compactMap { bound in
+            let tracked = bound.coordinator
+            guard bound.object === screen, coordinators[ObjectKey(tracked.key)] === tracked, tracked.dismissedAt != 0,
+                screens[tracked.id] == nil
+            else { return nil }
+            return tracked
+        }
     }
 
     /// The current bindings of `screen`: a dead screen whose address was reused is never one of them.

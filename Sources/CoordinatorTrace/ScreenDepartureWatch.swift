@@ -7,22 +7,32 @@ import UIKit
 /// hierarchy at all (a replaced window root). A screen that is only covered, or a tab no longer selected, disappears
 /// with none of these, and is left alone.
 ///
-/// This is the hook's one method swap: it is made the first time a view controller is bound in a session with
-/// `TraceOptions.detectsScreenDepartures`, and changes nothing for screens no coordinator is bound to.
+/// A screen that left and appears again (`viewDidAppear`, a cached view controller presented anew) brings its
+/// coordinators back, shown again, as MLeaksFinder clears its flag on appear.
+///
+/// These are the hook's method swaps, `viewDidDisappear(_:)` and `viewDidAppear(_:)`: made the first time a view
+/// controller is bound in a session with `TraceOptions.detectsScreenDepartures`, they change nothing for screens no
+/// coordinator is bound to.
 enum ScreenDepartureWatch {
     /// The associated-object key of a screen's route; allocated once, never freed.
     nonisolated(unsafe) static let routeKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 
-    /// Exchanges `viewDidDisappear(_:)` for the reporting one, once per process.
+    /// The associated-object key of the flag a screen carries between its departure and its next appearance.
+    nonisolated(unsafe) static let leftKey = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
+
+    /// Exchanges `viewDidDisappear(_:)` and `viewDidAppear(_:)` for the reporting ones, once per process.
     static let installed: Bool = {
-        let original = #selector(UIViewController.viewDidDisappear(_:))
-        let reporting = #selector(UIViewController.coordinatorTraceViewDidDisappear(_:))
+        exchange(#selector(UIViewController.viewDidAppear(_:)), #selector(UIViewController.coordinatorTraceViewDidAppear(_:)))
+            && exchange(#selector(UIViewController.viewDidDisappear(_:)), #selector(UIViewController.coordinatorTraceViewDidDisappear(_:)))
+    }()
+
+    private static func exchange(_ original: Selector, _ reporting: Selector) -> Bool {
         guard let originalMethod = class_getInstanceMethod(UIViewController.self, original),
             let reportingMethod = class_getInstanceMethod(UIViewController.self, reporting)
         else { return false }
         method_exchangeImplementations(originalMethod, reportingMethod)
         return true
-    }()
+    }
 
     /// Routes `screen`'s departures to `route`'s session; the latest bind wins.
     static func watch(_ screen: AnyObject, route: ProbeRoute) {
@@ -38,7 +48,19 @@ extension UIViewController {
         guard let route = objc_getAssociatedObject(self, ScreenDepartureWatch.routeKey) as? ProbeRoute,
             coordinatorTraceHasLeft
         else { return }
+        objc_setAssociatedObject(self, ScreenDepartureWatch.leftKey, true, .OBJC_ASSOCIATION_RETAIN)
         route.screenLeft(self)
+    }
+
+    /// After the exchange this runs as `viewDidAppear(_:)`: a screen that left and is shown again brings its
+    /// coordinators back; every other appearance costs two associated-object reads.
+    @objc func coordinatorTraceViewDidAppear(_ animated: Bool) {
+        coordinatorTraceViewDidAppear(animated)
+        guard objc_getAssociatedObject(self, ScreenDepartureWatch.leftKey) != nil,
+            let route = objc_getAssociatedObject(self, ScreenDepartureWatch.routeKey) as? ProbeRoute
+        else { return }
+        objc_setAssociatedObject(self, ScreenDepartureWatch.leftKey, nil, .OBJC_ASSOCIATION_RETAIN)
+        route.screenAppeared(self)
     }
 
     /// Dismissed or popped, itself or with a container or presenter that is; or in no hierarchy any more.

@@ -59,8 +59,11 @@ struct SessionState {
     }
 
     mutating func bound(_ coordinator: AnyObject, to screen: AnyObject, site: RawSite) {
+        bind(track(coordinator), to: screen, site: site)
+    }
+
+    private mutating func bind(_ tracked: TrackedCoordinator, to screen: AnyObject, site: RawSite?) {
         let now = MonotonicClock.now()
-        let tracked = track(coordinator)
         // Shown again after a dismissal (a cached coordinator reused): in use again, as the inspector judges it, so
         // `end()` no longer waits for it to be freed.
         tracked.dismissedAt = 0
@@ -75,7 +78,7 @@ struct SessionState {
         queue.append(
             RawEvent(
                 kind: .bind, id: tracked.id, nanos: now, type: type(of: screen),
-                file: site.file, path: site.path, line: site.line, function: site.function
+                file: site?.file, path: site?.path, line: site?.line ?? 0, function: site?.function
             ))
     }
 
@@ -91,6 +94,7 @@ struct SessionState {
     mutating func screenLeft(_ screen: AnyObject, site: RawSite?) {
         let bound = registry.boundTo(screen)
         guard !bound.isEmpty else { return }
+        registry.noteDeparted(bound)
         let now = MonotonicClock.now()
         for screen in bound {
             markDismissed(screen.coordinator, at: now)
@@ -100,6 +104,13 @@ struct SessionState {
                     file: site?.file, path: site?.path, line: site?.line ?? 0, function: site?.function
                 ))
         }
+    }
+
+    /// `screen` is on screen again after it left: each coordinator it left with, still done and bound to nothing else,
+    /// is bound to it again (a `bind` without a call site), so the inspector sees it shown again. Any other appearance
+    /// sends nothing.
+    mutating func screenAppeared(_ screen: AnyObject) {
+        for tracked in registry.takeDeparted(screen) { bind(tracked, to: screen, site: nil) }
     }
 
     mutating func expected(_ count: ExpectedCount, site: RawSite) {

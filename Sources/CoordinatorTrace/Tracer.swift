@@ -103,6 +103,14 @@ public final class Tracer: @unchecked Sendable {
         state.withLock { $0.session?.screenLeft(screen, site: site) }
     }
 
+    /// `screen`, which left earlier, is on screen again (a cached view controller presented anew): the coordinators it
+    /// left with are shown again, alive, as a new `bind` would make them. Other appearances send nothing, so a UI-layer
+    /// bridge may call it on every appearance; on Apple platforms the hook sees bound view controllers appear by itself.
+    public func screenAppeared(_ screen: AnyObject) {
+        guard gate.mayBeOpen else { return }
+        state.withLock { $0.session?.screenAppeared(screen) }
+    }
+
     /// At most `count`'s number of its type may be alive at once from now on; older ones beyond it are leaks.
     public func expect(
         _ count: ExpectedCount,

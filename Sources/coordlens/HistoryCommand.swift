@@ -17,7 +17,8 @@ struct HistoryCommand: AsyncParsableCommand {
 struct HistoryListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List leak fingerprints per app and label with first seen (date, commit), last seen, in how many of the runs that reached them, and whether new in the newest."
+        abstract:
+            "List leak fingerprints per app and label with first seen (date, commit), last seen, in how many of the runs that reached them, and whether new in the newest."
     )
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

@@ -32,7 +32,8 @@ struct PageLeakContextOptions: ParsableArguments {
         let lines = LeakHistory(runs: recent, leaks: leaks.filter { position[$0.runID] != nil })
         var seen: [String: LeakContext.Seen] = [:]
         for line in lines.lines {
-            seen[line.fingerprint] = LeakContext.Seen(runs: line.runs, ofRuns: line.ofRuns, since: line.firstSeen.day, counts: Array(repeating: 0, count: recent.count))
+            seen[line.fingerprint] = LeakContext.Seen(
+                runs: line.runs, ofRuns: line.ofRuns, since: line.firstSeen.day, counts: Array(repeating: 0, count: recent.count))
         }
         for leak in leaks {
             guard let at = position[leak.runID] else { continue }

@@ -146,4 +146,48 @@ private final class OwningCoordinator {
         #expect(snapshot.node(2)?.verdict == .alive)
         #expect(snapshot.node(2)?.shownAgain?.count == 1)
     }
+
+    /// A cached screen presented anew (the UI layer reports it appearing, as the hook's own appear watch does on
+    /// Apple platforms): its coordinator is bound again without a call site, alive at the end, and `end()` does not
+    /// wait for it. An appearance of a screen that never left, or of one whose coordinator was bound elsewhere since,
+    /// sends nothing.
+    @Test func aScreenThatAppearsAgainBringsItsCoordinatorBack() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Browser", sink: sink, options: TraceOptions(grace: 5))
+        let browser = Coordinator()
+        let library = Coordinator()
+        let tabs = Coordinator()
+        let screen = Screen()
+        let tabScreen = Screen()
+        let otherScreen = Screen()
+        tracer.added(browser, to: nil)
+        tracer.added(library, to: browser)
+        tracer.added(tabs, to: browser)
+        tracer.bind(library, to: screen)
+        tracer.bind(tabs, to: tabScreen)
+        tracer.screenAppeared(screen)
+        tracer.screenLeft(screen)
+        tracer.screenLeft(tabScreen)
+        tracer.bind(tabs, to: otherScreen)
+        tracer.screenAppeared(tabScreen)
+        tracer.screenAppeared(screen)
+        tracer.screenAppeared(screen)
+        let started = Date()
+        tracer.end()
+        #expect(Date().timeIntervalSince(started) < 4, "nothing done is left to wait for")
+        withExtendedLifetime((browser, library, tabs, screen, tabScreen, otherScreen)) {}
+
+        let log = try session(from: sink)
+        let binds = records(log).filter { if case .bind = $0.event { true } else { false } }
+        #expect(
+            binds.map(\.event) == [
+                .bind(id: 2, screen: "Screen"), .bind(id: 3, screen: "Screen"), .bind(id: 3, screen: "Screen"), .bind(id: 2, screen: "Screen"),
+            ])
+        #expect(binds.last?.site == nil, "the appearance names no call site")
+        let snapshot = try log.snapshot(grace: 5)
+        #expect(snapshot.node(2)?.verdict == .alive)
+        #expect(snapshot.node(2)?.shownAgain?.count == 1)
+        #expect(snapshot.node(3)?.verdict == .alive)
+    }
 }

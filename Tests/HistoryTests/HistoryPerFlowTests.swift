@@ -66,8 +66,10 @@ struct HistoryPerFlowTests {
         let listing = try coordlens(["history", "--history", unlabelled], store)
         #expect(listing.standardOutput.contains("in 1 of 1 run that reached its path (2 more never did)"), "\(listing.standardOutput)")
         let checked = try coordlens(
-            ["check", try HistoryRecordings.write(HistoryRecordings.recording(run: "m3", extra: ["PaymentCoordinator"]), "m3.ndjson", in: mixed),
-             "--history", unlabelled], store)
+            [
+                "check", try HistoryRecordings.write(HistoryRecordings.recording(run: "m3", extra: ["PaymentCoordinator"]), "m3.ndjson", in: mixed),
+                "--history", unlabelled,
+            ], store)
         #expect(checked.standardOutput.contains("PaymentCoordinator (detached) ×1: seen before: in 2 of the last 2 runs since"), "\(checked.standardOutput)")
     }
 
@@ -111,7 +113,10 @@ struct HistoryPerFlowTests {
         #expect(settings["ofRuns"] as? Int == 2, "the old run counts for a path it may have reached")
         let version = try ProcessRun.run(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", "-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT version FROM coordlens_schema').fetchone()[0])", history])
+            [
+                "python3", "-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT version FROM coordlens_schema').fetchone()[0])",
+                history,
+            ])
         #expect(version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
     }
 }

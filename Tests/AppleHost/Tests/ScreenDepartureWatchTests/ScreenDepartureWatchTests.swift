@@ -79,6 +79,33 @@ final class ScreenDepartureWatchTests: XCTestCase {
         withExtendedLifetime(product) {}
     }
 
+    /// A cached coordinator's screen, swiped away and presented again (firefox-ios's library panel): the appear watch
+    /// binds the coordinator again, so it is alive, shown again, while its screen is up.
+    func testAScreenPresentedAgainAfterItLeftBringsItsCoordinatorBack() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        tracer.start(app: "Watch", sink: sink, options: TraceOptions(grace: 0))
+        let root = UIViewController()
+        window.rootViewController = root
+        turn()
+        let library = OwningCoordinator()
+        tracer.added(library, to: nil)
+        tracer.bind(library, to: library.screen)
+        root.present(library.screen, animated: false)
+        turn()
+        root.dismiss(animated: false)
+        turn()
+        root.present(library.screen, animated: false)
+        turn()
+        tracer.end()
+        XCTAssertEqual(dismissals(sink), [.dismiss(id: 1, via: .screenLeft)])
+        let log = try XCTUnwrap(Recording(bytes: sink.bytes).sessions.first)
+        let snapshot = try log.snapshot(grace: 0)
+        XCTAssertEqual(snapshot.node(1)?.verdict, .alive)
+        XCTAssertEqual(snapshot.node(1)?.shownAgain?.count, 1)
+        withExtendedLifetime(library) {}
+    }
+
     func testACoveredScreenAndABackgroundTabAreNotDismissed() {
         let tracer = Tracer()
         let sink = MemorySink()
