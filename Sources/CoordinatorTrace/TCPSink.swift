@@ -136,8 +136,10 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         let deadline = MonotonicClock.now() + UInt64(max(0, timeout) * 1e9)
         while unacknowledged > 0, MonotonicClock.now() < deadline {
             if socket < 0 {
+                // An inspector that is restarting or too loaded to accept at once is tried again until the deadline:
+                // giving up early would count as lost lines it may already hold.
                 nextAttempt = 0
-                guard connect(), start() else { return false }
+                if !(connect() && start()) { Thread.sleep(forTimeInterval: 0.05) }
                 continue
             }
             guard sendTail(), resendPending() else {
@@ -156,6 +158,12 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     /// that failed and not sent again. Lines in flight on a connection that still works are not counted: the
     /// system delivers them after the sink closes.
     public func abandonUnacknowledged() -> Int {
+        if socket < 0, unacknowledged > 0 {
+            // Lines sent on a connection that failed may be held already: a new connection's first acknowledgement
+            // says which, so only the rest count as lost. The session's last lines need this connection anyway.
+            nextAttempt = 0
+            if connect() { _ = start() }
+        }
         let lost = socket < 0 ? unacknowledged : unacked.count - unsentFrom
         unacked.removeAll()
         (unackedStart, unsentFrom) = (0, 0)
