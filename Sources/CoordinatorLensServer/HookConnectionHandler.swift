@@ -100,6 +100,19 @@ final class HookConnectionHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
+    /// The session line as the recording keeps it: marked `"recorder":"listen"`, so `check` knows that many runs in
+    /// one file is this file's format and not a file sink several launches appended to.
+    static func recorded(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var bytes = Array(line)
+        while let last = bytes.last, last == 0x20 || last == 0x0D || last == 0x09 { bytes.removeLast() }
+        let marker = Array(#""recorder":"#.utf8)
+        let marked = bytes.count >= marker.count && bytes.indices.dropLast(marker.count - 1).contains { bytes[$0..<$0 + marker.count].elementsEqual(marker) }
+        guard bytes.count > 2, bytes.last == UInt8(ascii: "}"), !marked else { return Array(line) }
+        bytes.removeLast()
+        bytes.append(contentsOf: #","recorder":"listen"}"#.utf8)
+        return bytes
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }
@@ -111,14 +124,14 @@ final class HookConnectionHandler: ChannelInboundHandler {
             if run != header.run {
                 guard switchTo(header) else { return }
             }
-            headerLine = Array(line)
-            recorder?.write(line, run: header.run, header: headerLine)
+            headerLine = Self.recorded(line)
+            if let recorder { headerLine.withUnsafeBufferPointer { recorder.write($0, run: header.run, header: headerLine) } }
             acknowledging = Self.asksForAcknowledgements(line)
             if acknowledging { acknowledgeSession(context) }
         case .inventedSession(let header, let note):
             guard switchTo(header) else { return }
             sessions.report(note, run: header.run)
-            headerLine = Array(#"{"event":"session","v":1,"app":"unknown","run":"\#(header.run)"}"#.utf8)
+            headerLine = Array(#"{"event":"session","v":1,"app":"unknown","run":"\#(header.run)","recorder":"listen"}"#.utf8)
         case .record(let record, let run):
             sessions.apply(record, run: run)
             if let recorder {

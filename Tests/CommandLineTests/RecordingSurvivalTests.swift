@@ -98,6 +98,8 @@ import Testing
 
         let check = try BuiltProduct.coordlens.run(["check", path, "--allow-undecided"], timeout: 30)
         #expect(check.standardOutput.contains("going"), "\(check.standardOutput)")
+        #expect(recording.sessions.allSatisfy { $0.header.recorder == "listen" }, "the recorder marks every run's session line")
+        #expect(!check.standardError.contains("note:"), "many runs in one file is listen --record's format: \(check.standardError)")
     }
 
     /// A small tmpfs as the disk: writing fails mid-stream, and later succeeds again once space is freed.

@@ -87,6 +87,7 @@ public enum EventDecoder {
         var run: String?
         var via: String?
         var per: String?
+        var recorder: String?
         // The hook writes seq, t, event and id first, in that order and without spaces: matched whole, these keys
         // skip the general key lookup. Any other order or spacing reads them in the loop below like every other key.
         // (A line in the hook's exact form is read by `HookLineReader` before it gets here.)
@@ -122,6 +123,7 @@ public enum EventDecoder {
             case .via: via = try scanner.text(key, &strings)
             case .max: maximum = try scanner.integer(key)
             case .per: per = try scanner.text(key, &strings)
+            case .recorder: recorder = try scanner.text(key, &strings)
             case .other: try scanner.skipValue()
             }
         }
@@ -131,7 +133,8 @@ public enum EventDecoder {
             guard version == WireKind.version else {
                 throw FieldError(message: "unsupported wire format version \(version) (this reader knows \(WireKind.version))")
             }
-            return .session(SessionHeader(app: try required(app, .app), run: try required(run, .run), pid: pid, version: version), line: lineNumber)
+            return .session(
+                SessionHeader(app: try required(app, .app), run: try required(run, .run), pid: pid, version: version, recorder: recorder), line: lineNumber)
         }
 
         // A recorder's note that it could not write some of this session's lines (`coordlens listen` on a full disk):
@@ -204,7 +207,7 @@ public enum EventDecoder {
 
     /// The keys wire format v1 knows, matched on raw bytes so they never become Strings.
     fileprivate enum Key {
-        case event, seq, t, id, type, parent, screen, label, count, file, line, function, path, app, run, pid, v, via, max, per
+        case event, seq, t, id, type, parent, screen, label, count, file, line, function, path, app, run, pid, v, via, max, per, recorder
         case other
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -226,7 +229,7 @@ public enum EventDecoder {
             case 4: self = matches(.type) ? .type : matches(.file) ? .file : matches(.line) ? .line : matches(.path) ? .path : .other
             case 5: self = matches(.event) ? .event : matches(.label) ? .label : matches(.count) ? .count : .other
             case 6: self = matches(.parent) ? .parent : matches(.screen) ? .screen : .other
-            case 8: self = matches(.function) ? .function : .other
+            case 8: self = matches(.function) ? .function : matches(.recorder) ? .recorder : .other
             default: self = .other
             }
         }
@@ -256,6 +259,7 @@ public enum EventDecoder {
             case .via: "via"
             case .max: "max"
             case .per: "per"
+            case .recorder: "recorder"
             case .other: ""
             }
         }

@@ -8,13 +8,17 @@ public struct SessionHeader: Hashable, Sendable, Codable {
     public var pid: Int?
     /// The wire format version (`v`); readers of v1 refuse any other.
     public var version: Int
+    /// What wrote the recording when not the app's own sink: `listen` for `coordlens listen --record`, whose files
+    /// hold many runs by design.
+    public var recorder: String?
 
     /// A session line's content; `version` defaults to 1, the only one this package reads.
-    package init(app: String, run: String, pid: Int? = nil, version: Int = 1) {
+    package init(app: String, run: String, pid: Int? = nil, version: Int = 1, recorder: String? = nil) {
         self.app = app
         self.run = run
         self.pid = pid
         self.version = version
+        self.recorder = recorder
     }
 }
 
