@@ -27,6 +27,18 @@ package struct RunComparison: Encodable, Sendable {
         package var node: String
     }
 
+    /// A path on which B has more coordinators in use than A had: screenless coordinators created on every visit.
+    package struct PiledUp: Encodable, Sendable {
+        /// The type that piled up.
+        package var type: String
+        /// The types above it, `AppCoordinator/BrowserCoordinator`; empty for roots.
+        package var parentPath: String
+        /// How many were in use at the end of A.
+        package var a: Int
+        /// How many were in use at the end of B.
+        package var b: Int
+    }
+
     /// The baseline session (A).
     package var a: Side
     /// The session compared with it (B).
@@ -39,6 +51,8 @@ package struct RunComparison: Encodable, Sendable {
     package var fixedLeaks: [Leak]
     /// Leaks B shares with A.
     package var stillLeaking: [Leak]
+    /// Paths with more in use in B than in A, as `coordlens diff` lists them.
+    package var pileUps: [PiledUp]
     /// The picture as SVG, drawn as `DiffRenderer` draws it by default.
     package var svg: String
 
@@ -57,6 +71,9 @@ package struct RunComparison: Encodable, Sendable {
         newLeaks = leaks(\.isNewLeak, in: diff.b, node: diff.nodeB)
         fixedLeaks = leaks(\.isFixedLeak, in: diff.a, node: diff.nodeA)
         stillLeaking = leaks(\.isStillLeaking, in: diff.b, node: diff.nodeB)
+        pileUps = PileUp.find(in: PathCensus(diff.b), against: PathCensus(diff.a)).map {
+            PiledUp(type: $0.path.type, parentPath: $0.path.parentPath, a: $0.allowed, b: $0.count)
+        }
         // The run ids name the inputs, as file names do for `coordlens diff`.
         let drawn = try DiffRenderer.render(diff, format: .svg, sourceA: diff.a.run, sourceB: diff.b.run)
         svg = String(decoding: drawn, as: UTF8.self)

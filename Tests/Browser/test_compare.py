@@ -132,10 +132,44 @@ class CompareTests(unittest.TestCase):
         for node in page.eval_on_selector_all("#compare-fixed li a", "links => links.map(a => a.dataset.node)"):
             self.assertIn(node, drawn)
 
+    def test_piled_up_paths_have_a_list_of_their_own(self):
+        page = self.opened()
+        expect(page.locator("#compare-piled h3")).to_have_text("Piled up (0)")
+        expect(page.locator("#compare-summary")).to_contain_text("0 piled up")
+
     def test_an_unknown_run_in_the_address_says_so(self):
         page = self.browser.page(self.url.split("#")[0] + "#compare&a=nope&b=deliveroo-fixed")
         expect(page.locator("#compare-error")).to_contain_text("A: no session with run id nope")
         self.assertEqual([e for e in page.errors if "404" not in e], [])
+
+
+BROWSER = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "browser-tabs")
+
+
+class PileUpCompareTests(unittest.TestCase):
+    """The browser sample's fixed run against its leaking one: a tab panel coordinator per switch, never let go, has
+    no screen to dismiss; the comparison lists the pile-up with both counts."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.viewer = Process("view", "--http-port", "0", "--compare",
+                             os.path.join(BROWSER, "fixed.ndjson"), os.path.join(BROWSER, "stream.ndjson"))
+        cls.url = cls.viewer.wait_for(r"Inspector: (http://\S+)").group(1)
+        cls.browser = Browser().__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.__exit__(None, None, None)
+        cls.viewer.stop()
+
+    def test_the_tab_panels_are_listed_as_piled_up(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#compare-picture svg")
+        expect(page.locator("#compare-piled h3")).to_have_text("Piled up (1)")
+        expect(page.locator("#compare-piled li")).to_contain_text("TabPanelCoordinator: 1 → 9 in use")
+        expect(page.locator("#compare-piled li .path")).to_have_text("under BrowserCoordinator/TabTrayCoordinator")
+        expect(page.locator("#compare-summary")).to_contain_text("1 piled up")
+        self.assertEqual(page.errors, [])
 
 
 if __name__ == "__main__":

@@ -60,6 +60,38 @@ import Testing
         #expect(Self.leaks(backward, "fixedLeaks").isEmpty)
     }
 
+    /// A tab panel coordinator created on every switch and never let go has no screen to dismiss, so it is no leak:
+    /// the comparison lists it as piled up, with both counts, as `coordlens diff` does.
+    @Test func screenlessCoordinatorsThatPileUpAreListedWithBothCounts() throws {
+        let folder = try BaselineCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func run(_ id: String, panels: Int) throws -> String {
+            var lines = [
+                #"{"event":"session","v":1,"app":"Browser","run":"\#(id)"}"#,
+                #"{"seq":1,"t":0,"event":"add","id":1,"type":"BrowserCoordinator"}"#,
+                #"{"seq":2,"t":0,"event":"add","id":2,"type":"TabTrayCoordinator","parent":1}"#,
+            ]
+            for panel in 0..<panels {
+                lines.append(#"{"seq":\#(3 + panel),"t":\#(Double(panel) + 1),"event":"add","id":\#(10 + panel),"type":"TabPanelCoordinator","parent":2}"#)
+            }
+            lines.append(#"{"seq":\#(3 + panels),"t":20,"event":"end"}"#)
+            let file = folder.appendingPathComponent("\(id).ndjson")
+            try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+            return file.path
+        }
+        let view = try PageProcess(["view", "--http-port", "0", try run("fixed", panels: 1), try run("leaking", panels: 4)])
+        defer { view.stop() }
+        let comparison = try Self.object(try view.get("/api/compare?a=fixed&b=leaking").body)
+        #expect(Self.leaks(comparison, "newLeaks").isEmpty, "no screen, no dismissal, no leak")
+        let piled = Self.leaks(comparison, "pileUps")
+        #expect(piled.count == 1, "\(piled)")
+        #expect(piled.first?["type"] as? String == "TabPanelCoordinator")
+        #expect(piled.first?["parentPath"] as? String == "BrowserCoordinator/TabTrayCoordinator")
+        #expect(piled.first?["a"] as? Int == 1 && piled.first?["b"] as? Int == 4)
+        let backward = try Self.object(try view.get("/api/compare?a=leaking&b=fixed").body)
+        #expect(Self.leaks(backward, "pileUps").isEmpty, "fewer in use is no pile-up")
+    }
+
     @Test func thePreviousRunOfTheAppIsTheSessionOfThatAppHeardBefore() throws {
         let (leaking, fixed, folder) = try Self.runs()
         defer { try? FileManager.default.removeItem(at: folder) }

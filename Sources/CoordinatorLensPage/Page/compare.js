@@ -94,15 +94,25 @@ function list(id, title, mark, leaks) {
   section.replaceChildren(node("h3", {}, `${title} (${leaks.length})`), node("ul", {}, ...items));
 }
 
+/** Paths with more in use in B than in A: screenless coordinators that pile up are no leak, so they get their own list. */
+function pileUps(piled) {
+  const items = piled.map((entry) => node("li", {}, node("span", { class: "mark" }, "▲"),
+    ` ${entry.type}: ${entry.a} → ${entry.b} in use`, node("span", { class: "path" }, entry.parentPath ? `under ${entry.parentPath}` : "as roots")));
+  if (!items.length) items.push(node("li", { class: "hint" }, "none"));
+  document.getElementById("compare-piled").replaceChildren(node("h3", {}, `Piled up (${piled.length})`), node("ul", {}, ...items));
+}
+
 function draw(comparison) {
   const summary = comparison.summary;
   document.getElementById("compare-summary").textContent =
     `${comparison.a.app} · ${comparison.a.run} → ${comparison.b.app} · ${comparison.b.run}: `
-    + `${summary.newLeaks} new leaks, ${summary.fixedLeaks} fixed, ${summary.stillLeaking} still leaking; `
+    + `${summary.newLeaks} new leaks, ${summary.fixedLeaks} fixed, ${summary.stillLeaking} still leaking, `
+    + `${comparison.pileUps.length} piled up; `
     + `${summary.added} added, ${summary.gone} gone, ${summary.changed} changed, ${summary.unchanged} unchanged`;
   list("compare-new", "New leaks", "!", comparison.newLeaks);
   list("compare-fixed", "Fixed leaks", "✓", comparison.fixedLeaks);
   list("compare-still", "Still leaking", "=", comparison.stillLeaking);
+  pileUps(comparison.pileUps);
   const picture = document.getElementById("compare-picture");
   const svg = inertSvg(comparison.svg);
   if (!svg) { picture.replaceChildren(); return; }
@@ -122,7 +132,7 @@ function build() {
   const head = node("div", { class: "compare-head" }, node("label", {}, "A ", a), "→", node("label", {}, "B ", b), back,
     node("span", { id: "compare-summary" }), node("span", { id: "compare-error" }));
   const lists = node("div", { class: "compare-lists" }, node("section", { id: "compare-new" }), node("section", { id: "compare-fixed" }),
-    node("section", { id: "compare-still" }));
+    node("section", { id: "compare-still" }), node("section", { id: "compare-piled" }));
   pane.append(head, node("div", { class: "compare-body" }, lists, node("div", { id: "compare-picture" })));
   document.querySelector(".stage").append(pane);
   return pane;
