@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: install network-tools deps build test check postgres-build test-thread-sanitizer test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo bench samples clean
+.PHONY: install network-tools deps build test check postgres-build test-thread-sanitizer test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev and SQLite through libsqlite3-dev (Homebrew: brew install graphviz sqlite
 ## pkg-config), when pkg-config cannot find them.
@@ -154,6 +154,16 @@ demo: deps
 	$(SWIFT) build --product coordlens
 	$(SWIFT) build --product DeliverooTraditionalSample
 	@bash scripts/demo.sh "$(DEMO_DIR)" "$(DEMO_PORT)"
+
+## demo-live: `listen` and its live page stay up while the samples stream into it in turn, until Ctrl-C;
+## DEMO_PAUSE seconds between runs.
+DEMO_PAUSE ?= 3
+demo-live: deps
+	$(SWIFT) build --product coordlens
+	$(SWIFT) build --product DeliverooTraditionalSample
+	$(SWIFT) build --product XCoordinatorRouterSample
+	$(SWIFT) build --product BrowserTabsSample
+	@bash scripts/demo-live.sh "$(DEMO_PORT)" "$(DEMO_PAUSE)"
 
 samples: deps
 	@bash scripts/samples.sh

@@ -16,14 +16,18 @@ mkdir -p "$out"
 listener=$!
 trap 'kill $listener 2>/dev/null || true' EXIT
 port=""
+page=""
 for _ in $(seq 1 100); do
   port="$(sed -n 's/^coordlens listening on .*:\([0-9][0-9]*\)$/\1/p' "$out/listen.log")"
-  [ -n "$port" ] && break
+  page="$(sed -n 's/^Inspector: \(http:[^ ]*\).*$/\1/p' "$out/listen.log" | head -n 1)"
+  [ -n "$port" ] && [ -n "$page" ] && break
   sleep 0.1
 done
 [ -n "$port" ] || { echo "coordlens listen did not start:" >&2; cat "$out/listen.log" >&2; exit 1; }
 
-echo "== coordlens listen on 127.0.0.1:$port; running DeliverooTraditionalSample against it"
+echo "== coordlens listen on 127.0.0.1:$port; the live page: ${page:-(see $out/listen.log)}"
+echo "   (it closes when this run ends; \`make demo-live\` keeps it up and replays the samples into it until Ctrl-C)"
+echo "== running DeliverooTraditionalSample against it"
 "$bin/DeliverooTraditionalSample" --tcp "127.0.0.1:$port"
 wait $listener
 trap - EXIT
