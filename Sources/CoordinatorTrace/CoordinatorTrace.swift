@@ -73,6 +73,13 @@ public enum CoordinatorTrace {
         Tracer.shared.expect(count, file: file, line: line, function: function, filePath: filePath)
     }
 
+    /// Looks for who holds each coordinator still alive past its grace period after it was done, sends and returns
+    /// the paths; call it on the main thread.
+    @discardableResult
+    public static func searchRetainers() -> [RetainerPath] {
+        Tracer.shared.searchRetainers()
+    }
+
     /// A named checkpoint.
     public static func mark(
         _ label: String,

@@ -9,6 +9,8 @@ struct RawEvent {
         /// An expected count: `type` at most `id` alive at once, per parent when `other` is 1; at most `id` kept for
         /// reuse when `other` is `reuseScope`.
         case expect
+        /// A retainer search's result for coordinator `id`, in `retainers`.
+        case held
     }
 
     /// `other` of an `expect` that declares a reusable type (`per: "reuse"` on the wire).
@@ -28,4 +30,15 @@ struct RawEvent {
     var path: StaticString?
     var line: UInt = 0
     var function: StaticString?
+    /// A `held` event's path: a reference, so the events the calling threads queue stay as small as they were.
+    var retainers: HeldPath?
+}
+
+/// A retainer search's result on its way to the writer.
+final class HeldPath: @unchecked Sendable {
+    let path: RetainerPath
+
+    init(_ path: RetainerPath) {
+        self.path = path
+    }
 }

@@ -10,6 +10,8 @@ struct SessionState {
     let writer: SessionWriter
     var queue: EventQueue
     var registry = ObjectRegistry()
+    /// Coordinators a retainer search looked at already: one `held` line each.
+    var retainersSearched: Set<Int> = []
     #if canImport(ObjectiveC)
     let probes: ProbeRoute
     #endif
@@ -111,6 +113,32 @@ struct SessionState {
     /// sends nothing.
     mutating func screenAppeared(_ screen: AnyObject) {
         for tracked in registry.takeDeparted(screen) { bind(tracked, to: screen, site: nil) }
+    }
+
+    /// What a retainer search needs now; nil when the search is off or nothing new is retained.
+    mutating func retainerPlan() -> RetainerPlan? {
+        let options = writer.options.retainerSearch
+        guard options.isEnabled else { return nil }
+        let now = MonotonicClock.now()
+        let grace = writer.options.graceNanoseconds
+        var plan = RetainerPlan(writer: writer, options: options)
+        for tracked in registry.watchedCoordinators {
+            guard let object = tracked.object else { continue }
+            plan.ids[ObjectIdentifier(object)] = tracked.id
+            if let done = tracked.doneAt {
+                guard tracked.deinitAt == 0, now >= done &+ grace, retainersSearched.insert(tracked.id).inserted else { continue }
+                plan.retained.append((object, tracked.id))
+            } else {
+                plan.roots.append(object)
+                if let screen = registry.screens[tracked.id]?.object { plan.roots.append(screen) }
+            }
+        }
+        return plan.retained.isEmpty ? nil : plan
+    }
+
+    /// Queues a retainer search's result.
+    mutating func held(_ path: RetainerPath) {
+        queue.append(RawEvent(kind: .held, id: path.coordinator, nanos: MonotonicClock.now(), retainers: HeldPath(path)))
     }
 
     mutating func expected(_ count: ExpectedCount, site: RawSite) {

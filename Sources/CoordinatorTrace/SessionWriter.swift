@@ -294,6 +294,14 @@ final class SessionWriter: @unchecked Sendable {
             emit(.deinitialized, at: event.nanos, from: event) { $0.field("id", event.id) }
         case .mark:
             emit(.mark, at: event.nanos, from: event) { $0.field("label", event.label ?? "") }
+        case .held:
+            guard let path = event.retainers?.path else { return }
+            emit(.held, at: event.nanos) { line in
+                line.field("id", event.id)
+                line.field("via", path.outcome.rawValue)
+                line.field("count", path.visited)
+                line.field("label", HeldStepsText.encode(path.steps))
+            }
         case .heartbeat:
             emit(.heartbeat, at: event.nanos, from: event) { _ in }
         case .end:

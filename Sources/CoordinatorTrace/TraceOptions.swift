@@ -25,12 +25,15 @@ public struct TraceOptions: Sendable {
     /// dismissed or moving from its parent) dismisses its coordinators even while something still holds it. Turn
     /// it off to report departures yourself with `Tracer.screenLeft`. Elsewhere it has no effect.
     public var detectsScreenDepartures: Bool = true
+    /// `end()` looks for who holds each coordinator still alive past its grace period after it was done, and sends the
+    /// path (`held`); bounded per coordinator, or off.
+    public var retainerSearch = RetainerSearchOptions()
 
     /// Out-of-range values are clamped when a session starts, never fatal; times are in seconds.
     public init(
         bufferCapacity: Int = 16_384, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2,
         grace: Double = 2, heartbeatInterval: Double = 1, expectedCounts: [ExpectedCount] = [],
-        reusableTypes: [ReusableType] = [], detectsScreenDepartures: Bool = true
+        reusableTypes: [ReusableType] = [], detectsScreenDepartures: Bool = true, retainerSearch: RetainerSearchOptions = RetainerSearchOptions()
     ) {
         self.bufferCapacity = bufferCapacity
         self.backlogCapacity = backlogCapacity
@@ -41,6 +44,7 @@ public struct TraceOptions: Sendable {
         self.expectedCounts = expectedCounts
         self.reusableTypes = reusableTypes
         self.detectsScreenDepartures = detectsScreenDepartures
+        self.retainerSearch = retainerSearch
     }
 
     /// The same options brought into a range the writer can run with: the hook must not crash or spin on a typo.
@@ -57,7 +61,10 @@ public struct TraceOptions: Sendable {
             heartbeatInterval: clamp(heartbeatInterval, 0.05...60),
             expectedCounts: expectedCounts,
             reusableTypes: reusableTypes,
-            detectsScreenDepartures: detectsScreenDepartures
+            detectsScreenDepartures: detectsScreenDepartures,
+            retainerSearch: RetainerSearchOptions(
+                isEnabled: retainerSearch.isEnabled, maximumObjects: max(1, retainerSearch.maximumObjects),
+                timeBudget: clamp(retainerSearch.timeBudget, 0...10), totalTimeBudget: clamp(retainerSearch.totalTimeBudget, 0...60))
         )
     }
 

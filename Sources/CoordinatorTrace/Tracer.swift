@@ -136,10 +136,31 @@ public final class Tracer: @unchecked Sendable {
     /// `TraceOptions.endTimeout`, and not at all for a sink that cannot deliver), and later calls ignored.
     public func end() {
         settle()
+        searchRetainers()
         afterSweep { tracer -> FinalBatch? in
             defer { gate.set(open: false) }
             return FinalBatch.take(from: &tracer)
         }?.hand()
+    }
+
+    /// Looks for who holds each coordinator still alive past its grace period after it was done (each once per
+    /// session), sends the paths it finds (`held`) and returns them. Call it on the thread that owns your objects (the
+    /// main thread in an app); `end()` calls it. Bounded by `TraceOptions.retainerSearch`.
+    @discardableResult
+    public func searchRetainers() -> [RetainerPath] {
+        guard gate.mayBeOpen, let plan = afterSweep({ $0.session?.retainerPlan() }) else { return [] }
+        let search = RetainerSearch(ids: plan.ids, options: plan.options)
+        let stop = MonotonicClock.now() &+ UInt64(plan.options.totalTimeBudget * 1e9)
+        let paths = plan.retained.map { retained in
+            MonotonicClock.now() < stop
+                ? search.path(to: retained.object, id: retained.id, roots: plan.roots)
+                : RetainerPath(coordinator: retained.id, type: RetainerSearch.name(of: retained.object), outcome: .budget, steps: [], visited: 0)
+        }
+        state.withLock { tracer in
+            guard tracer.session?.writer === plan.writer else { return }
+            for path in paths { tracer.session?.held(path) }
+        }
+        return paths
     }
 
     /// Waits until everything recorded so far has reached the sink, including deallocations that already happened.

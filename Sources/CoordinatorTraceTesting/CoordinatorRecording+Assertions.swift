@@ -9,7 +9,9 @@ extension CoordinatorRecording {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> Snapshot {
         let snapshot = settle(grace: grace, timeout: timeout)
-        report(LeakFailures.retained(in: snapshot), at: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        report(
+            LeakFailures.retained(in: snapshot, heldBy: holders(of: snapshot)),
+            at: FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         return snapshot
     }
 
@@ -59,9 +61,8 @@ extension CoordinatorRecording {
                     ], at: location)
             }
         }
-        let retained = snapshot.retained
-        report(retained.map(LeakReport.line(for:)), at: location)
-        return Set(retained.map(\.id))
+        report(LeakFailures.retained(in: snapshot, heldBy: holders(of: snapshot)), at: location)
+        return Set(snapshot.retained.map(\.id))
     }
 
     /// The scopes' second step, once what the app kept is released: everything else must be freed.
@@ -73,6 +74,15 @@ extension CoordinatorRecording {
     func assertAllReleased(grace: Double, excluding reported: Set<CoordinatorID>, at location: FailureLocation) async {
         let snapshot = await settle(grace: grace, untilReleased: true)
         report(LeakFailures.notReleased(in: snapshot, excluding: reported), at: location)
+    }
+
+    /// Who holds each retained coordinator, found by the hook's retainer search on the test's thread (each once per
+    /// session); empty when nothing is retained.
+    func holders(of snapshot: Snapshot) -> [CoordinatorID: String] {
+        guard !snapshot.retained.isEmpty else { return [:] }
+        var found: [CoordinatorID: String] = [:]
+        for path in tracer.searchRetainers() { found[CoordinatorID(path.coordinator)] = path.description }
+        return found
     }
 
     private func report(_ messages: [String], at location: FailureLocation) {

@@ -6,6 +6,8 @@ public enum WireKind: String, CaseIterable, Sendable {
     case mark, dropped, heartbeat, end
     /// How many coordinators of a type may be alive at once; judged by the inspector like a verdict rule.
     case expect
+    /// Who holds a retained coordinator, as the hook's retainer search found it.
+    case held
 
     /// The wire format version this package writes and reads.
     public static let version = 1
@@ -25,6 +27,7 @@ public enum WireKind: String, CaseIterable, Sendable {
         case .heartbeat: "heartbeat"
         case .end: "end"
         case .expect: "expect"
+        case .held: "held"
         }
     }
 
@@ -45,7 +48,7 @@ public enum WireKind: String, CaseIterable, Sendable {
             default: kind = .deinitialized
             }
         case UInt8(ascii: "e"): kind = bytes[1] == UInt8(ascii: "x") ? .expect : .end
-        case UInt8(ascii: "h"): kind = .heartbeat
+        case UInt8(ascii: "h"): kind = bytes.count > 2 && bytes[2] == UInt8(ascii: "l") ? .held : .heartbeat
         case UInt8(ascii: "m"): kind = .mark
         case UInt8(ascii: "r"): kind = .remove
         case UInt8(ascii: "s"): kind = .session

@@ -49,6 +49,10 @@ import Testing
         }
         #expect(issues.messages.count == 1, "\(issues.messages)")
         #expect(issues.messages.first?.hasPrefix("DetailCoordinator#2 retained: still a child of HomeCoordinator#1") == true)
+        // The leak trace, found in this process: which field of which object holds it.
+        #expect(
+            issues.messages.first?.hasSuffix("; held by: HomeCoordinator#1.children[0] (element) › DetailCoordinator#2") == true,
+            "\(issues.messages)")
     }
 
     @Test func childRemovedByItsParentPasses() {

@@ -168,6 +168,15 @@ public enum EventDecoder {
                     return scope
                 } ?? .session
             event = .expect(AliveLimit(type: try required(type, .type), maximum: maximum, scope: scope))
+        case .known(.held):
+            let outcome = try required(via, .via)
+            guard let kind = HeldBy.Outcome(rawValue: outcome) else {
+                throw FieldError(message: "\"via\" of a held line must be \"live\", \"cycle\", \"unreachable\" or \"budget\", not \"\(outcome)\"")
+            }
+            guard let steps = HeldBy.steps(fromWire: label ?? "") else {
+                throw FieldError(message: "\"label\" of a held line must be steps of four fields (holder, id, field, kind)")
+            }
+            event = .held(id: try required(id, .id), by: HeldBy(outcome: kind, steps: steps, visited: count ?? 0))
         case .known(.deinitialized): event = .deinitialized(id: try required(id, .id))
         case .known(.mark): event = .mark(label: try required(label, .label))
         case .known(.dropped):

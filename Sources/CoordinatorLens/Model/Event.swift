@@ -43,6 +43,8 @@ public enum Event: Hashable, Sendable {
     case heartbeat
     /// The app declares how many coordinators of a type may be alive at once; more is a leak (`over-limit`).
     case expect(AliveLimit)
+    /// The hook's retainer search found who holds `id` (or that nothing it could see does).
+    case held(id: CoordinatorID, by: HeldBy)
     /// The session ended normally; any event after it is reported.
     case end
     /// A kind this version does not know; kept so it can be reported, never applied.

@@ -43,7 +43,7 @@ package enum CheckJSONReport {
         head += "\"evaluatedAt\":\(JSONText.number(snapshot.evaluatedAt)),\"ended\":\(snapshot.ended),\"coordinators\":["
         emit(head)
         for (position, node) in snapshot.nodes.enumerated() {
-            emit((position > 0 ? "," : "") + coordinator(node, path: index.path(to: node.id), paths: paths))
+            emit((position > 0 ? "," : "") + coordinator(node, path: index.path(to: node.id), heldBy: snapshot.heldBy[node.id], paths: paths))
         }
         var tail = "],\"undecided\":[" + check.undecided.map(undecided).joined(separator: ",") + "],"
         tail += "\"warnings\":[" + snapshot.warnings.map(warning).joined(separator: ",") + "]"
@@ -51,12 +51,24 @@ package enum CheckJSONReport {
         emit(tail + "}")
     }
 
-    private static func coordinator(_ node: SnapshotNode, path: (ids: [CoordinatorID], omitted: Int), paths: SourcePaths) -> String {
+    private static func coordinator(
+        _ node: SnapshotNode, path: (ids: [CoordinatorID], omitted: Int), heldBy: HeldBy?, paths: SourcePaths
+    ) -> String {
         "{\"id\":\(node.id.json),\"type\":\(JSONText.quoted(node.type)),\"parent\":\(node.parent?.json ?? "null"),"
             + "\"verdict\":\"\(node.verdict.rawValue)\",\"reason\":\(node.reason.map(JSONText.quoted) ?? "null"),"
             + "\"added\":\(site(node.site, paths)),\"bound\":\(site(node.boundSite, paths)),"
             + "\"dismissed\":\(site(node.dismissedSite, paths)),\"removed\":\(site(node.removedSite, paths)),"
-            + "\"path\":[\(path.ids.map(\.json).joined(separator: ","))],\"omittedSteps\":\(path.omitted)}"
+            + "\"path\":[\(path.ids.map(\.json).joined(separator: ","))],\"omittedSteps\":\(path.omitted)"
+            + (heldBy.map { ",\"heldBy\":" + held($0) } ?? "") + "}"
+    }
+
+    /// `{"outcome":"live","visited":N,"steps":[{"holder":…,"holderId":…,"field":…,"kind":…}]}`.
+    private static func held(_ held: HeldBy) -> String {
+        let steps = held.steps.map { step in
+            "{\"holder\":\(JSONText.quoted(step.holder)),\"holderId\":\(step.holderID?.json ?? "null"),"
+                + "\"field\":\(JSONText.quoted(step.field)),\"kind\":\(JSONText.quoted(step.kind))}"
+        }
+        return "{\"outcome\":\"\(held.outcome.rawValue)\",\"visited\":\(held.visited),\"steps\":[\(steps.joined(separator: ","))]}"
     }
 
     /// `{"file":…,"line":…,"function":…}` (function null when not sent), or null without a call site.

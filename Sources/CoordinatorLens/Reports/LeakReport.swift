@@ -47,6 +47,7 @@ package enum LeakReport {
             line("  \(note?.accepted == true ? "KNOWN" : "RETAINED") \(name): \(snapshot.nodes[index].reason ?? "not released")")
             if let site = snapshot.nodes[index].site { line("    added at \(paths.file(for: site)):\(site.line)") }
             line("    path: \(ancestry.path(to: id))")
+            if let held = snapshot.heldBy[id] { line("    held by: \(held.text(target: name))") }
             if let note { line("    \(note.text)") }
         }
         for undecided in check.undecided {

@@ -52,11 +52,13 @@ public struct SourcePaths: Hashable, Sendable {
     public func applied(to snapshot: Snapshot) -> Snapshot {
         guard root != nil || dropsFullPaths else { return snapshot }
         let nodes = snapshot.nodes.map { node in node.withSites(shared, reason: reason(for: node)) }
-        return Snapshot(
+        var applied = Snapshot(
             app: snapshot.app, run: snapshot.run, pid: snapshot.pid, evaluatedAt: snapshot.evaluatedAt, grace: snapshot.grace,
             lastSeq: snapshot.lastSeq, ended: snapshot.ended, roots: snapshot.roots, nodes: nodes, marks: snapshot.marks,
             warnings: snapshot.warnings
         )
+        applied.heldBy = snapshot.heldBy
+        return applied
     }
 
     /// `site.path` when it can stand for `site.file`: absolute, and naming the same file. A base class that forwards

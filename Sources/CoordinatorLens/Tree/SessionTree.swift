@@ -36,6 +36,8 @@ package struct SessionTree: Sendable {
     package private(set) var eventCount = 0
     /// The limits the app declared with `expect` events, the latest per type and scope.
     package private(set) var aliveLimits: [AliveLimit] = []
+    /// What the hook's retainer search found, by coordinator: kept beside the coordinators, as few have one.
+    package private(set) var heldBy: [CoordinatorID: HeldBy] = [:]
 
     private var coordinators = ChunkedArray<Coordinator>()
     private var indexByID = CoordinatorIndex()
@@ -180,6 +182,9 @@ package struct SessionTree: Sendable {
                 coordinators[index].dismissedVia = via
             }
         case .expect(let limit): aliveLimits = AliveLimit.merged(aliveLimits + [limit])
+        case .held(let id, let by):
+            guard let index = known(id, record, "held") else { return }
+            heldBy[coordinators[index].id] = by
         case .deinitialized(let id): deinitialize(id, record)
         case .mark(let label): marks.append(Mark(label: label, seq: record.seq, time: record.time))
         case .dropped(let count):
@@ -406,6 +411,7 @@ extension Event {
         case .heartbeat: .heartbeat
         case .end: .end
         case .expect: .expect
+        case .held: .held
         case .unknown: nil
         }
     }

@@ -67,6 +67,8 @@ public struct Snapshot: Hashable, Sendable, Codable {
     public let marks: [Mark]
     /// The session's diagnostics up to the snapshot's point, in the order found.
     public let warnings: [Diagnostic]
+    /// Who holds each coordinator the hook's retainer search looked at, by id.
+    public internal(set) var heldBy: [CoordinatorID: HeldBy] = [:]
     private var position: CoordinatorIndex
 
     /// Makes a snapshot from already judged nodes.
@@ -113,6 +115,7 @@ public struct Snapshot: Hashable, Sendable, Codable {
             marks: try container.decodeIfPresent([Mark].self, forKey: .marks) ?? [],
             warnings: try container.decodeIfPresent([Diagnostic].self, forKey: .warnings) ?? []
         )
+        heldBy = try container.decodeIfPresent([CoordinatorID: HeldBy].self, forKey: .heldBy) ?? [:]
     }
 
     private static func index(_ nodes: [SnapshotNode]) -> CoordinatorIndex {
@@ -177,7 +180,7 @@ public struct Snapshot: Hashable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case app, run, pid, evaluatedAt, grace, lastSeq, ended, roots, nodes, marks, warnings
+        case app, run, pid, evaluatedAt, grace, lastSeq, ended, roots, nodes, marks, warnings, heldBy
     }
 }
 
@@ -217,10 +220,12 @@ extension SessionTree {
             ReuseRule.apply(limits, to: &nodes, at: time)
         }
         // The nodes are the coordinators in order, so the tree's own index finds them: no second one to build.
-        return Snapshot(
+        var snapshot = Snapshot(
             app: header.app, run: header.run, pid: header.pid, evaluatedAt: time, grace: grace, lastSeq: lastSeq,
             ended: ended, roots: roots, nodes: nodes, marks: marks, warnings: warnings, positions: positions
         )
+        snapshot.heldBy = heldBy
+        return snapshot
     }
 }
 

@@ -1,0 +1,79 @@
+/// Who holds a retained coordinator, as the hook's retainer search found it in the running app (a `held` line): the
+/// strong references from a living coordinator or screen, or from the coordinator itself around a cycle, to it.
+public struct HeldBy: Hashable, Sendable, Codable {
+    /// How the search ended.
+    public enum Outcome: String, Hashable, Sendable, Codable {
+        /// A living coordinator or its screen holds it, through `steps`.
+        case live
+        /// It holds itself: `steps` go from it back to it.
+        case cycle
+        /// Nothing the search could see holds it (a global or static, a timer, an observer, a pending closure).
+        case unreachable
+        /// The search stopped at its budget.
+        case budget
+    }
+
+    /// One strong reference on the way.
+    public struct Step: Hashable, Sendable, Codable {
+        /// The holder's type name.
+        public var holder: String
+        /// The holder's coordinator id, when it is one of the session's coordinators.
+        public var holderID: CoordinatorID?
+        /// Where in the holder: `router`, `completions["ShareViewController"]`, `onSend`.
+        public var field: String
+        /// `property`, `element`, `closure` (a closure whose context is the object, or a bound method), `capture` or
+        /// `captured-var`.
+        public var kind: String
+
+        /// A step as the wire gives it.
+        package init(holder: String, holderID: CoordinatorID?, field: String, kind: String) {
+            self.holder = holder
+            self.holderID = holderID
+            self.field = field
+            self.kind = kind
+        }
+
+        /// `Router.completions["ShareViewController"] (capture)`; a plain property shows no kind.
+        public var text: String {
+            let name = holderID.map { "\(holder)#\($0)" } ?? holder
+            return "\(name).\(field)" + (kind == "property" ? "" : " (\(kind))")
+        }
+    }
+
+    public var outcome: Outcome
+    /// From the living holder (or the coordinator, for a cycle) down to the coordinator.
+    public var steps: [Step]
+    /// Objects the search looked at.
+    public var visited: Int
+
+    /// A search's result.
+    package init(outcome: Outcome, steps: [Step], visited: Int) {
+        self.outcome = outcome
+        self.steps = steps
+        self.visited = visited
+    }
+
+    /// The leak trace in one line, ending at `target` (`ShareCoordinator#7`), or what the search could not find.
+    public func text(target: String) -> String {
+        switch outcome {
+        case .live, .cycle: return (steps.map(\.text) + [target]).joined(separator: " › ") + (outcome == .cycle ? " (a cycle)" : "")
+        case .unreachable:
+            return "nothing a living coordinator or screen holds, and no cycle (\(visited) objects looked at): a global or static, "
+                + "a timer, a notification observer or a pending asynchronous closure holds it"
+        case .budget: return "the search stopped at its budget after \(visited) objects"
+        }
+    }
+
+    /// The `label` of a `held` line: fields apart by U+001F, steps apart by U+001E; nil when it does not read.
+    package static func steps(fromWire text: String) -> [Step]? {
+        guard !text.isEmpty else { return [] }
+        var steps: [Step] = []
+        for step in text.split(separator: "\u{1E}", omittingEmptySubsequences: false) {
+            let fields = step.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+            guard fields.count == 4, !fields[0].isEmpty else { return nil }
+            let id = fields[1].isEmpty ? nil : Int(fields[1]).map { CoordinatorID($0) }
+            steps.append(Step(holder: String(fields[0]), holderID: id, field: String(fields[2]), kind: String(fields[3])))
+        }
+        return steps
+    }
+}

@@ -1,0 +1,90 @@
+/// Who holds a retained coordinator, found in the running app as LeakCanary's leak trace is: the strong references
+/// from a living coordinator or its screen (or, in a cycle, from the coordinator itself) to it.
+public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
+    /// How the search ended.
+    public enum Outcome: String, Sendable {
+        /// A living coordinator or its screen holds it, through `steps`.
+        case live
+        /// It holds itself: `steps` lead from it back to it.
+        case cycle
+        /// Nothing the search can see holds it: a global or static, a timer, a notification observer or a pending
+        /// asynchronous closure is left.
+        case unreachable
+        /// The search stopped at its object or time budget (`RetainerSearchOptions`) before it found a holder.
+        case budget
+    }
+
+    /// What a step's reference is.
+    public enum Kind: String, Sendable {
+        /// A stored property (through structs, enums and optionals inside it).
+        case property
+        /// An element (or key) of an array, dictionary or set.
+        case element
+        /// A closure whose context is the object itself: a closure that captures only it, or a bound method.
+        case closure
+        /// A value a closure captured.
+        case capture
+        /// A `var` a closure captured (kept in a box).
+        case capturedVar = "captured-var"
+    }
+
+    /// One strong reference on the way.
+    public struct Step: Sendable, Equatable {
+        /// The holder's type name.
+        public var holder: String
+        /// The holder's id when it is a coordinator of this session.
+        public var holderID: Int?
+        /// Where in the holder: `router`, `completions[ShareViewController]`, `onSend`.
+        public var field: String
+        /// What the reference is.
+        public var kind: Kind
+    }
+
+    /// The retained coordinator's id.
+    public var coordinator: Int
+    /// Its type name.
+    public var type: String
+    public var outcome: Outcome
+    /// From the holder that is alive (or the coordinator itself, for a cycle) to the coordinator.
+    public var steps: [Step]
+    /// Objects the search looked at.
+    public var visited: Int
+
+    /// `BrowserCoordinator#1.router › Router.completions[ShareViewController] (capture) › ShareCoordinator#7`.
+    public var description: String {
+        switch outcome {
+        case .unreachable:
+            return "\(type)#\(coordinator): no path from a living coordinator or screen, nor a cycle (\(visited) objects looked at): "
+                + "a global or static, a timer, a notification observer or a pending asynchronous closure holds it"
+        case .budget:
+            return "\(type)#\(coordinator): the search stopped at its budget after \(visited) objects"
+        case .live, .cycle:
+            let chain = steps.map { step in
+                let holder = step.holderID.map { "\(step.holder)#\($0)" } ?? step.holder
+                return "\(holder).\(step.field)\(step.kind == .property ? "" : " (\(step.kind.rawValue))")"
+            }
+            return (chain + ["\(type)#\(coordinator)"]).joined(separator: " › ")
+        }
+    }
+}
+
+/// Bounds on the retainer search `end()` (and `Tracer.searchRetainers()`) runs for coordinators still alive after
+/// they were done.
+public struct RetainerSearchOptions: Sendable {
+    /// Off: no search, no `held` lines.
+    public var isEnabled: Bool = true
+    /// Objects looked at per retained coordinator, at most.
+    public var maximumObjects: Int = 10_000
+    /// Seconds spent per retained coordinator, at most.
+    public var timeBudget: Double = 0.25
+    /// Seconds spent on all of them in one search; the rest are reported as over budget.
+    public var totalTimeBudget: Double = 2
+
+    /// Bounds for the search; the defaults suit a debug build.
+    public init(isEnabled: Bool = true, maximumObjects: Int = 10_000, timeBudget: Double = 0.25, totalTimeBudget: Double = 2) {
+        self.isEnabled = isEnabled
+        self.maximumObjects = maximumObjects
+        self.timeBudget = timeBudget
+        self.totalTimeBudget = totalTimeBudget
+    }
+}

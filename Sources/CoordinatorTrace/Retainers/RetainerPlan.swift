@@ -1,0 +1,13 @@
+/// What one retainer search needs, gathered in one hold of the tracer's lock: strong references, so nothing it looks
+/// at is freed under it, released after the search and outside the lock.
+struct RetainerPlan {
+    /// The session the results go back to.
+    let writer: SessionWriter
+    let options: RetainerSearchOptions
+    /// Coordinators still alive past their grace period after they were done, each searched once per session.
+    var retained: [(object: AnyObject, id: Int)] = []
+    /// Living coordinators (not done) and their current screens.
+    var roots: [AnyObject] = []
+    /// Every living coordinator's id, to name holders.
+    var ids: [ObjectIdentifier: Int] = [:]
+}

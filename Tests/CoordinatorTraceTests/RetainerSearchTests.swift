@@ -1,0 +1,198 @@
+import CoordinatorTrace
+import Foundation
+import Testing
+
+/// The retainer search against a zoo of holders, each the way real apps hold a coordinator they meant to let go: every
+/// strong one is named down to its field, and no weak or unowned reference is called strong.
+@Suite struct RetainerSearchTests {
+    final class Coordinator {
+        var screen: Screen?
+        var router: Router?
+        var children: [Coordinator] = []
+        func finish() {}
+    }
+
+    final class Screen {
+        var onSend: (() -> Void)?
+        var onDone: () -> Void = {}
+        var delegate: Coordinator?
+        weak var weakDelegate: Coordinator?
+        unowned(unsafe) var unownedDelegate: Coordinator
+        var coordinator: Coordinator?
+        var handlers: [() -> Void] = []
+        init(_ owner: Coordinator) { unownedDelegate = owner }
+    }
+
+    final class Router {
+        var completions: [String: () -> Void] = [:]
+        var state: State = .idle
+    }
+
+    enum State {
+        case idle
+        case presenting(Coordinator, animated: Bool)
+    }
+
+    /// A root `App` coordinator with a live `Home` child bound to a screen, and a `Share` coordinator the app removed:
+    /// `hold` makes something keep it. Returns what the search says of it. Living coordinators and their screens are
+    /// where paths start, so a path through Home's screen starts at the screen.
+    private func search(_ hold: (_ app: Coordinator, _ home: Coordinator, _ homeScreen: Screen, _ share: Coordinator) -> Void) throws -> RetainerPath {
+        let tracer = Tracer()
+        tracer.start(app: "Zoo", sink: MemorySink(), options: TraceOptions(grace: 0))
+        let app = Coordinator()
+        let home = Coordinator()
+        let homeScreen = Screen(home)
+        home.screen = homeScreen
+        var share: Coordinator? = Coordinator()
+        tracer.added(app, to: nil)
+        tracer.added(home, to: app)
+        tracer.bind(home, to: homeScreen)
+        tracer.added(share!, to: home)
+        hold(app, home, homeScreen, share!)
+        tracer.removed(share!, from: home)
+        let id = 3
+        share = nil
+        let paths = tracer.searchRetainers()
+        tracer.end()
+        withExtendedLifetime((app, home, homeScreen)) {}
+        return try #require(paths.first { $0.coordinator == id }, "the search looked at Share#3: \(paths)")
+    }
+
+    @Test func aClosureInAScreenPropertyThatCapturesItStrongly() throws {
+        let found = try search { _, home, screen, share in
+            let note = "sent"
+            screen.onSend = {
+                share.finish()
+                _ = note
+            }
+            _ = home
+        }
+        #expect(found.outcome == .live)
+        #expect(found.description == "Screen.onSend (capture) › Coordinator#3", "\(found)")
+    }
+
+    @Test func aClosureThatCapturesOnlyItIsItsContext() throws {
+        let found = try search { _, _, screen, share in screen.onSend = { share.finish() } }
+        #expect(found.description == "Screen.onSend (closure) › Coordinator#3", "\(found)")
+    }
+
+    @Test func aBoundMethod() throws {
+        let found = try search { _, _, screen, share in screen.onDone = share.finish }
+        #expect(found.steps.last?.field == "onDone")
+        #expect(found.steps.last?.kind == .closure, "\(found)")
+    }
+
+    @Test func aRoutersDictionaryOfCompletionClosures() throws {
+        let found = try search { app, _, _, share in
+            let router = Router()
+            app.router = router
+            let animated = true
+            router.completions["ShareViewController"] = {
+                share.finish()
+                _ = animated
+            }
+        }
+        #expect(found.description == #"Coordinator#1.router › Router.completions["ShareViewController"] (capture) › Coordinator#3"#, "\(found)")
+    }
+
+    @Test func aStrongDelegateBackReference() throws {
+        let found = try search { _, _, screen, share in screen.delegate = share }
+        #expect(found.description == "Screen.delegate › Coordinator#3", "\(found)")
+    }
+
+    @Test func aPropertyCycleThroughAScreen() throws {
+        let found = try search { _, _, _, share in
+            let screen = Screen(share)
+            share.screen = screen
+            screen.coordinator = share
+        }
+        #expect(found.outcome == .cycle)
+        #expect(found.description == "Coordinator#3.screen › Screen.coordinator › Coordinator#3", "\(found)")
+    }
+
+    @Test func aCapturedVarBox() throws {
+        let found = try search { _, _, screen, share in
+            var current: Coordinator? = share
+            let tag = 7
+            screen.onSend = {
+                current?.finish()
+                current = nil
+                _ = tag
+            }
+        }
+        #expect(found.steps.last?.kind == .capturedVar, "\(found)")
+        #expect(found.steps.last?.field == "onSend")
+    }
+
+    @Test func anArrayOfClosures() throws {
+        let found = try search { _, _, screen, share in
+            let tag = 7
+            screen.handlers = [
+                {},
+                {
+                    share.finish()
+                    _ = tag
+                },
+            ]
+        }
+        #expect(found.steps.last?.field == "handlers[1]", "\(found)")
+        #expect(found.steps.last?.kind == .capture)
+    }
+
+    @Test func anEnumPayloadInAStruct() throws {
+        let found = try search { app, _, _, share in
+            let router = Router()
+            router.state = .presenting(share, animated: true)
+            app.router = router
+        }
+        #expect(found.steps.last?.field == "state.presenting", "\(found)")
+    }
+
+    @Test func aGlobalRegistryIsNotReachableAndSaysWhatIsLeft() throws {
+        let found = try search { _, _, _, share in GlobalRegistry.shared.observers.append(share) }
+        #expect(found.outcome == .unreachable)
+        #expect(found.description.contains("a global or static, a timer, a notification observer or a pending asynchronous closure"))
+        GlobalRegistry.shared.observers.removeAll()
+    }
+
+    @Test func weakCapturesWeakAndUnownedReferencesAreNotStrong() throws {
+        let found = try search { _, _, screen, share in
+            screen.onSend = { [weak share] in share?.finish() }
+            screen.weakDelegate = share
+            screen.unownedDelegate = share
+            GlobalRegistry.shared.observers.append(share)
+        }
+        #expect(found.outcome == .unreachable, "\(found)")
+        GlobalRegistry.shared.observers.removeAll()
+    }
+
+    @Test func aSearchPastItsBudgetSaysSo() throws {
+        let tracer = Tracer()
+        tracer.start(
+            app: "Zoo", sink: MemorySink(),
+            options: TraceOptions(grace: 0, retainerSearch: RetainerSearchOptions(maximumObjects: 5)))
+        let app = Coordinator()
+        var chain: [Coordinator] = [app]
+        for _ in 0..<20 {
+            let next = Coordinator()
+            chain.last!.children.append(next)
+            chain.append(next)
+        }
+        let share = Coordinator()
+        chain.last!.children.append(share)
+        tracer.added(app, to: nil)
+        tracer.added(share, to: app)
+        tracer.removed(share, from: app)
+        let paths = tracer.searchRetainers()
+        tracer.end()
+        withExtendedLifetime((chain, share)) {}
+        #expect(paths.map(\.outcome) == [.budget])
+        #expect(paths.first?.description.contains("stopped at its budget") == true)
+    }
+}
+
+/// What a notification centre or a singleton is to the search: reachable from no coordinator or screen.
+final class GlobalRegistry: @unchecked Sendable {
+    static let shared = GlobalRegistry()
+    var observers: [AnyObject] = []
+}
