@@ -70,6 +70,16 @@ package struct TreeModel: Encodable, Sendable {
     package var warnings: [Diagnostic]
     /// The stored runs and each fingerprint's count in them, for the page's chart; nil without `--history`.
     package var leakHistory: LeakHistoryChart?
+    /// Who holds each coordinator the hook's retainer search looked at: the details pane's leak trace.
+    package var heldBy: [Held]
+
+    /// One coordinator's leak trace.
+    package struct Held: Encodable, Sendable {
+        package var id: CoordinatorID
+        package var by: HeldBy
+        /// `by` in one line, as `check` prints it.
+        package var text: String
+    }
 
     /// What the chart of a fingerprint's count per stored run draws.
     package struct LeakHistoryChart: Encodable, Sendable {
@@ -112,6 +122,9 @@ package struct TreeModel: Encodable, Sendable {
         undecided = atEnd ? SessionCheck(source: "", snapshot: snapshot, atEnd: true).undecided.count : 0
         marks = snapshot.marks
         warnings = snapshot.warnings
+        heldBy = snapshot.heldBy.compactMap { id, by in
+            snapshot.node(id).map { Held(id: id, by: by, text: by.text(target: "\($0.type)#\(id)")) }
+        }.sorted { $0.text < $1.text }
     }
 }
 

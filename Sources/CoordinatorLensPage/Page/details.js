@@ -43,6 +43,7 @@ export async function drawDetails() {
     ["bound", site(node.boundSite)], ["dismissed", dismissal(node)], ["removed", site(node.removedSite)],
     ...(node.shownAgain ? [["shown again", shownAgain(node)]] : []),
     ...(node.kept ? [["kept", `for reuse by ${node.kept.parentType}#${node.kept.parentID}, up to ${node.kept.limit} by design`]] : []),
+    ...heldRow(node),
     ["done", seconds(node.doneAt)], ["deinit", seconds(node.deinitAt)],
     ["path", el("span", { class: "path" }, path.map(link))],
     ["children", node.children.length ? el("span", {}, node.children.map((id, i) => [i ? ", " : "", link(id)])) : "none"],
@@ -77,6 +78,19 @@ function dismissal(node) {
 function shownAgain(node) {
   return el("span", {}, node.shownAgain.map((again, i) => [i ? "; " : "",
     `${dismissalCauses[again.dismissedVia] || "dismissed"} at ${seconds(again.dismissedAt)}, shown again on ${again.screen} at ${seconds(again.shownAt)}`]));
+}
+// The leak trace the hook's retainer search found, drawn as LeakCanary draws one: one reference per line from the
+// living holder down, the last one (the reference that keeps the coordinator) marked as the suspect.
+function heldRow(node) {
+  const held = (state.model.heldBy || []).find((entry) => entry.id === node.id);
+  if (!held) return [];
+  const by = held.by;
+  if (by.outcome === "unreachable" || by.outcome === "budget") return [["held by", held.text]];
+  const lines = by.steps.map((step, i) => el("li", { class: i === by.steps.length - 1 ? "suspect" : "" },
+    step.holderID != null ? link(step.holderID) : el("span", { class: "mono" }, step.holder),
+    el("span", { class: "mono" }, `.${step.field}`), step.kind === "property" ? "" : ` (${step.kind})`));
+  lines.push(el("li", { class: "leaked" }, link(node.id), by.outcome === "cycle" ? " (a cycle)" : ""));
+  return [["held by", el("ol", { class: "leak-trace", "aria-label": held.text }, lines)]];
 }
 function appendEvents(table, events) {
   for (const e of events) {
