@@ -372,6 +372,7 @@ if wanted.isEmpty || wanted.contains("hook") || wanted.contains("hook-ratios") {
     hookParts()
 }
 if wanted.isEmpty || wanted.contains("sweep") { longestCall() }
+if wanted.isEmpty || wanted.contains("retainers") { retainerSearchTime() }
 if wanted.isEmpty || wanted.contains("growth") { growthTime() }
 if wanted.isEmpty || wanted.contains("decode") {
     try readThroughput()

@@ -1,5 +1,6 @@
-@testable import CoordinatorTrace
 import Testing
+
+@testable import CoordinatorTrace
 
 /// Thousands of random object graphs, each holding its nodes every way the search must tell apart (arrays, closures
 /// with one or many captures, dictionaries of closures, enum payloads, captured vars, weak and unowned references and
