@@ -15,6 +15,9 @@ import Testing
         var completions: [String: () -> Int] = [:]
         var slot: Slot = .empty
         var boxed: (() -> Int)?
+        var handlers: [Int: () -> Int] = [:]
+        /// As a router keeps a completion it was handed: a reabstraction thunk around the closure.
+        func keep(_ handler: @escaping () -> Int, as key: Int) { handlers[key] = handler }
         init(_ index: Int) {
             self.index = index
         }
@@ -107,6 +110,11 @@ import Testing
                     let tag = random.next(100)
                     graph.edge(from, "completions[\"\(key)\"]", to)
                     node.completions[key] = { other.index + tag }
+                case 7 where random.next(2) == 0:
+                    let key = random.next(3)
+                    graph.edges[from]?["handlers[\(key)]"] = nil
+                    graph.edge(from, "handlers[\(key)]", to)
+                    node.keep({ [weak node] in (node?.index ?? 0) + other.index }, as: key)
                 case 7:
                     graph.edges[from]?["slot.held"] = nil
                     graph.edge(from, "slot.held", to)

@@ -26,6 +26,13 @@ import Testing
     final class Router {
         var completions: [String: () -> Void] = [:]
         var state: State = .idle
+        private var byScreen: [ObjectIdentifier: () -> Void] = [:]
+
+        /// As routers write it: the completion arrives as a parameter and is kept in a generic dictionary, so what
+        /// is stored is a reabstraction thunk whose context holds the closure.
+        func present(_ screen: Screen, onDismiss completion: @escaping () -> Void) {
+            byScreen[ObjectIdentifier(screen)] = completion
+        }
     }
 
     enum State {
@@ -93,6 +100,15 @@ import Testing
             }
         }
         #expect(found.description == #"Coordinator#1.router › Router.completions["ShareViewController"] (capture) › Coordinator#3"#, "\(found)")
+    }
+
+    @Test func aCompletionPassedToTheRouterAndKeptByScreen() throws {
+        let found = try search { app, home, _, share in
+            let router = Router()
+            app.router = router
+            router.present(Screen(share)) { [weak home] in home?.children.removeAll { $0 === share } }
+        }
+        #expect(found.description == "Coordinator#1.router › Router.byScreen[ObjectIdentifier] (capture) › Coordinator#3", "\(found)")
     }
 
     @Test func aStrongDelegateBackReference() throws {

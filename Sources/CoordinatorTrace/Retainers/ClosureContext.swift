@@ -8,6 +8,9 @@ struct ClosureContext {
         case value(Any)
         /// A captured `var`: a box, itself a context with one capture.
         case box(UnsafeRawPointer)
+        /// A closure the context captured at its lowered type (a reabstraction thunk's context holds the closure it
+        /// wraps: how a closure kept in a generic container is stored): its context, nil when it has none.
+        case function(UnsafeRawPointer?)
         /// A `weak` capture: no strong reference.
         case weak
         /// An `unowned` capture holding this address: not a strong reference.
@@ -39,7 +42,8 @@ struct ClosureContext {
             let length = Self.mangledLength(name)
             let storage = Self.referenceStorage(name, length: length)
             let type: Any.Type? = storage == nil ? _getTypeByMangledNameInContext(name, UInt(length), genericContext: nil, genericArguments: nil) : nil
-            let (width, alignment) = type.map(Self.layout) ?? (storage != nil ? (8, 8) : (0, 0))
+            let pointer = MemoryLayout<UnsafeRawPointer>.size
+            let (width, alignment) = type.map(Self.layout) ?? (storage == .thickFunction ? (2 * pointer, pointer) : storage != nil ? (pointer, pointer) : (0, 0))
             guard width > 0 || type != nil else {
                 unread = "capture \(index + 1) has a generic or unknown type"
                 return
@@ -54,6 +58,7 @@ struct ClosureContext {
             case .box?: if let box = at.load(as: UnsafeRawPointer?.self) { captures.append(.box(box)) }
             case .weak?: captures.append(.weak)
             case .unowned?: captures.append(.unowned(at.load(as: UInt.self)))
+            case .thickFunction?: captures.append(.function(at.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self)))
             case nil: if let type { captures.append(.value(Self.load(type, at: at))) }
             }
             offset += width
@@ -61,10 +66,13 @@ struct ClosureContext {
     }
 
     /// How a capture is stored when it is not a plain value: mangled names end in `Xx`/`XX`/`Xb` (a box), `Xw` (weak),
-    /// `Xo` or `Xu` (unowned, unowned(unsafe)); each is one pointer.
-    private enum Storage { case box, weak, unowned }
+    /// `Xo` or `Xu` (unowned, unowned(unsafe)), each one pointer; or the capture is an escaping thick function at its
+    /// lowered type (`Ieg_`, `SiIegyd_`: callee-guaranteed, owned or unowned, no block, C or method representation),
+    /// two pointers, the code and the context.
+    private enum Storage { case box, weak, unowned, thickFunction }
 
     private static func referenceStorage(_ name: UnsafePointer<UInt8>, length: Int) -> Storage? {
+        if isThickFunction(name, length: length) { return .thickFunction }
         guard length >= 2, name[length - 2] == UInt8(ascii: "X") else { return nil }
         switch name[length - 1] {
         case UInt8(ascii: "x"), UInt8(ascii: "X"), UInt8(ascii: "b"): return .box
@@ -72,6 +80,30 @@ struct ClosureContext {
         case UInt8(ascii: "o"), UInt8(ascii: "u"): return .unowned
         default: return nil
         }
+    }
+
+    /// Whether `name` is a lowered (SIL) function type that is escaping and thick: `I`, `e`, a callee convention
+    /// (`g`, `x`, `y`) with no representation after it, and the closing `_`. Symbolic references are stepped over, so
+    /// their offset bytes are never taken for letters.
+    private static func isThickFunction(_ name: UnsafePointer<UInt8>, length: Int) -> Bool {
+        guard length >= 4, name[length - 1] == UInt8(ascii: "_") else { return false }
+        var index = 0
+        var found = false
+        while index < length {
+            switch name[index] {
+            case 0x01...0x17: index += 5
+            case 0x18...0x1F: index += 1 + MemoryLayout<UnsafeRawPointer>.size
+            case UInt8(ascii: "I") where index + 3 < length && name[index + 1] == UInt8(ascii: "e"):
+                let callee = name[index + 2]
+                let representation = name[index + 3]
+                let thick = callee == UInt8(ascii: "g") || callee == UInt8(ascii: "x") || callee == UInt8(ascii: "y")
+                let special = [UInt8(ascii: "B"), UInt8(ascii: "C"), UInt8(ascii: "M"), UInt8(ascii: "J"), UInt8(ascii: "W")].contains(representation)
+                found = thick && !special
+                index += 1
+            default: index += 1
+            }
+        }
+        return found
     }
 
     /// A mangled name's length: it ends at a zero byte, but a symbolic reference (a control byte, then a 4-byte

@@ -195,6 +195,9 @@ final class RetainerSearch {
                         guard case .value(let value) = boxed else { continue }
                         guard walk(value, field, .capturedVar, depth: depth + 1, reach) else { return false }
                     }
+                case .function(let inner):
+                    guard let inner else { continue }
+                    guard walkContext(inner, field, depth: depth + 1, reach) else { return false }
                 case .weak, .unowned:
                     continue
                 }
