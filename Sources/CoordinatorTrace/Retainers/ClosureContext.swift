@@ -43,7 +43,8 @@ struct ClosureContext {
             let storage = Self.referenceStorage(name, length: length)
             let type: Any.Type? = storage == nil ? _getTypeByMangledNameInContext(name, UInt(length), genericContext: nil, genericArguments: nil) : nil
             let pointer = MemoryLayout<UnsafeRawPointer>.size
-            let (width, alignment) = type.map(Self.layout) ?? (storage == .thickFunction ? (2 * pointer, pointer) : storage != nil ? (pointer, pointer) : (0, 0))
+            let (width, alignment) =
+                type.map(Self.layout) ?? (storage == .thickFunction ? (2 * pointer, pointer) : storage != nil ? (pointer, pointer) : (0, 0))
             guard width > 0 || type != nil else {
                 unread = "capture \(index + 1) has a generic or unknown type"
                 return
