@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: install network-tools deps build test check postgres-build test-thread-sanitizer test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench samples clean
+.PHONY: install network-tools deps build test check postgres-build test-thread-sanitizer test-address-sanitizer test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev and SQLite through libsqlite3-dev (Homebrew: brew install graphviz sqlite
 ## pkg-config), when pkg-config cannot find them.
@@ -110,7 +110,7 @@ format:
 
 ## test: swift-format's lint, actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
 ## own build folder), every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
-test: deps lint python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer postgres-build
+test: deps lint python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build
 	$(SWIFT) build --build-tests
 	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory test-browser
@@ -149,6 +149,13 @@ test-thread-sanitizer: deps
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests'
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter EndToEndTests
 
+## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their
+## allocations): its tests, the zoo of holders and the fuzzed object graphs, under AddressSanitizer in a build folder of
+## its own. LeakSanitizer is off: those tests leak coordinators on purpose.
+test-address-sanitizer: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerGraphFuzzTests|LeakScopeTests'
+
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps
 	$(SWIFT) build --product coordlens
@@ -177,4 +184,4 @@ bench: deps browser-tools
 
 clean:
 	@if [ -d .build/postgres ]; then bash scripts/postgres-test-server.sh stop; fi
-	rm -rf .build .build-tsan $(DEMO_DIR)
+	rm -rf .build .build-tsan .build-asan .build-postgres $(DEMO_DIR)
