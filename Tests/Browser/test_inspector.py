@@ -419,11 +419,30 @@ class RouterViewTests(ViewedRecording):
         page.wait_for_selector("#tree g.node.verdict-retained")
         page.locator("#tree g.node.verdict-retained").first.click()
         expect(page.locator("#details dd[data-field=type]")).to_have_text("ProductCoordinator")
-        expect(page.locator("#details dd[data-field=dismissed]")).to_contain_text("its screen left at ")
+        expect(page.locator("#details dd[data-field=dismissed]")).to_contain_text("left the screen (reported by the UI layer) at ")
         page.wait_for_selector("#details table.events td")
         self.assertIn("dismiss (screen-left)", page.locator("#details table.events").inner_text())
         checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         self.assertNotIn(checkout, page.content())
+        self.assertEqual(page.errors, [])
+
+
+    def test_the_details_draw_who_holds_the_leak_as_a_leak_trace(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node.verdict-retained")
+        page.locator("#tree g.node.verdict-retained").first.click()
+        trace = page.locator('#details dd[data-field="held by"] ol.leak-trace')
+        expect(trace).to_be_visible()
+        expect(trace.locator("li")).to_have_count(2)
+        suspect = trace.locator("li.suspect")
+        expect(suspect).to_contain_text("HomeCoordinator#2")
+        expect(suspect).to_contain_text(".children[")
+        expect(suspect).to_contain_text("(element)")
+        expect(trace.locator("li.leaked")).to_contain_text("ProductCoordinator#")
+        self.assertIn("› ProductCoordinator#", trace.get_attribute("aria-label"))
+        # The holder is a coordinator: its link selects it.
+        suspect.locator("a").click()
+        expect(page.locator("#details dd[data-field=type]")).to_have_text("HomeCoordinator")
         self.assertEqual(page.errors, [])
 
 
