@@ -64,6 +64,37 @@ public struct HeldBy: Hashable, Sendable, Codable {
         }
     }
 
+    /// The reference that keeps the coordinator, the last step, without positions (`HomeCoordinator.children[]
+    /// (element)`): the same for 18 products one array holds, so CI formats group them as one finding; nil when the
+    /// search found no holder.
+    public var suspect: String? {
+        guard outcome == .live || outcome == .cycle, let last = steps.last else { return nil }
+        return "\(last.holder).\(Self.withoutPositions(last.field))" + (last.kind == "property" ? "" : " (\(last.kind))")
+    }
+
+    /// `children[12].screen` → `children[].screen`: an index in brackets left out, keys in quotes kept.
+    static func withoutPositions(_ field: String) -> String {
+        var out = ""
+        var pending = ""
+        var inBrackets = false
+        for character in field {
+            if inBrackets {
+                pending.append(character)
+                guard character == "]" else {
+                    if !character.isNumber, character != "[" { (out, pending, inBrackets) = (out + pending, "", false) }
+                    continue
+                }
+                out += pending.allSatisfy { $0.isNumber || $0 == "[" || $0 == "]" } ? "[]" : pending
+                (pending, inBrackets) = ("", false)
+            } else if character == "[" {
+                (pending, inBrackets) = ("[", true)
+            } else {
+                out.append(character)
+            }
+        }
+        return out + pending
+    }
+
     /// The `label` of a `held` line: fields apart by U+001F, steps apart by U+001E; nil when it does not read.
     package static func steps(fromWire text: String) -> [Step]? {
         guard !text.isEmpty else { return [] }

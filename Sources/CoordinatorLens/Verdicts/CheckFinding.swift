@@ -70,7 +70,9 @@ extension CheckResult {
             for node in snapshot.retained {
                 // A leak the baseline accepts is a warning; the note (known, new, seen before) ends its reason.
                 let note = notes.note(session: index, id: node.id)
-                let reason = (paths.reason(for: node) ?? "not released") + (note.map { " (\($0.text))" } ?? "")
+                // Who holds it, as the hook found it: the holding field alone, so leaks one reference holds read alike.
+                let holder = snapshot.heldBy[node.id]?.suspect.map { "; held by \($0)" } ?? ""
+                let reason = (paths.reason(for: node) ?? "not released") + holder + (note.map { " (\($0.text))" } ?? "")
                 findings.append(
                     finding(
                         .retained, note?.accepted == true ? .warning : .error, rule: node.leakReasonKind.rawValue,
