@@ -52,8 +52,13 @@ import Testing
         #expect(errors.first?.file == "DeliverooTraditionalSample/HomeCoordinator.swift")
         #expect(errors.first?.line == 11)
         // The sample's recording carries who holds each (the hook's retainer search): the holding field, the same for all three.
-        #expect(errors.first?.message == "3 × YellowCoordinator retained: still a child of HomeCoordinator#1; held by HomeCoordinator.childCoordinators[] (element) (YellowCoordinator#2, #4, #6)")
-        #expect(errors.last?.message == "CheckoutCoordinator#10 retained: still a child of HomeCoordinator#1; held by HomeCoordinator.childCoordinators[] (element)")
+        #expect(
+            errors.first?.message
+                == "3 × YellowCoordinator retained: still a child of HomeCoordinator#1; held by HomeCoordinator.childCoordinators[] (element) (YellowCoordinator#2, #4, #6)"
+        )
+        #expect(
+            errors.last?.message == "CheckoutCoordinator#10 retained: still a child of HomeCoordinator#1; held by HomeCoordinator.childCoordinators[] (element)"
+        )
         #expect(diagnostics.filter { $0.severity == "note" }.first?.message == "path: HomeCoordinator#1 › YellowCoordinator#2 (the first of 3)")
     }
 
@@ -247,7 +252,9 @@ import Testing
         let yellow = try #require(suite.cases.first { $0.name == "YellowCoordinator [1]" })
         #expect(yellow.classname == "DeliverooTraditionalSample")
         #expect(yellow.results.allSatisfy { $0.kind == "Failure" && $0.type == "still-child" })
-        #expect(yellow.results.first?.message == "YellowCoordinator#2 retained: still a child of HomeCoordinator#1; held by HomeCoordinator.childCoordinators[] (element)")
+        #expect(
+            yellow.results.first?.message
+                == "YellowCoordinator#2 retained: still a child of HomeCoordinator#1; held by HomeCoordinator.childCoordinators[] (element)")
         #expect(yellow.results.first?.text == "added at DeliverooTraditionalSample/HomeCoordinator.swift:11\npath: HomeCoordinator#1 › YellowCoordinator#2")
         #expect(suite.cases.first { $0.name == "FixedYellowCoordinator" }?.results.isEmpty == true, "released: it passes")
     }
