@@ -11,10 +11,14 @@ final class RetainerSearch {
     private let ids: [ObjectIdentifier: Int]
     private let options: RetainerSearchOptions
     private var fieldsByType: [ObjectIdentifier: [StoredField]] = [:]
+    /// Whether a struct type is the standard library's or Foundation's, by type: its name is built once, not per value.
+    private var libraryTypes: [ObjectIdentifier: Bool] = [:]
 
     // One breadth-first pass: the objects reached, each with the node it was reached from and the step from there.
     private var objects: [AnyObject] = []
-    private var reachedFrom: [(node: Int, step: RetainerPath.Step?)] = []
+    /// Per object: the node it was reached from (-1 for a start), the field and the kind; the step's names are built
+    /// only for the chain that is reported.
+    private var reachedFrom: [(node: Int, field: String, kind: RetainerPath.Kind)] = []
     private var seen: Set<ObjectIdentifier> = []
     private var deadline: UInt64 = 0
     private var valuesRead = 0
@@ -48,7 +52,7 @@ final class RetainerSearch {
         seen.removeAll()
         for start in starts where seen.insert(ObjectIdentifier(start)).inserted {
             objects.append(start)
-            reachedFrom.append((-1, nil))
+            reachedFrom.append((-1, "", .property))
         }
         var found: [RetainerPath.Step]?
         var node = 0
@@ -56,9 +60,8 @@ final class RetainerSearch {
             let holder = objects[node]
             let current = node
             _ = references(of: holder) { object, field, kind in
-                let step = RetainerPath.Step(holder: Self.name(of: holder), holderID: self.ids[ObjectIdentifier(holder)], field: field, kind: kind)
                 if object === target {
-                    found = self.chain(to: current) + [step]
+                    found = self.chain(to: current) + [self.step(from: holder, field, kind)]
                     return false
                 }
                 guard self.seen.insert(ObjectIdentifier(object)).inserted else { return true }
@@ -67,7 +70,7 @@ final class RetainerSearch {
                     return false
                 }
                 self.objects.append(object)
-                self.reachedFrom.append((current, step))
+                self.reachedFrom.append((current, field, kind))
                 return true
             }
             node += 1
@@ -78,11 +81,16 @@ final class RetainerSearch {
     private func chain(to node: Int) -> [RetainerPath.Step] {
         var steps: [RetainerPath.Step] = []
         var at = node
-        while at >= 0, let step = reachedFrom[at].step {
-            steps.append(step)
-            at = reachedFrom[at].node
+        while at >= 0, reachedFrom[at].node >= 0 {
+            let (from, field, kind) = reachedFrom[at]
+            steps.append(step(from: objects[from], field, kind))
+            at = from
         }
         return steps.reversed()
+    }
+
+    private func step(from holder: AnyObject, _ field: String, _ kind: RetainerPath.Kind) -> RetainerPath.Step {
+        RetainerPath.Step(holder: Self.name(of: holder), holderID: ids[ObjectIdentifier(holder)], field: field, kind: kind)
     }
 
     /// Calls `reach` with every object `holder` holds strongly, the field it is held in and how; stops when `reach`
@@ -141,8 +149,7 @@ final class RetainerSearch {
     private func walkStruct(
         _ value: Any, _ type: Any.Type, _ field: String, _ kind: RetainerPath.Kind, depth: Int, _ reach: (AnyObject, String, RetainerPath.Kind) -> Bool
     ) -> Bool {
-        let name = _typeName(type, qualified: true)
-        if name.hasPrefix("Swift.") || name.hasPrefix("Foundation.") || name.hasPrefix("_StringProcessing.") {
+        if isLibraryType(type) {
             let mirror = Mirror(reflecting: value)
             switch mirror.displayStyle {
             case .collection?, .set?:
@@ -176,6 +183,15 @@ final class RetainerSearch {
             }
         }
         return _openExistential(value, do: readFields)
+    }
+
+    private func isLibraryType(_ type: Any.Type) -> Bool {
+        let key = ObjectIdentifier(type)
+        if let known = libraryTypes[key] { return known }
+        let name = _typeName(type, qualified: true)
+        let library = name.hasPrefix("Swift.") || name.hasPrefix("Foundation.") || name.hasPrefix("_StringProcessing.")
+        libraryTypes[key] = library
+        return library
     }
 
     /// A closure's context: the object itself (a closure that captures only it, or a bound method), or a context
