@@ -106,6 +106,37 @@ final class ScreenDepartureWatchTests: XCTestCase {
         withExtendedLifetime(library) {}
     }
 
+    /// A view controller subclass whose closure captures its coordinator, swiped away: the retainer search walks a
+    /// UIKit object's Swift properties and names the closure (Objective-C ivars are not read).
+    func testTheRetainerSearchNamesAViewControllersClosure() {
+        final class ChatViewController: UIViewController {
+            var onSend: (() -> Void)?
+        }
+        final class ChatCoordinator {
+            let screen = ChatViewController()
+            func send() {}
+        }
+        let tracer = Tracer()
+        tracer.start(app: "Watch", sink: MemorySink(), options: TraceOptions(grace: 0))
+        let root = UIViewController()
+        window.rootViewController = root
+        let app = OwningCoordinator()
+        tracer.added(app, to: nil)
+        tracer.bind(app, to: root)
+        var chat: ChatCoordinator? = ChatCoordinator()
+        tracer.added(chat!, to: app)
+        let note = "sent"
+        chat!.screen.onSend = { [chat] in chat?.send(); _ = note }
+        tracer.removed(chat!, from: app)
+        chat = nil
+        let paths = tracer.searchRetainers()
+        tracer.end()
+        XCTAssertEqual(paths.count, 1)
+        XCTAssertEqual(paths.first?.outcome, .cycle, "\(paths)")
+        XCTAssertEqual(paths.first?.description, "ChatCoordinator#2.screen › ChatViewController.onSend (capture) › ChatCoordinator#2")
+        withExtendedLifetime(app) {}
+    }
+
     func testACoveredScreenAndABackgroundTabAreNotDismissed() {
         let tracer = Tracer()
         let sink = MemorySink()
