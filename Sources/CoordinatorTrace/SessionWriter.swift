@@ -211,13 +211,24 @@ final class SessionWriter: @unchecked Sendable {
             let left = Double(deadline - min(deadline, MonotonicClock.now())) / 1e9
             _ = sink.awaitAcknowledgements(timeout: left)
         }
-        let lost = (backlog.count - backlogStart) + sink.abandonUnacknowledged()
-        if lost > 0 {
+        var lost = LostLines()
+        lost.add(backlog[backlogStart...])
+        if let tcp = sink as? TCPSink {
+            lost.add(tcp.abandonUnacknowledgedLines())
+        } else {
+            lost.events += sink.abandonUnacknowledged()
+        }
+        if lost.events + lost.reported > 0 {
             backlog.removeAll()
             backlogStart = 0
             reportLastLosses(lost)
             sink.prepareForLastDelivery()
             deliverBacklog(until: start + total)
+            // Nothing took even the last lines (no inspector at all): the end they carried is lost too, and counted;
+            // the `dropped` line's count is in the tally already.
+            var unsent = LostLines()
+            unsent.add(backlog[backlogStart...])
+            count(dropped: unsent.events)
         }
         sink.close()
     }
@@ -237,16 +248,20 @@ final class SessionWriter: @unchecked Sendable {
         }
     }
 
-    /// The last `lost` lines the session numbered were not delivered: one `dropped` line says so, then the `end`
-    /// goes out again. The lost lines are the last ones, the `end` among them; the `dropped` line takes the `end`'s
-    /// seq, so its count matches the gap a reader sees, and the new `end` follows it.
-    private func reportLastLosses(_ lost: Int) {
-        var count = lost
+    /// The session's last lines were not delivered: one `dropped` line says how many events they carried (their
+    /// own, and the counts of `dropped` lines among them, which the tally has already), then the `end` goes out again.
+    /// The lost lines are the last ones, the `end` among them; the `dropped` line takes the `end`'s seq and the new
+    /// `end` follows it.
+    private func reportLastLosses(_ lost: LostLines) {
+        var events = lost.events
         if let endSeq, endSeq == seq {
             seq -= 1
-            count -= 1
+            events -= 1
         }
-        if count > 0 { emitDropped(count) }
+        if events + lost.reported > 0 {
+            count(dropped: events)
+            emit(.dropped, at: max(lastEventNanos, startNanos), always: true) { $0.field("count", events + lost.reported) }
+        }
         if endSeq != nil {
             emit(.end, at: max(lastEventNanos, startNanos), always: true, counted: false) { _ in }
         }

@@ -158,13 +158,18 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     /// that failed and not sent again. Lines in flight on a connection that still works are not counted: the
     /// system delivers them after the sink closes.
     public func abandonUnacknowledged() -> Int {
+        abandonUnacknowledgedLines().count
+    }
+
+    /// `abandonUnacknowledged`, with the lines themselves, so the writer can tell what each carried.
+    func abandonUnacknowledgedLines() -> [[UInt8]] {
         if socket < 0, unacknowledged > 0 {
             // Lines sent on a connection that failed may be held already: a new connection's first acknowledgement
             // says which, so only the rest count as lost. The session's last lines need this connection anyway.
             nextAttempt = 0
             if connect() { _ = start() }
         }
-        let lost = socket < 0 ? unacknowledged : unacked.count - unsentFrom
+        let lost = unacked[(socket < 0 ? unackedStart : unsentFrom)...].map(\.line)
         unacked.removeAll()
         (unackedStart, unsentFrom) = (0, 0)
         return lost

@@ -28,8 +28,8 @@ import Testing
     @Test func theHooksOwnLinesAllTakeTheShortWayAndAgree() {
         #expect(Self.hookLines.count > 200)
         for line in Self.hookLines where !line.contains(#""event":"session""#) {
-            // Only `expect` and `dropped` lines, rare and short, are left to the general decoder.
-            let rare = line.contains(#""event":"expect""#) || line.contains(#""event":"dropped""#)
+            // Only `expect`, `dropped` and `held` lines, rare (a few per run), are left to the general decoder.
+            let rare = line.contains(#""event":"expect""#) || line.contains(#""event":"dropped""#) || line.contains(#""event":"held""#)
             #expect(Self.agree(Array(line.utf8), line) != rare, "\(line)")
         }
     }
