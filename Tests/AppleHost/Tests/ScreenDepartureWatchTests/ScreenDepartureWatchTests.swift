@@ -126,7 +126,10 @@ final class ScreenDepartureWatchTests: XCTestCase {
         var chat: ChatCoordinator? = ChatCoordinator()
         tracer.added(chat!, to: app)
         let note = "sent"
-        chat!.screen.onSend = { [chat] in chat?.send(); _ = note }
+        chat!.screen.onSend = { [chat] in
+            chat?.send()
+            _ = note
+        }
         tracer.removed(chat!, from: app)
         chat = nil
         let paths = tracer.searchRetainers()
