@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: install network-tools deps build test check postgres-build test-thread-sanitizer test-address-sanitizer test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench samples clean
+.PHONY: install network-tools deps build test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev and SQLite through libsqlite3-dev (Homebrew: brew install graphviz sqlite
 ## pkg-config), when pkg-config cannot find them.
@@ -99,6 +99,23 @@ install: deps
 	install -d "$(PREFIX)/bin"
 	install -m 755 "$$($(SWIFT) build -c release $(TRAIT_FLAGS) --show-bin-path)/coordlens" "$(PREFIX)/bin/coordlens"
 
+## api, api-check: the public API of each module users import, from the compiler's own view (its symbol graphs:
+## owner-qualified symbols with full signatures, enum cases, protocol requirements, conformances), one file per module
+## in api/. `make api-check` (part of `make test`) fails on any difference and prints it; `make api` rewrites api/ after
+## an intended change. scripts/api-check-selftest.sh shows it catching a changed signature and a new enum case.
+API_MODULES := CoordinatorTrace CoordinatorTraceTesting CoordinatorWire CoordinatorLens CoordinatorLensRendering
+api-dump: deps
+	@graphs="$$($(SWIFT) package dump-symbol-graph --minimum-access-level public 2>&1 | sed -n 's/^Files written to //p')"; \
+	if [ -z "$$graphs" ]; then echo "api: swift package dump-symbol-graph wrote no symbol graphs" >&2; exit 1; fi; \
+	python3 scripts/api_dump.py "$$graphs" .build/api $(API_MODULES)
+
+api: api-dump
+	cp .build/api/*.txt api/
+
+api-check: api-dump
+	@if diff -u api .build/api; then echo "api-check: the public API matches api/"; \
+	else echo "api-check: the public API changed (above: - committed, + now); if meant, run make api and commit api/" >&2; exit 1; fi
+
 ## lint: swift-format (it ships with the toolchain) against the committed .swift-format: 4-space indents, 160 columns,
 ## no indent inside #if, forEach allowed. `make format` rewrites the files in place; lint fails on any finding.
 SWIFT_FORMAT_PATHS = Package.swift Sources Tests Benchmarks samples
@@ -110,7 +127,7 @@ format:
 
 ## test: swift-format's lint, actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
 ## own build folder), every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
-test: deps lint python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build
+test: deps lint api-check python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build
 	$(SWIFT) build --build-tests
 	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory test-browser

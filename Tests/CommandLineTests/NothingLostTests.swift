@@ -27,7 +27,7 @@ import Testing
         let port = try freePort()
         let first = try ListenProcess(["--record", path], port: port)
         let tracer = Tracer()
-        tracer.start(app: "Faults", sink: .tcp(port: port), options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 20))
+        tracer.start(app: "Faults", sink: .tcp(port: port), options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 45))
         let run = try #require(tracer.runID)
         let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
         Thread.sleep(forTimeInterval: 0.3)
@@ -45,17 +45,19 @@ import Testing
         #expect(dropped == 0, "a hook with room for its backlog drops nothing across a restart")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // end() may wait long: on a loaded 2-core machine (the whole suite in parallel) a restarted debug `listen` took
+    // over 19 s to acknowledge the resent lines, and the hook then counted 707 of them dropped (exactly, but dropped).
+    @Test(.timeLimit(.minutes(2)))
     func sigtermMidStreamAndARestartLoseNothing() throws {
         try restartMidStream(SIGTERM)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func killMidStreamAndARestartLoseNothing() throws {
         try restartMidStream(SIGKILL)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func cutConnectionsLoseNothing() throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -64,7 +66,7 @@ import Testing
         let proxy = try TCPProxy(to: listen.port)
         defer { proxy.stop() }
         let tracer = Tracer()
-        tracer.start(app: "Faults", sink: .tcp(port: proxy.port), options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 20))
+        tracer.start(app: "Faults", sink: .tcp(port: proxy.port), options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 45))
         let run = try #require(tracer.runID)
         let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
         for _ in 0..<3 {
