@@ -41,7 +41,8 @@ import Testing
         let rooted = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--format", "gcc", "--source-root", Self.root + "/"])
         #expect(
             rooted.standardOutput.contains(
-                "Tests/CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "addChild(settings)")):1: error: SettingsCoordinator#5 retained: still a child of ProfileCoordinator#4\n"
+                "Tests/CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "addChild(settings)")):1: error: SettingsCoordinator#5 retained: still a child of ProfileCoordinator#4"
+                    + "; held by ProfileCoordinator.children[] (element)\n"
             ), "\(rooted.standardOutput)")
         let text = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3", "--source-root", Self.root])
         #expect(text.standardOutput.contains("added at Tests/CommandLineTests/StrangerApp.swift:\(StrangerApp.line(of: "addChild(settings)"))"))
