@@ -53,14 +53,17 @@ def element_id(coordinator):
     return f"cn{-coordinator}" if coordinator < 0 else f"c{coordinator}"
 
 
-class CompareTests(unittest.TestCase):
+class ComparedRuns(unittest.TestCase):
+    """`coordlens view --compare A B` with one browser for the class; a subclass names A and B in `runs()`."""
+
+    @classmethod
+    def runs(cls):
+        raise NotImplementedError
+
     @classmethod
     def setUpClass(cls):
-        with open(LEAKING) as recording:
-            cls.leaking_run = json.loads(recording.readline())["run"]
-        cls.fixed, cls.fixed_count = fixed_run(LEAKING, "deliveroo-fixed")
-        assert cls.fixed_count > 0
-        cls.viewer = Process("view", "--http-port", "0", "--compare", LEAKING, cls.fixed)
+        a, b = cls.runs()
+        cls.viewer = Process("view", "--http-port", "0", "--compare", a, b)
         cls.url = cls.viewer.wait_for(r"Inspector: (http://\S+)").group(1)
         cls.browser = Browser().__enter__()
 
@@ -68,6 +71,20 @@ class CompareTests(unittest.TestCase):
     def tearDownClass(cls):
         cls.browser.__exit__(None, None, None)
         cls.viewer.stop()
+
+
+class CompareTests(ComparedRuns):
+    @classmethod
+    def runs(cls):
+        with open(LEAKING) as recording:
+            cls.leaking_run = json.loads(recording.readline())["run"]
+        cls.fixed, cls.fixed_count = fixed_run(LEAKING, "deliveroo-fixed")
+        assert cls.fixed_count > 0
+        return LEAKING, cls.fixed
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
         os.unlink(cls.fixed)
 
     def opened(self):
@@ -146,21 +163,13 @@ class CompareTests(unittest.TestCase):
 BROWSER = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "browser-tabs")
 
 
-class PileUpCompareTests(unittest.TestCase):
+class PileUpCompareTests(ComparedRuns):
     """The browser sample's fixed run against its leaking one: a tab panel coordinator per switch, never let go, has
     no screen to dismiss; the comparison lists the pile-up with both counts."""
 
     @classmethod
-    def setUpClass(cls):
-        cls.viewer = Process("view", "--http-port", "0", "--compare",
-                             os.path.join(BROWSER, "fixed.ndjson"), os.path.join(BROWSER, "stream.ndjson"))
-        cls.url = cls.viewer.wait_for(r"Inspector: (http://\S+)").group(1)
-        cls.browser = Browser().__enter__()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.__exit__(None, None, None)
-        cls.viewer.stop()
+    def runs(cls):
+        return os.path.join(BROWSER, "fixed.ndjson"), os.path.join(BROWSER, "stream.ndjson")
 
     def test_the_tab_panels_are_listed_as_piled_up(self):
         page = self.browser.page(self.url)
