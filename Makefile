@@ -97,7 +97,7 @@ TRAIT_FLAGS := $(if $(TRAITS),--traits $(TRAITS))
 install: deps
 	$(SWIFT) build -c release --product coordlens $(TRAIT_FLAGS)
 	install -d "$(PREFIX)/bin"
-	install -m 755 "$$($(SWIFT) build -c release $(TRAIT_FLAGS) --show-bin-path)/coordlens" "$(PREFIX)/bin/coordlens"
+	install -m 755 -s "$$($(SWIFT) build -c release $(TRAIT_FLAGS) --show-bin-path)/coordlens" "$(PREFIX)/bin/coordlens"
 
 ## api, api-check: the public API of each module users import, from the compiler's own view (its symbol graphs:
 ## owner-qualified symbols with full signatures, enum cases, protocol requirements, conformances), one file per module
