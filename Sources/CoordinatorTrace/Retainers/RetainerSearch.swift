@@ -123,7 +123,8 @@ final class RetainerSearch {
         }
         guard depth < 48 else { return true }
         let type = type(of: value)
-        switch MetadataKind(of: type) {
+        let metadata = MetadataKind(of: type)
+        switch metadata {
         case .classInstance:
             return reach(value as AnyObject, field, kind)
         case .function:
@@ -135,7 +136,7 @@ final class RetainerSearch {
         case .optional, .enumeration, .tuple:
             for child in Mirror(reflecting: value).children {
                 // An optional's payload and a tuple's unnamed elements (`.0`) add nothing to the name; an enum's case does.
-                let named = MetadataKind(of: type) != .optional && !(child.label ?? ".").hasPrefix(".")
+                let named = metadata != .optional && !(child.label ?? ".").hasPrefix(".")
                 guard walk(child.value, named ? "\(field).\(child.label!)" : field, kind, depth: depth + 1, reach) else { return false }
             }
             return true
