@@ -1,13 +1,18 @@
-/// What lines lost at a session's end carried, so `sent = recorded + dropped` holds exactly: an event line carries
+/// What lines lost (or left unconfirmed) at a session's end carried, so `sent = recorded + dropped` holds exactly: an event line carries
 /// one event (heartbeats and the end included), a `dropped` line the count it reported (already in the hook's tally,
 /// so reported again but not counted again), the session line nothing.
 struct LostLines {
     var events = 0
     var reported = 0
+    /// The first and last seq among the lines.
+    var seqs: ClosedRange<Int>?
 
     mutating func add(_ lines: some Sequence<[UInt8]>) {
         for line in lines {
             if line.starts(with: Self.sessionPrefix) { continue }
+            if let seq = TCPSink.seq(of: line) {
+                seqs = seqs.map { min($0.lowerBound, seq)...max($0.upperBound, seq) } ?? seq...seq
+            }
             if let count = Self.droppedCount(line) { reported += count } else { events += 1 }
         }
     }

@@ -112,7 +112,7 @@ final class SessionWriter: @unchecked Sendable {
         header.field("app", app)
         header.field("run", run)
         header.field("pid", Int(ProcessInfo.processInfo.processIdentifier))
-        if sink.asksForAcknowledgements { header.field("acks", 1) }
+        if sink is any AcknowledgedSink { header.field("acks", 1) }
         backlog.append(header.close())
         // Counts declared in the options hold from the start, before any coordinator is added.
         for expected in options.expectedCounts { process(expected.rawEvent(at: startNanos)) }
@@ -200,37 +200,57 @@ final class SessionWriter: @unchecked Sendable {
     /// last half of the time (at most 1 s: a loaded machine behind a slow link needs it) to send one `dropped` line
     /// counting every line surely lost, and the `end` again.
     private func deliverRest() {
-        sink.prepareForLastDelivery()
+        let acknowledged = sink as? any AcknowledgedSink
+        acknowledged?.prepareForLastDelivery()
         deliver()
         let start = MonotonicClock.now()
         let total = UInt64(options.endTimeout * 1e9)
         let reserve = min(total / 2, 1_000_000_000)
         let deadline = start + total - reserve
         deliverBacklog(until: deadline)
-        if backlogStart == backlog.count {
-            let left = Double(deadline - min(deadline, MonotonicClock.now())) / 1e9
-            _ = sink.awaitAcknowledgements(timeout: left)
-        }
+        awaitAcknowledgements(until: deadline)
         var lost = LostLines()
         lost.add(backlog[backlogStart...])
-        if let tcp = sink as? TCPSink {
-            lost.add(tcp.abandonUnacknowledgedLines())
-        } else {
-            lost.events += sink.abandonUnacknowledged()
-        }
+        if let acknowledged { lost.add(acknowledged.abandonLostLines()) }
         if lost.events + lost.reported > 0 {
             backlog.removeAll()
             backlogStart = 0
             reportLastLosses(lost)
-            sink.prepareForLastDelivery()
+            acknowledged?.prepareForLastDelivery()
             deliverBacklog(until: start + total)
+            awaitAcknowledgements(until: start + total)
             // Nothing took even the last lines (no inspector at all): the end they carried is lost too, and counted;
             // the `dropped` line's count is in the tally already.
             var unsent = LostLines()
             unsent.add(backlog[backlogStart...])
             count(dropped: unsent.events)
         }
+        if let acknowledged { countUnconfirmed(acknowledged.unconfirmedLines()) }
         sink.close()
+    }
+
+    /// Waits for the receiver to confirm what it took, when it took everything, until `deadline`.
+    private func awaitAcknowledgements(until deadline: UInt64) {
+        guard let acknowledged = sink as? any AcknowledgedSink, backlogStart == backlog.count else { return }
+        let left = Double(deadline - min(deadline, MonotonicClock.now())) / 1e9
+        _ = acknowledged.awaitAcknowledgements(timeout: left)
+    }
+
+    /// Lines the inspector never confirmed are neither recorded for sure nor lost for sure: counted apart, and said
+    /// once on the app's console, since a recording that lacks them lacks its end too.
+    private func countUnconfirmed(_ lines: [[UInt8]]) {
+        var unconfirmed = LostLines()
+        unconfirmed.add(lines)
+        // A `dropped` line among them reports events counted dropped already: only event lines count here.
+        guard unconfirmed.events > 0 else { return }
+        tally.unconfirmed = unconfirmed.events
+        tally.unconfirmedSeqs = unconfirmed.seqs
+        let receiver = (sink as? TCPSink).map { " at \($0.host):\($0.port)" } ?? ""
+        let message =
+            "CoordinatorTrace: coordlens listen\(receiver) had not confirmed the last \(tally.unconfirmed) events when end() "
+            + "stopped waiting after \(options.endTimeout) s (TraceOptions.endTimeout): a recording may lack them and its end "
+            + "(Tracer.counts.unconfirmed)\n"
+        FileHandle.standardError.write(Data(message.utf8))
     }
 
     private func deliverBacklog(until deadline: UInt64) {
@@ -240,7 +260,7 @@ final class SessionWriter: @unchecked Sendable {
             deliver()
             if backlogStart == before {
                 // A connection whose buffer is full is waited for; the sink drops it once it stalls.
-                if !sink.holdsLiveConnection { idle += 1 }
+                if (sink as? any AcknowledgedSink)?.holdsLiveConnection != true { idle += 1 }
                 Thread.sleep(forTimeInterval: 0.02)
             } else {
                 idle = 0

@@ -82,13 +82,11 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         closeSocket()
     }
 
-    public var asksForAcknowledgements: Bool { true }
-
     /// A connection that took nothing for a moment is waited for, up to `stallNanoseconds` without progress.
-    public var holdsLiveConnection: Bool { socket >= 0 }
+    var holdsLiveConnection: Bool { socket >= 0 }
 
     /// Lines sent and not acknowledged yet.
-    public var unacknowledged: Int { unacked.count - unackedStart }
+    var unacknowledged: Int { unacked.count - unackedStart }
 
     public func deliver(_ lines: ArraySlice<[UInt8]>) -> Int {
         if sessionLine == nil, let first = lines.first { sessionLine = first }
@@ -132,7 +130,7 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
 
     /// Waits, at most `timeout` seconds, until every line sent is acknowledged; reconnects and resends if the
     /// connection fails meanwhile. True when nothing is left unacknowledged.
-    public func awaitAcknowledgements(timeout: Double) -> Bool {
+    func awaitAcknowledgements(timeout: Double) -> Bool {
         let deadline = MonotonicClock.now() + UInt64(max(0, timeout) * 1e9)
         while unacknowledged > 0, MonotonicClock.now() < deadline {
             if socket < 0 {
@@ -154,25 +152,31 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         return unacknowledged == 0
     }
 
-    /// Gives up waiting for acknowledgements: returns how many lines are surely lost, those sent on a connection
-    /// that failed and not sent again. Lines in flight on a connection that still works are not counted: the
-    /// system delivers them after the sink closes.
-    public func abandonUnacknowledged() -> Int {
-        abandonUnacknowledgedLines().count
-    }
-
-    /// `abandonUnacknowledged`, with the lines themselves, so the writer can tell what each carried.
-    func abandonUnacknowledgedLines() -> [[UInt8]] {
+    /// Gives up on the lines surely lost: those sent on a connection that failed and not sent again on a new one.
+    /// Lines in flight on a connection that still works stay, unconfirmed (`unconfirmedLines`).
+    func abandonLostLines() -> [[UInt8]] {
         if socket < 0, unacknowledged > 0 {
             // Lines sent on a connection that failed may be held already: a new connection's first acknowledgement
             // says which, so only the rest count as lost. The session's last lines need this connection anyway.
             nextAttempt = 0
             if connect() { _ = start() }
         }
-        let lost = unacked[(socket < 0 ? unackedStart : unsentFrom)...].map(\.line)
-        unacked.removeAll()
-        (unackedStart, unsentFrom) = (0, 0)
+        guard socket >= 0 else {
+            let lost = unacked[unackedStart...].map(\.line)
+            unacked.removeAll()
+            (unackedStart, unsentFrom) = (0, 0)
+            return lost
+        }
+        let lost = unacked[unsentFrom...].map(\.line)
+        unacked.removeSubrange(unsentFrom...)
         return lost
+    }
+
+    /// Lines sent and not acknowledged when the session stops waiting: the inspector holds some, all or none of them
+    /// (a slow one may still be reading them, a relay may drop them when the app closes).
+    func unconfirmedLines() -> [[UInt8]] {
+        readAcknowledgements(waitingMilliseconds: 0)
+        return unacked[unackedStart..<min(unsentFrom, unacked.count)].map(\.line)
     }
 
     /// Sends again what a failed connection left unacknowledged; false while the socket cannot take it all.
@@ -203,7 +207,7 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
 
     /// The backoff is over: an inspector that started late gets the session's end; one still absent costs a refused
     /// connection on loopback, which is immediate.
-    public func prepareForLastDelivery() {
+    func prepareForLastDelivery() {
         nextAttempt = 0
     }
 
@@ -441,3 +445,5 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         socket = -1
     }
 }
+
+extension TCPSink: AcknowledgedSink {}

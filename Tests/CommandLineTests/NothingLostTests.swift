@@ -104,4 +104,30 @@ import Testing
         let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
         #expect(dropped > 0, "a reader this slow makes the hook drop")
     }
+
+    /// A slow inspector behind a relay that drops what it still holds once the app has gone (the probe's proxy, slower,
+    /// so the socket buffers' worth in flight outlasts `end()`'s wait): `end()` stops waiting with lines unconfirmed, counts them apart, and the recording plus the
+    /// dropped counts plus the unconfirmed lines it lacks add up to the hook's events exactly.
+    @Test(.timeLimit(.minutes(2)))
+    func linesASlowRelayDropsAreCountedAsUnconfirmed() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/rec.ndjson"
+        let listen = try ListenProcess(["--record", path])
+        let proxy = try TCPProxy(to: listen.port, bytesPerSecond: 64 << 10)
+        defer { proxy.stop() }
+        let tracer = Tracer()
+        tracer.start(app: "Faults", sink: .tcp(port: proxy.port), options: TraceOptions(endTimeout: 1))
+        let run = try #require(tracer.runID)
+        HookStreamer(tracer, threads: 8, rounds: 20, perRound: 1_000, pause: 0).wait()
+        tracer.end()
+        // The relay goes down with the app: what it had not passed on yet is gone.
+        proxy.cut()
+        #expect(proxy.waitUntilIdle(seconds: 20))
+        #expect(listen.waitForLine(timeout: 20) { $0.contains("[disconnected]") || $0.contains("[ended]") } != nil, "\(listen.lines)")
+        #expect(listen.send(SIGTERM, exitWithin: 10))
+        let counts = try #require(tracer.counts)
+        #expect(counts.unconfirmed > 0, "a relay this slow leaves lines unconfirmed at the end: \(counts)")
+        try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
+    }
 }
