@@ -142,4 +142,35 @@ struct NetworkAccessTests {
         let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path, cutLines: 1)
         #expect(dropped == 0, "a hook with room for its backlog drops nothing across a restart")
     }
+
+    /// The link itself goes down mid-stream for a second and a half and comes back: packets stop, nothing closes.
+    /// The hook waits out the outage on the same connection (or takes it for dead after its stall time and
+    /// reconnects), and the accounting still holds exactly.
+    @Test func aLinkThatGoesDownMidStreamLosesNothingUncounted() throws {
+        let namespace = try NetworkNamespace()
+        defer { namespace.remove() }
+        let folder = try TemporaryFolder("coordlens-net")
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder.file("rec.ndjson")
+        let token = String(repeating: "d", count: 48)
+        let port = 47_421
+        let listen = try ListenProcess(["--host", "0.0.0.0", "--token", token, "--record", path], port: port, namespace: namespace)
+        let tracer = Tracer()
+        tracer.start(
+            app: "OutageAcrossTheLink", sink: .tcp(host: namespace.insideAddress, port: port, token: token),
+            options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 30)
+        )
+        let run = try #require(tracer.runID)
+        let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
+        Thread.sleep(forTimeInterval: 0.3)
+        try namespace.setLink(up: false)
+        Thread.sleep(forTimeInterval: 1.5)
+        try namespace.setLink(up: true)
+        streamer.wait()
+        tracer.end()
+        #expect(listen.waitForLine(timeout: 30) { $0.contains("[ended]") } != nil, "\(listen.lines)")
+        #expect(listen.send(SIGTERM, exitWithin: 10))
+        let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
+        #expect(dropped == 0, "a hook with room for its backlog drops nothing across an outage")
+    }
 }

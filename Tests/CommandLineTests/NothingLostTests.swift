@@ -57,6 +57,28 @@ import Testing
         try restartMidStream(SIGKILL)
     }
 
+    /// The app starts first and streams for a while before anybody listens: the hook keeps its backlog, retries, and
+    /// the late `listen` gets the whole run.
+    @Test(.timeLimit(.minutes(2)))
+    func anInspectorThatStartsLateGetsEverything() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/rec.ndjson"
+        let port = try freePort()
+        let tracer = Tracer()
+        tracer.start(app: "Faults", sink: .tcp(port: port), options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 45))
+        let run = try #require(tracer.runID)
+        let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
+        Thread.sleep(forTimeInterval: 0.4)
+        let listen = try ListenProcess(["--record", path], port: port)
+        streamer.wait()
+        tracer.end()
+        #expect(listen.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(listen.lines)")
+        #expect(listen.send(SIGTERM, exitWithin: 10))
+        let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
+        #expect(dropped == 0, "a backlog with room keeps what was sent before the inspector started")
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func cutConnectionsLoseNothing() throws {
         let folder = try temporaryDirectory()

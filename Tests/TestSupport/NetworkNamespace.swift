@@ -61,6 +61,11 @@ public final class NetworkNamespace: @unchecked Sendable {
         [Self.ip!, "netns", "exec", name] + arguments
     }
 
+    /// Takes this side of the link down or brings it back up: packets stop, connections stay, as on a Wi-Fi outage.
+    public func setLink(up: Bool) throws {
+        try Self.ip(["link", "set", outsideLink, up ? "up" : "down"])
+    }
+
     /// Takes the pair and the namespace away; safe to call twice.
     public func remove() {
         _ = try? Self.ip(["link", "delete", outsideLink])
