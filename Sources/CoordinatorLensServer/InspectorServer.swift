@@ -20,6 +20,7 @@ package final class InspectorServer: Sendable {
     /// The page's own thread: a hook line that makes the intake copy a huge tree never holds up a page or its feed.
     private let pageGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let renders: RenderQueue
+    private let statusBoard: StatusBoard
     private let gate: ConnectionGate
     private let descriptors: DescriptorBudget
     /// What `start` sets up and `stop` takes down: set by one task, read by the refresher's and by tests.
@@ -48,6 +49,7 @@ package final class InspectorServer: Sendable {
             maxCoordinators: options.maxCoordinators, aliveLimits: options.aliveLimits
         )
         renders = RenderQueue(options: options, log: log)
+        statusBoard = StatusBoard(outputDirectory: options.outputDirectory)
         descriptors = DescriptorBudget.current(
             reserved: options.reservedDescriptors, hookLimit: options.maxConnections, pageLimit: options.page.maxConnections,
             servesPage: options.httpPort != nil
@@ -155,7 +157,10 @@ package final class InspectorServer: Sendable {
     @discardableResult
     package func refresh(now: Date = Date()) -> [LiveSnapshot] {
         let changed = sessions.changes(grace: options.grace, now: now)
-        changed.forEach(renders.submit)
+        for live in changed {
+            if let line = statusBoard.line(for: live) { log(line) }
+            if options.outputDirectory != nil { renders.submit(live) }
+        }
         page?.feed.push(changed)
         return changed
     }
@@ -207,7 +212,11 @@ package final class InspectorServer: Sendable {
                 "\(StatusLine.name(app: header.app, run: header.run)) evicted from memory to make room: \(options.maxSessions) sessions held; its recording and picture stay on disk"
             )
         }
-        if !idle.isEmpty || !crowded.isEmpty { renders.retainOnly(Set(sessions.runs)) }
+        if !idle.isEmpty || !crowded.isEmpty {
+            let runs = Set(sessions.runs)
+            renders.retainOnly(runs)
+            statusBoard.retainOnly(runs)
+        }
     }
 
     private func reportRecordingProblems() {

@@ -17,6 +17,9 @@ package final class LiveSessions: Sendable {
         var lastActivity: Date
         var connections = 0
         var version = 0
+        /// When it last changed, counted across all runs: changed runs are judged, and their status lines printed, in
+        /// the order of their latest change.
+        var changedAt = 0
         /// Malformed and over-long lines seen; only the first `maxKeptMalformed` are kept as warnings.
         var unreadable = 0
         /// The version the refresher last judged, and when a pending coordinator may turn retained.
@@ -64,6 +67,16 @@ package final class LiveSessions: Sendable {
         var evictedForRoom: [SessionHeader] = []
         /// Runs changed since the page feed last asked, so it pushes what changed and nothing else.
         var changedRuns = Set<String>()
+        /// Changes so far, over all runs.
+        var changes = 0
+
+        /// A run's tree or connections changed.
+        mutating func touch(_ run: String) {
+            guard entries[run] != nil else { return }
+            changes += 1
+            entries[run]!.version += 1
+            entries[run]!.changedAt = changes
+        }
     }
 
     /// The runs held and their latest judgements.
@@ -127,7 +140,7 @@ package final class LiveSessions: Sendable {
             intake.changedRuns.insert(header.run)
             intake.entries[header.run]!.connections += 1
             intake.entries[header.run]!.lastActivity = now
-            intake.entries[header.run]!.version += 1
+            intake.touch(header.run)
             return shared ? .shared : .opened
         }
     }
@@ -137,7 +150,7 @@ package final class LiveSessions: Sendable {
             guard intake.entries[run] != nil else { return }
             intake.entries[run]!.connections -= 1
             intake.entries[run]!.lastActivity = now
-            intake.entries[run]!.version += 1
+            intake.touch(run)
             let entry = intake.entries[run]!
             if entry.connections == 0, entry.tree.ended, !entry.finishCounted {
                 intake.entries[run]!.finishCounted = true
@@ -152,7 +165,7 @@ package final class LiveSessions: Sendable {
             guard intake.entries[run] != nil else { return }
             intake.entries[run]!.lastArrival = now
             intake.entries[run]!.lastActivity = now
-            intake.entries[run]!.version += 1
+            intake.touch(run)
             intake.changedRuns.insert(run)
             if case .add(let id, _, _) = record.event, intake.entries[run]!.tree.coordinatorCount >= maxCoordinators,
                 !intake.entries[run]!.tree.knows(id)
@@ -184,7 +197,7 @@ package final class LiveSessions: Sendable {
         intake.withLockedValue { intake in
             intake.entries[run]?.tree.report(diagnostic)
             intake.entries[run]?.notes.append(diagnostic)
-            intake.entries[run]?.version += 1
+            intake.touch(run)
             intake.changedRuns.insert(run)
         }
     }
@@ -194,7 +207,7 @@ package final class LiveSessions: Sendable {
         intake.withLockedValue { intake in
             guard intake.entries[run] != nil else { return }
             intake.entries[run]!.unreadable += 1
-            intake.entries[run]!.version += 1
+            intake.touch(run)
             intake.changedRuns.insert(run)
             let count = intake.entries[run]!.unreadable
             var kept: Diagnostic?
@@ -283,7 +296,7 @@ package final class LiveSessions: Sendable {
                 intake.entries[run] = entry
                 copies.append((run, entry))
             }
-            return copies
+            return copies.sorted { $0.1.changedAt < $1.1.changedAt }
         }
 
         let judged = copies.map { self.judged(run: $0.0, $0.1, grace: grace, now: now) }

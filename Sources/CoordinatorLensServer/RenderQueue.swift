@@ -2,8 +2,9 @@ import CoordinatorLens
 import CoordinatorLensRendering
 import Foundation
 
-/// Draws changed sessions one at a time on a thread of its own, fairly: ingestion and the refresher never wait for
-/// a render, and a session with a slow picture delays another's by at most one render.
+/// Draws changed sessions' pictures (`listen --out`) one at a time on a thread of its own, fairly: ingestion and the
+/// refresher never wait for a render, and a session with a slow picture delays another's by at most one render.
+/// Status lines are not its business (`StatusBoard` prints them in change order); it says only what went wrong.
 ///
 /// Each run has at most one snapshot waiting, the newest; the next drawn is the waiting run drawn longest ago (never
 /// drawn counts as longest), the smaller tree first among equals. So no run is drawn twice while another waits.
@@ -101,10 +102,12 @@ final class RenderQueue: Sendable {
             guard let next = picked else { return }
 
             let started = Date()
-            var line = draw(next.value)
+            let failure = draw(next.value)
             let took = Date().timeIntervalSince(started)
+            let name = StatusLine.name(app: next.value.snapshot.app, run: next.value.snapshot.run)
+            var note = failure.map { "\(name): picture not written: \($0)" }
             if took > Self.slowPicture {
-                line += "; took \(Seconds(took)) to draw, so drawn again in \(Seconds(took * Self.restFactor)) at the soonest"
+                note = (note ?? "\(name): picture") + " took \(Seconds(took)) to draw, so drawn again in \(Seconds(took * Self.restFactor)) at the soonest"
             }
 
             state.withLockedValue { state in
@@ -113,30 +116,27 @@ final class RenderQueue: Sendable {
                 state.restUntil[next.key] = took > Self.slowPicture ? Date().addingTimeInterval(took * Self.restFactor) : nil
                 state.busy = false
             }
-            log(line)
+            if let note { log(note) }
         }
     }
 
-    /// Renders and writes one picture; returns its status line.
-    private func draw(_ live: LiveSnapshot) -> String {
-        let snapshot = live.snapshot
-        var status = StatusLine.describe(live)
-        let cap = DOTEscaping.maximumLabelCharacters
-        let cut = ([snapshot.app, snapshot.run] + snapshot.nodes.flatMap { [$0.type, $0.screen ?? "", $0.reason ?? ""] })
-            .filter { $0.utf8.count > cap && $0.count > cap }.count
-        if cut > 0 { status += ", \(cut) names cut to \(cap) characters in the picture" }
-        guard let directory = options.outputDirectory else { return status }
-        let path = (directory as NSString).appendingPathComponent(FileName.forRun(live.snapshot.run) + ".svg")
+    /// Where `run`'s picture goes in `directory`.
+    static func picturePath(for run: String, in directory: String) -> String {
+        (directory as NSString).appendingPathComponent(FileName.forRun(run) + ".svg")
+    }
+
+    /// Renders and writes one picture; returns why it could not, or nil.
+    private func draw(_ live: LiveSnapshot) -> String? {
+        guard let directory = options.outputDirectory else { return nil }
         do {
             let renderOptions = RenderOptions(
                 showReleased: options.showReleased, largeTreeThreshold: options.largeTreeThreshold, sourcePaths: options.sourcePaths
             )
-            let svg = try SnapshotRenderer.render(options.sourcePaths.applied(to: snapshot), format: .svg, options: renderOptions)
-            try Data(svg).write(to: URL(fileURLWithPath: path), options: .atomic)
-            status += " → \(path)"
+            let svg = try SnapshotRenderer.render(options.sourcePaths.applied(to: live.snapshot), format: .svg, options: renderOptions)
+            try Data(svg).write(to: URL(fileURLWithPath: Self.picturePath(for: live.snapshot.run, in: directory)), options: .atomic)
+            return nil
         } catch {
-            status += " (render failed: \(TextSanitizer.visible("\(error)")))"
+            return TextSanitizer.visible("\(error)")
         }
-        return status
     }
 }

@@ -135,16 +135,17 @@ import Testing
         try small.send(Self.session("small", app: "Small") + Self.tree(children: 2))
         small.close()
         let sent = Date()
-        let smallShown = listen.waitForLine(timeout: 30) { $0.hasPrefix("Small") && $0.contains(".svg") }
+        let smallShown = listen.waitForFile("\(folder)/\(FileName.forRun("small")).svg", timeout: 30)
         let delay = Date().timeIntervalSince(sent)
         #expect(smallShown != nil)
+        #expect(listen.lines.contains { $0.hasPrefix("Small") && $0.contains("[ended]") && $0.contains(".svg") }, "\(listen.lines)")
         #expect(delay < 3, "the small picture took \(delay) s")
 
         try big.send(#"{"seq":3001,"t":0.02,"event":"end"}"# + "\n")
         big.close()
         let bigShown = listen.waitForLine(timeout: 40) { $0.hasPrefix("Big") && $0.contains("[ended]") && $0.contains(".svg") }
         #expect(bigShown?.contains("names cut to 200 characters") == true)
-        let svg = String(decoding: FileManager.default.contents(atPath: "\(folder)/\(FileName.forRun("big")).svg") ?? Data(), as: UTF8.self)
+        let svg = listen.waitForFile("\(folder)/\(FileName.forRun("big")).svg", timeout: 40) { $0.contains("more below") } ?? ""
         // 3,000 coordinators with no leak: drawn as the root (its 1 MB name cut) and counted summaries below it.
         #expect(svg.contains(#"id="c1""#))
         #expect(svg.contains("more below"))
@@ -199,7 +200,8 @@ import Testing
         try connections[0].send(Self.tree(children: 3))
         let drawn = listen.waitForLine(timeout: 10) { $0.contains(" idle0 [ended]") && $0.contains(".svg") }
         #expect(drawn != nil)
-        #expect(listen.lines.allSatisfy { !$0.contains("render failed") })
+        #expect(listen.waitForFile("\(folder)/\(FileName.forRun("idle0")).svg", timeout: 10) { $0.contains("</svg>") } != nil)
+        #expect(listen.lines.allSatisfy { !$0.contains("picture not written") })
 
         connections.forEach { $0.close() }
         connections.removeAll()
@@ -209,6 +211,7 @@ import Testing
         try late.send(Self.session("late") + Self.tree(children: 1))
         late.close()
         #expect(listen.waitForLine(timeout: 10) { $0.contains(" late [ended]") && $0.contains(".svg") } != nil)
+        #expect(listen.waitForFile("\(folder)/\(FileName.forRun("late")).svg", timeout: 10) { $0.contains("</svg>") } != nil)
     }
 
     @Test(.timeLimit(.minutes(1)))

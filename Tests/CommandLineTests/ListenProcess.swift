@@ -48,6 +48,19 @@ final class ListenProcess: @unchecked Sendable {
     /// Every complete status line so far.
     var lines: [String] { output.lines }
 
+    /// The text of the file at `path` once it satisfies `matches` (a picture `--out` writes after its status line),
+    /// waiting up to `timeout` seconds; nil when it never did.
+    func waitForFile(_ path: String, timeout: Double, _ matches: (String) -> Bool = { _ in true }) -> String? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        repeat {
+            if let data = FileManager.default.contents(atPath: path), case let text = String(decoding: data, as: UTF8.self), matches(text) {
+                return text
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while Date() < deadline
+        return nil
+    }
+
     /// The first line that satisfies `matches`, waiting up to `timeout` seconds for it.
     func waitForLine(timeout: Double, _ matches: (String) -> Bool) -> String? {
         let deadline = Date(timeIntervalSinceNow: timeout)
