@@ -352,7 +352,7 @@ func hostileShapes() {
     print(String(format: "peak resident memory of the bench so far: %.0f MB", peakMegabytes()))
 }
 
-// `coordlens-bench [hook|hook-ratios|sweep|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
+// `coordlens-bench [hook|hook-ratios|sweep|stalls|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 // The child processes of the `check` figure.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "check-child" {
@@ -371,7 +371,7 @@ if wanted.isEmpty || wanted.contains("hook") || wanted.contains("hook-ratios") {
     hookRatios()
     hookParts()
 }
-if wanted.isEmpty || wanted.contains("sweep") { longestCall() }
+if wanted.isEmpty || wanted.contains("sweep") || wanted.contains("stalls") { hookStalls() }
 if wanted.isEmpty || wanted.contains("retainers") { retainerSearchTime() }
 if wanted.isEmpty || wanted.contains("growth") { growthTime() }
 if wanted.isEmpty || wanted.contains("decode") {
