@@ -9,7 +9,7 @@ final class DiscardingSink: TraceSink, @unchecked Sendable {
     func close() {}
 }
 
-final class BenchCoordinator {}
+final class BenchCoordinator: Sendable {}
 
 /// This thread's CPU time: on a shared 2-core machine, wall time also counts the moments other processes ran instead.
 func nanos() -> UInt64 {
@@ -352,7 +352,7 @@ func hostileShapes() {
     print(String(format: "peak resident memory of the bench so far: %.0f MB", peakMegabytes()))
 }
 
-// `coordlens-bench [hook|hook-ratios|sweep|stalls|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
+// `coordlens-bench [hook|hook-ratios|sweep|stalls|drain|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 // The child processes of the `check` figure.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "check-child" {
@@ -373,6 +373,9 @@ if wanted.isEmpty || wanted.contains("hook") || wanted.contains("hook-ratios") {
 }
 if wanted.isEmpty || wanted.contains("sweep") || wanted.contains("stalls") { hookStalls() }
 if wanted.isEmpty || wanted.contains("retainers") { retainerSearchTime() }
+if wanted.isEmpty || wanted.contains("drain") { try drainFigures() }
+if wanted.contains("drain-file") { try drainFigures(fileOnly: true) }
+if wanted.contains("drain-listen") { try drainFigures(listenOnly: true) }
 if wanted.isEmpty || wanted.contains("growth") { growthTime() }
 if wanted.isEmpty || wanted.contains("decode") {
     try readThroughput()

@@ -28,6 +28,16 @@ final class ConditionBox<Value>: @unchecked Sendable {
         return try body(&value)
     }
 
+    /// Runs `body` with exclusive access to the value, and wakes the waiters only when it says there is something new
+    /// for them: a producer adding to work already pending costs no wake-up (a system call per line, otherwise).
+    func withLockedValueWaking<Result>(when body: (inout Value) throws -> (result: Result, wake: Bool)) rethrows -> Result {
+        condition.lock()
+        defer { condition.unlock() }
+        let (result, wake) = try body(&value)
+        if wake { condition.broadcast() }
+        return result
+    }
+
     /// Runs `look` with exclusive access to the value until it finds its result, sleeping between looks; every waiter is
     /// woken when it does, as after `withLockedValue`.
     func wait<Result>(_ look: (inout Value) throws -> Look<Result>) rethrows -> Result {

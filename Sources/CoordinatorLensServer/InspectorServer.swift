@@ -153,10 +153,11 @@ package final class InspectorServer: Sendable {
     }
 
     /// One pass: judges the sessions that changed (or whose pending coordinators may have turned retained) and queues
-    /// their pictures and status lines; returns what it judged.
+    /// their pictures and status lines; returns what it judged. A big live tree judged a moment ago rests (`resting`,
+    /// `LiveSessions.restFactor`) unless the server is stopping.
     @discardableResult
-    package func refresh(now: Date = Date()) -> [LiveSnapshot] {
-        let changed = sessions.changes(grace: options.grace, now: now)
+    package func refresh(now: Date = Date(), resting: Bool = true) -> [LiveSnapshot] {
+        let changed = sessions.changes(grace: options.grace, now: now, resting: resting)
         for live in changed {
             if let line = statusBoard.line(for: live) { log(line) }
             if options.outputDirectory != nil { renders.submit(live) }
@@ -189,7 +190,7 @@ package final class InspectorServer: Sendable {
             if !flushed { log("recording: the disk did not take everything within 2 s; the rest is lost") }
             reportRecordingProblems()
         }
-        refresh()
+        refresh(resting: false)
         let renders = self.renders
         if await !onItsOwnThread({ renders.drain(by: deadline) }) {
             log("stopped before every picture was drawn")

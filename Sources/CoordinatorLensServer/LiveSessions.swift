@@ -35,6 +35,8 @@ package final class LiveSessions: Sendable {
         var refusedCoordinators = 0
         /// The latest judgement, its version and grace, and when it was made.
         var judged: Judgement?
+        /// When the latest judgement was made and what it took, whether or not the tree changed meanwhile.
+        var lastJudgement: (at: Date, cost: Double)?
         /// Loaded from a recording rather than fed by a connection: judged at its last event, as `check` judges it.
         var frozen = false
     }
@@ -44,7 +46,15 @@ package final class LiveSessions: Sendable {
         var grace: Double
         var at: Date
         var live: LiveSnapshot
+        /// Seconds the judgement took.
+        var cost: Double
     }
+
+    /// A live session whose judgement took longer than this is judged again only after `restFactor` times as long:
+    /// each judgement of a tree that keeps growing costs a copy of it on the next line and a walk of it, and judged
+    /// every refresh, a million-coordinator tree kept a core busy and slowed the very lines that grew it fortyfold.
+    static let restingJudgement = 0.02
+    static let restFactor = 4.0
 
     /// How long a judgement of a live, quiet session stands: its clock runs on, so verdicts may turn, but not faster
     /// than a person or the status line can tell.
@@ -161,34 +171,46 @@ package final class LiveSessions: Sendable {
     }
 
     func apply(_ record: EventRecord, run: String, now: Date = Date()) {
+        let maxCoordinators = maxCoordinators
+        let maxHistoryEvents = maxHistoryEvents
         intake.withLockedValue { intake in
-            guard intake.entries[run] != nil else { return }
-            intake.entries[run]!.lastArrival = now
-            intake.entries[run]!.lastActivity = now
-            intake.touch(run)
+            // One look-up of the run per line, then the entry changed in place: a line is applied hundreds of
+            // thousands of times a second, and each look-up hashes the run id.
+            guard let index = intake.entries.index(forKey: run) else { return }
+            intake.changes += 1
+            let change = intake.changes
             intake.changedRuns.insert(run)
-            if case .add(let id, _, _) = record.event, intake.entries[run]!.tree.coordinatorCount >= maxCoordinators,
-                !intake.entries[run]!.tree.knows(id)
-            {
-                // Memory is bounded per session: past the limit new coordinators are counted, said once, and not kept.
-                // The recording still has them.
-                intake.entries[run]!.refusedCoordinators += 1
-                if intake.entries[run]!.refusedCoordinators == 1 {
-                    intake.entries[run]!.tree.report(
-                        Diagnostic(
-                            line: record.line,
-                            message:
-                                "this session reached the limit of \(maxCoordinators) coordinators (--max-coordinators): further new ones are counted, not drawn or judged"
-                        ))
-                }
-                return
+            Self.apply(
+                record, to: &intake.entries.values[index], change: change, now: now, maxCoordinators: maxCoordinators, maxHistoryEvents: maxHistoryEvents)
+        }
+    }
+
+    private static func apply(
+        _ record: EventRecord, to entry: inout Entry, change: Int, now: Date, maxCoordinators: Int, maxHistoryEvents: Int
+    ) {
+        entry.lastArrival = now
+        entry.lastActivity = now
+        entry.version += 1
+        entry.changedAt = change
+        if case .add(let id, _, _) = record.event, entry.tree.coordinatorCount >= maxCoordinators, !entry.tree.knows(id) {
+            // Memory is bounded per session: past the limit new coordinators are counted, said once, and not kept.
+            // The recording still has them.
+            entry.refusedCoordinators += 1
+            if entry.refusedCoordinators == 1 {
+                entry.tree.report(
+                    Diagnostic(
+                        line: record.line,
+                        message:
+                            "this session reached the limit of \(maxCoordinators) coordinators (--max-coordinators): further new ones are counted, not drawn or judged"
+                    ))
             }
-            intake.entries[run]!.tree.apply(record)
-            if intake.entries[run]!.history.count < maxHistoryEvents {
-                intake.entries[run]!.history.append(.record(record))
-            } else {
-                intake.entries[run]!.historyFull = true
-            }
+            return
+        }
+        entry.tree.apply(record)
+        if entry.history.count < maxHistoryEvents {
+            entry.history.append(.record(record))
+        } else {
+            entry.historyFull = true
         }
     }
 
@@ -284,13 +306,18 @@ package final class LiveSessions: Sendable {
 
     /// The sessions that changed since the last call, and those whose pending coordinators may have turned retained
     /// since; every other session is left alone.
-    func changes(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
+    func changes(grace: Double, now: Date = Date(), resting: Bool = true) -> [LiveSnapshot] {
         let copies = intake.withLockedValue { intake in
             var copies: [(String, Entry)] = []
             for run in intake.order {
                 guard var entry = intake.entries[run] else { continue }
                 let due = entry.recheckAt.map { $0 <= now } ?? false
                 guard entry.version != entry.judgedVersion || due else { continue }
+                if resting, !entry.tree.ended, let last = entry.lastJudgement, last.cost > Self.restingJudgement,
+                    now.timeIntervalSince(last.at) < last.cost * Self.restFactor
+                {
+                    continue
+                }
                 entry.judgedVersion = entry.version
                 entry.recheckAt = nil
                 intake.entries[run] = entry
@@ -368,10 +395,13 @@ package final class LiveSessions: Sendable {
         {
             return kept.live
         }
+        let started = Date()
         let live = Self.judge(entry, grace: grace, limits: aliveLimits, now: now)
-        let judgement = Judgement(version: entry.version, grace: grace, at: now, live: live)
+        let judgement = Judgement(version: entry.version, grace: grace, at: now, live: live, cost: Date().timeIntervalSince(started))
         intake.withLockedValue { intake in
-            guard intake.entries[run]?.version == entry.version else { return }
+            guard intake.entries[run] != nil else { return }
+            intake.entries[run]!.lastJudgement = (now, judgement.cost)
+            guard intake.entries[run]!.version == entry.version else { return }
             intake.entries[run]!.judged = judgement
             shown.withLockedValue { $0.judgements[run] = judgement }
         }

@@ -101,14 +101,16 @@ final class StreamRecorder: @unchecked Sendable {
     /// event's, nil for a session line.
     func write(_ line: UnsafeBufferPointer<UInt8>, run: String, header: [UInt8], seq: Int? = nil) {
         let isHeader = line.elementsEqual(header)
-        queue.withLockedValue { queue in
-            guard !queue.closing else { return }
+        queue.withLockedValueWaking { queue -> (result: Void, wake: Bool) in
+            guard !queue.closing else { return ((), false) }
             let needsHeader = queue.lastRun != run && !isHeader
             let size = line.count + 1 + (needsHeader ? header.count + 1 : 0)
             guard queue.queued.count + size <= bufferBytes else {
                 queue.dropped += 1
-                return
+                return ((), false)
             }
+            // The writing thread sleeps only on an empty queue: the first line wakes it, the rest join the batch.
+            let wake = queue.queued.isEmpty
             if needsHeader {
                 queue.queued.append(contentsOf: header)
                 queue.queued.append(0x0A)
@@ -118,6 +120,7 @@ final class StreamRecorder: @unchecked Sendable {
             queue.queued.append(0x0A)
             if !isHeader { queue.queuedRuns[run, default: (header, 0)].lines += 1 }
             if let seq, seq > queue.queuedSeqs[run, default: 0] { queue.queuedSeqs[run] = seq }
+            return ((), wake)
         }
     }
 

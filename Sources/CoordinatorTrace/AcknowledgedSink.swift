@@ -8,6 +8,8 @@ protocol AcknowledgedSink: TraceSink {
     /// Whether a delivery that took nothing may take more soon (a live connection whose buffer is full), so the
     /// session's end waits for it rather than giving up.
     var holdsLiveConnection: Bool { get }
+    /// Waits at most `milliseconds` until the connection can take more (or the receiver confirmed lines).
+    func waitForRoom(milliseconds: Int32)
     /// Waits at most `timeout` seconds until the receiver has confirmed every line delivered; true when it has.
     func awaitAcknowledgements(timeout: Double) -> Bool
     /// Gives up on the lines surely lost (sent on a connection that failed and not sent again): returns them, no

@@ -8,6 +8,9 @@ public final class FileSink: TraceSink, @unchecked Sendable {
     public let appending: Bool
     private var handle: FileHandle?
     private var failed = false
+    /// Lines joined for one write, kept to reuse its storage.
+    private var joined: [UInt8] = []
+    static let writeBytes = 1 << 20
 
     /// Starts the file afresh at once (emptied or created), so that a rerun into the same path, even one that quits
     /// before its first event, never leaves the previous run in it to be judged again; with `appending`, the file is
@@ -23,15 +26,30 @@ public final class FileSink: TraceSink, @unchecked Sendable {
 
     public func deliver(_ lines: ArraySlice<[UInt8]>) -> Int {
         guard let handle = openIfNeeded() else { return 0 }
-        var data = Data()
-        for line in lines { data.append(contentsOf: line) }
-        do {
-            try write(data, to: handle)
-            return lines.count
-        } catch {
-            report("cannot write to \(path): \(error.localizedDescription)")
-            return 0
+        var delivered = 0
+        var index = lines.startIndex
+        while index < lines.endIndex {
+            // Up to 1 MiB of lines per write: one system call, not one per line.
+            joined.removeAll(keepingCapacity: true)
+            var ends: [Int] = []
+            while index < lines.endIndex, joined.isEmpty || joined.count + lines[index].count <= Self.writeBytes {
+                joined.append(contentsOf: lines[index])
+                ends.append(joined.count)
+                index += 1
+            }
+            let written = write(joined, to: handle.fileDescriptor)
+            let whole = ends.prefix { $0 <= written }.count
+            delivered += whole
+            guard written == joined.count else {
+                // The disk refused part of it: the file keeps whole lines only, and the rest is offered again.
+                let cut = written - (whole > 0 ? ends[whole - 1] : 0)
+                if cut > 0 { _ = ftruncate(handle.fileDescriptor, lseek(handle.fileDescriptor, 0, SEEK_CUR) - off_t(cut)) }
+                _ = lseek(handle.fileDescriptor, 0, SEEK_END)
+                report("cannot write to \(path): \(String(cString: strerror(errno)))")
+                return delivered
+            }
         }
+        return delivered
     }
 
     public func close() {
@@ -59,13 +77,23 @@ public final class FileSink: TraceSink, @unchecked Sendable {
         return opened
     }
 
-    /// The throwing write where the OS has it (iOS 13.4, macOS 10.15.4); the hook still supports iOS 13.0.
-    private func write(_ data: Data, to handle: FileHandle) throws {
-        if #available(iOS 13.4, macOS 10.15.4, tvOS 13.4, watchOS 6.2, *) {
-            try handle.write(contentsOf: data)
-        } else {
-            handle.write(data)
+    /// Writes `bytes` to `descriptor`, retrying interrupted and partial writes; returns how many bytes were written
+    /// (fewer on an error, which `errno` names).
+    private func write(_ bytes: [UInt8], to descriptor: Int32) -> Int {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+            }
+            if result > 0 {
+                written += result
+            } else if result < 0, errno == EINTR {
+                continue
+            } else {
+                break
+            }
         }
+        return written
     }
 
     private func report(_ message: String) {

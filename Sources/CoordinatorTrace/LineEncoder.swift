@@ -4,8 +4,9 @@ import CoordinatorWire
 struct LineEncoder {
     private(set) var bytes: [UInt8] = []
 
+    /// Room for a line with a call site (about 250 bytes), so a line is one allocation, never a regrowth.
     init() {
-        bytes.reserveCapacity(160)
+        bytes.reserveCapacity(384)
     }
 
     mutating func open() {
@@ -80,7 +81,13 @@ struct LineEncoder {
     }
 
     mutating func string(_ text: some Sequence<UInt8>) {
-        bytes.append(contentsOf: LineEncoder.quoted(text))
+        if text.withContiguousStorageIfAvailable({ JSONString.append($0, quotedTo: &bytes) }) == nil {
+            bytes.append(contentsOf: LineEncoder.quoted(text))
+        }
+    }
+
+    mutating func string(_ text: UnsafeBufferPointer<UInt8>) {
+        JSONString.append(text, quotedTo: &bytes)
     }
 
     /// A JSON string literal for `text`, quotes included; cached by callers for type names.

@@ -19,11 +19,18 @@ final class SessionWriter: @unchecked Sendable {
     private var flushCompleted = 0
     private var finished = false
     private var finalBatch: (events: [RawEvent], refused: Int)?
+    /// The callers' queue passed its wake-up mark since the writer last looked.
+    private var wokenEarly = false
 
     // Owned by the writer thread alone.
+    /// Events taken from the callers' queue (its chunks), processed up to `pendingChunk` and `pendingIndex` in it.
+    private var pending: [[RawEvent]] = []
+    private var pendingChunk = 0
+    private var pendingIndex = 0
     private var seq = 0
     private var lastEventNanos: UInt64 = 0
     private var typeNames: [ObjectIdentifier: [UInt8]] = [:]
+    private var callSite = QuotedStaticStrings()
     private var backlog: [[UInt8]] = []
     private var backlogStart = 0
     private var lostInBacklog = 0
@@ -32,6 +39,7 @@ final class SessionWriter: @unchecked Sendable {
     /// The periodic sweep's place: it checks at most `sweepBudget` objects a tick, a slice per hold of the lock, and
     /// goes on from here at the next tick.
     private var sweepCursor = SweepCursor()
+    private var lastSweep: UInt64 = 0
     /// Whether the `end` line went into the backlog, with the seq it took.
     private var endSeq: Int?
     /// The session's own account, kept by the writer thread alone (so counting a line takes no lock) and published
@@ -68,6 +76,14 @@ final class SessionWriter: @unchecked Sendable {
             if !wake.wait(until: deadline) { return false }
         }
         return true
+    }
+
+    /// The callers' queue is filling up: take it now rather than at the next tick.
+    func wakeEarly() {
+        wake.lock()
+        wokenEarly = true
+        wake.signal()
+        wake.unlock()
     }
 
     /// The session has ended: these are its last events, the `end` among them.
@@ -118,13 +134,21 @@ final class SessionWriter: @unchecked Sendable {
         for expected in options.expectedCounts { process(expected.rawEvent(at: startNanos)) }
         for reusable in options.reusableTypes { process(reusable.rawEvent(at: startNanos)) }
 
-        var drained: [RawEvent] = []
-        drained.reserveCapacity(options.bufferCapacity)
+        let tickMilliseconds = Int32(max(1, options.tickInterval * 1_000))
         while true {
+            // Lines waiting for a live connection: back as soon as it can take more, not a tick later (a tick per
+            // socket buffer capped a burst at tens of thousands of lines a second).
+            let streaming =
+                (hasPending || backlogStart < backlog.count)
+                && (sink as? any AcknowledgedSink)?.holdsLiveConnection == true
+            if streaming, let acknowledged = sink as? any AcknowledgedSink {
+                acknowledged.waitForRoom(milliseconds: tickMilliseconds)
+            }
             wake.lock()
-            if flushRequested == flushCompleted, finalBatch == nil {
+            if !streaming, flushRequested == flushCompleted, finalBatch == nil, !wokenEarly {
                 _ = wake.wait(until: Date(timeIntervalSinceNow: options.tickInterval))
             }
+            wokenEarly = false
             let request = flushRequested
             let last = finalBatch
             wake.unlock()
@@ -132,33 +156,75 @@ final class SessionWriter: @unchecked Sendable {
             if let last {
                 refused += last.refused
                 count(events: last.refused)
-                for event in last.events { process(event) }
-                deliverRest()
+                if !last.events.isEmpty { pending.append(last.events) }
+                let started = MonotonicClock.now()
+                finishPending(until: started + endBudget.delivering)
+                deliverRest(startedAt: started)
                 complete(request, finishing: true)
                 return
             }
             guard let tracer else {
                 // The tracer was freed without `end()`: deliver what there is and stop.
-                deliverRest()
+                let started = MonotonicClock.now()
+                finishPending(until: started + endBudget.delivering)
+                deliverRest(startedAt: started)
                 complete(request, finishing: true)
                 return
             }
             sweepSlices(tracer)
-            let newlyRefused = tracer.withLock { state in drain(&state, into: &drained) }
-            refused += newlyRefused
-            if newlyRefused > 0 { count(events: newlyRefused) }
-            for event in drained { process(event) }
-            drained.removeAll(keepingCapacity: true)
+            if !hasPending {
+                (pendingChunk, pendingIndex) = (0, 0)
+                let newlyRefused = tracer.withLock { state in drain(&state, into: &pending) }
+                refused += newlyRefused
+                if newlyRefused > 0 { count(events: newlyRefused) }
+            }
+            processPending(whileTheSinkKeepsUp: true)
             reportLosses()
             deliver()
-            complete(request, finishing: false)
+            // A flush waits for what was queued before it, and that is still here while the sink holds some back.
+            if !hasPending { complete(request, finishing: false) }
         }
     }
+
+    /// Encodes the events taken from the callers' queue. While a live connection is slower than the callers, the rest
+    /// stays here and the queue is not taken again: the callers' queue fills and counts what it refuses, rather than
+    /// the backlog dropping lines already numbered, so a burst the queue can hold is delivered whole. A sink that
+    /// delivers nothing (no inspector) gets everything encoded, and the backlog's bound counts the drops as before.
+    private func processPending(whileTheSinkKeepsUp: Bool) {
+        while hasPending {
+            if whileTheSinkKeepsUp, room <= 0 {
+                deliver()
+                guard room > 0 || (sink as? any AcknowledgedSink)?.holdsLiveConnection != true else { return }
+            }
+            process(pending[pendingChunk][pendingIndex])
+            pendingIndex += 1
+            if pendingIndex == pending[pendingChunk].count { (pendingChunk, pendingIndex) = (pendingChunk + 1, 0) }
+        }
+    }
+
+    /// At the session's end: encodes what is left, as fast as a live connection takes it until `deadline` (a burst just
+    /// before `end()` is delivered, not dropped), then the rest regardless, over the backlog's bound and counted.
+    private func finishPending(until deadline: UInt64) {
+        while hasPending, MonotonicClock.now() < deadline {
+            processPending(whileTheSinkKeepsUp: true)
+            deliver()
+            guard hasPending, let acknowledged = sink as? any AcknowledgedSink, acknowledged.holdsLiveConnection else { break }
+            acknowledged.waitForRoom(milliseconds: 20)
+        }
+        processPending(whileTheSinkKeepsUp: false)
+    }
+
+    /// Whether events taken from the callers' queue wait to be encoded.
+    private var hasPending: Bool { pendingChunk < pending.count }
 
     /// Finds freed objects where no probe reports them, a slice at a time (`SweepCursor`), so that no hook call waits
     /// for more than one slice; a pass over many objects spreads over several ticks. Deaths are stamped when found.
     private func sweepSlices(_ tracer: LockedBox<TracerState>) {
         #if !canImport(ObjectiveC)
+        // Once a tick, however often the loop turns while it streams.
+        let now = MonotonicClock.now()
+        guard now &- lastSweep >= UInt64(options.tickInterval * 1e9) else { return }
+        lastSweep = now
         var checked = 0
         while checked < Self.sweepBudget {
             let finished = tracer.withLock { state -> Bool in
@@ -176,7 +242,7 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     /// Under the tracer's lock: add a heartbeat when the app has been quiet, take the queue.
-    private func drain(_ state: inout TracerState, into drained: inout [RawEvent]) -> Int {
+    private func drain(_ state: inout TracerState, into drained: inout [[RawEvent]]) -> Int {
         guard state.session?.writer === self else { return 0 }
         if state.session!.queue.isEmpty,
             MonotonicClock.now() &- lastEventNanos >= UInt64(options.heartbeatInterval * 1e9)
@@ -199,14 +265,19 @@ final class SessionWriter: @unchecked Sendable {
     /// live connection, and waits for the receiver's acknowledgements; then closes the sink. Giving up, it keeps the
     /// last half of the time (at most 1 s: a loaded machine behind a slow link needs it) to send one `dropped` line
     /// counting every line surely lost, and the `end` again.
-    private func deliverRest() {
+    /// `endTimeout` split: the time to deliver what is left, then the reserve for the last lines of a session that gives
+    /// up (its `dropped` line and the `end` again).
+    private var endBudget: (delivering: UInt64, total: UInt64) {
+        let total = UInt64(options.endTimeout * 1e9)
+        return (total - min(total / 2, 1_000_000_000), total)
+    }
+
+    private func deliverRest(startedAt start: UInt64) {
         let acknowledged = sink as? any AcknowledgedSink
         acknowledged?.prepareForLastDelivery()
         deliver()
-        let start = MonotonicClock.now()
-        let total = UInt64(options.endTimeout * 1e9)
-        let reserve = min(total / 2, 1_000_000_000)
-        let deadline = start + total - reserve
+        let total = endBudget.total
+        let deadline = start + endBudget.delivering
         deliverBacklog(until: deadline)
         awaitAcknowledgements(until: deadline)
         var lost = LostLines()
@@ -224,6 +295,12 @@ final class SessionWriter: @unchecked Sendable {
             var unsent = LostLines()
             unsent.add(backlog[backlogStart...])
             count(dropped: unsent.events)
+            if unsent.events > 0, acknowledged?.holdsLiveConnection == true {
+                let message =
+                    "CoordinatorTrace: the session's end did not go out within \(options.endTimeout) s (TraceOptions.endTimeout): "
+                    + "the inspector is slower than this app's events; \(tally.dropped) events were counted dropped\n"
+                FileHandle.standardError.write(Data(message.utf8))
+            }
         }
         if let acknowledged { countUnconfirmed(acknowledged.unconfirmedLines()) }
         sink.close()
@@ -259,9 +336,14 @@ final class SessionWriter: @unchecked Sendable {
             let before = backlogStart
             deliver()
             if backlogStart == before {
-                // A connection whose buffer is full is waited for; the sink drops it once it stalls.
-                if (sink as? any AcknowledgedSink)?.holdsLiveConnection != true { idle += 1 }
-                Thread.sleep(forTimeInterval: 0.02)
+                // A connection whose buffer is full is waited for, only until it can take more; the sink drops it once
+                // it stalls.
+                if let acknowledged = sink as? any AcknowledgedSink, acknowledged.holdsLiveConnection {
+                    acknowledged.waitForRoom(milliseconds: 20)
+                } else {
+                    idle += 1
+                    Thread.sleep(forTimeInterval: 0.02)
+                }
             } else {
                 idle = 0
             }
@@ -369,10 +451,10 @@ final class SessionWriter: @unchecked Sendable {
         line.field("event", kind.name)
         fields(&line)
         if let event, let file = event.file {
-            line.field("file", file)
+            line.field("file", quoted: callSite(file))
             line.field("line", Int(event.line))
-            if let function = event.function { line.field("function", function) }
-            if let path = event.path { line.field("path", path) }
+            if let function = event.function { line.field("function", quoted: callSite(function)) }
+            if let path = event.path { line.field("path", quoted: callSite(path)) }
         }
         backlog.append(line.close())
     }

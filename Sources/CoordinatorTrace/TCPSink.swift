@@ -51,6 +51,8 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     private var tail: [UInt8] = []
     /// When the connection last took bytes or acknowledged lines.
     private var lastProgress: UInt64 = 0
+    /// Lines joined for one send, kept to reuse its storage.
+    private var batch: [UInt8] = []
 
     static let initialBackoff: UInt64 = 50_000_000
     static let maximumBackoff: UInt64 = 2_000_000_000
@@ -67,6 +69,8 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     /// peer gone without closing, a stalled inspector): it is dropped, and what it did not acknowledge is resent on
     /// the next one.
     static let stallNanoseconds: UInt64 = 3_000_000_000
+    /// Bytes of whole lines handed to the socket in one send.
+    static let batchBytes = 64 * 1024
     /// Lines kept unacknowledged at most; past it `deliver` takes nothing until acknowledgements come.
     static let maximumUnacknowledged = 16_384
 
@@ -110,22 +114,47 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
             dropIfStalled()
             return 0
         }
-        if acknowledging == true, unacknowledged >= Self.maximumUnacknowledged {
-            return 0
-        }
-        var delivered = 0
-        for line in lines {
-            guard sendWhole(line) else {
-                if delivered == 0 { dropIfStalled() }
-                break
+        var index = lines.startIndex
+        while index < lines.endIndex, sendTail() {
+            let room = acknowledging == true ? Self.maximumUnacknowledged - unacknowledged : Int.max
+            guard room > 0 else { break }
+            // Whole lines, up to `batchBytes`, in one send: a system call per line would cap a burst at a few hundred
+            // thousand lines a second.
+            batch.removeAll(keepingCapacity: true)
+            var end = index
+            while end < lines.endIndex, end - index < room, batch.isEmpty || batch.count + lines[end].count <= Self.batchBytes {
+                batch.append(contentsOf: lines[end])
+                end += 1
             }
-            if acknowledging == true, let seq = Self.seq(of: line) {
-                unacked.append((seq, line))
-                unsentFrom = unacked.count
+            let sent = sendSome(batch[...])
+            var offset = 0
+            var taken = index
+            while taken < end, offset < sent {
+                let line = lines[taken]
+                offset += line.count
+                // The line the socket took part of: its rest goes before anything else, so it is never left cut.
+                if offset > sent { tail = Array(line[(line.count - (offset - sent))...]) }
+                if acknowledging == true, let seq = Self.seq(of: line) {
+                    unacked.append((seq, line))
+                    unsentFrom = unacked.count
+                }
+                taken += 1
             }
-            delivered += 1
+            index = taken
+            if taken < end || socket < 0 { break }
         }
+        let delivered = index - lines.startIndex
+        if delivered == 0 { dropIfStalled() }
         return delivered
+    }
+
+    func waitForRoom(milliseconds: Int32) {
+        guard socket >= 0 else { return }
+        let full = acknowledging == true && unacknowledged >= Self.maximumUnacknowledged
+        var poller = pollfd(fd: socket, events: Int16(full ? POLLIN : POLLIN | POLLOUT), revents: 0)
+        if poll(&poller, 1, milliseconds) == 1, poller.revents & Int16(POLLIN) != 0 {
+            readAcknowledgements(waitingMilliseconds: 0)
+        }
     }
 
     /// Waits, at most `timeout` seconds, until every line sent is acknowledged; reconnects and resends if the

@@ -1,7 +1,7 @@
 /// Limits and timings of a tracing session; the defaults suit a debug build.
 public struct TraceOptions: Sendable {
     /// Events the calling threads may queue before the writer takes them; past that they are counted and dropped.
-    public var bufferCapacity: Int = 16_384
+    public var bufferCapacity: Int = 131_072
     /// Encoded lines kept while the sink cannot deliver (no inspector listening); past that they are dropped.
     public var backlogCapacity: Int = 10_000
     /// How often the writer wakes to encode, deliver and (where no probe reports deaths) sweep for freed objects.
@@ -31,7 +31,7 @@ public struct TraceOptions: Sendable {
 
     /// Out-of-range values are clamped when a session starts, never fatal; times are in seconds.
     public init(
-        bufferCapacity: Int = 16_384, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2,
+        bufferCapacity: Int = 131_072, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2,
         grace: Double = 2, heartbeatInterval: Double = 1, expectedCounts: [ExpectedCount] = [],
         reusableTypes: [ReusableType] = [], detectsScreenDepartures: Bool = true, retainerSearch: RetainerSearchOptions = RetainerSearchOptions()
     ) {

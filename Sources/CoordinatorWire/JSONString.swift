@@ -3,22 +3,42 @@ public enum JSONString {
     /// A JSON string literal for UTF-8 `text`, quotes included: `"` and `\` escaped, control characters as `\n`, `\r`,
     /// `\t` or `\u00XX`; everything else passes through.
     public static func quoted(_ text: some Sequence<UInt8>) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "\"")]
+        var out: [UInt8] = []
         out.reserveCapacity(text.underestimatedCount + 2)
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20:
-                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex(byte >> 4), hex(byte & 0xF)]
-            default: out.append(byte)
-            }
+        if text.withContiguousStorageIfAvailable({ append($0, quotedTo: &out) }) == nil {
+            Array(text).withUnsafeBufferPointer { append($0, quotedTo: &out) }
         }
-        out.append(UInt8(ascii: "\""))
         return out
+    }
+
+    /// Appends `text` to `out` as a JSON string literal, quotes included; runs that need no escape go in whole, so a
+    /// call site's path (the bulk of a hook line) costs one copy.
+    @inlinable
+    public static func append(_ text: UnsafeBufferPointer<UInt8>, quotedTo out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in 0..<text.count {
+            let byte = text[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index])) }
+            appendEscape(byte, to: &out)
+            runStart = index + 1
+        }
+        if runStart < text.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...])) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape of one byte that cannot stand in a JSON string.
+    @usableFromInline
+    static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+        case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+        case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+        case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+        case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+        default: out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex(byte >> 4), hex(byte & 0xF)]
+        }
     }
 
     /// `quoted` for a String.

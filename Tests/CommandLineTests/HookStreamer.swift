@@ -6,7 +6,7 @@ import Testing
 /// Streams from `threads` threads, `rounds` rounds of `perRound` events each (adds, removes and deinits of
 /// children under one root, a mark each round), pausing `pause` seconds between rounds.
 final class HookStreamer: @unchecked Sendable {
-    final class Node {}
+    final class Node: Sendable {}
     let tracer: Tracer
     let root = Node()
     private let done = DispatchSemaphore(value: 0)

@@ -79,6 +79,41 @@ import Testing
         #expect(dropped == 0, "a backlog with room keeps what was sent before the inspector started")
     }
 
+    /// A startup burst: 100,000 coordinators added from 8 threads at once into a live `listen`, with the default queue
+    /// and backlog: the queue holds the burst, the writer encodes only as fast as the connection takes lines, and
+    /// nothing is dropped. (`endTimeout` is raised only because a debug `listen` on a loaded machine takes longer than
+    /// the default 2 s to record 100,000 lines after the burst.)
+    @Test(.timeLimit(.minutes(2)))
+    func aBurstOfAHundredThousandAddsFromEightThreadsLosesNothing() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/rec.ndjson"
+        let listen = try ListenProcess(["--record", path])
+        let tracer = Tracer()
+        tracer.start(app: "Burst", sink: .tcp(port: listen.port), options: TraceOptions(endTimeout: 60))
+        let run = try #require(tracer.runID)
+        let root = HookStreamer.Node()
+        tracer.added(root, to: nil)
+        #expect(tracer.flush(timeout: 10))
+        let children = (0..<8).map { _ in (0..<12_500).map { _ in HookStreamer.Node() } }
+        let done = DispatchGroup()
+        for batch in children {
+            done.enter()
+            Thread {
+                for child in batch { tracer.added(child, to: root) }
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        tracer.end()
+        #expect(listen.waitForLine(timeout: 30) { $0.contains("[ended]") } != nil, "\(listen.lines)")
+        #expect(listen.send(SIGTERM, exitWithin: 10))
+        let counts = try #require(tracer.counts)
+        #expect(counts.dropped == 0 && counts.unconfirmed == 0, "\(counts)")
+        #expect(try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path) == 0)
+        withExtendedLifetime(children) {}
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func cutConnectionsLoseNothing() throws {
         let folder = try temporaryDirectory()
@@ -104,7 +139,8 @@ import Testing
     }
 
     /// An inspector that reads at 1 MB/s, eight threads streaming as fast as they can with the default limits: the
-    /// hook drops, and `end()` gives up, but every drop is counted and the recording ends with whole lines and `end`.
+    /// hook drops, and `end()` gives up, but every event is recorded, counted dropped, or counted unconfirmed, and the
+    /// recording holds whole lines only.
     @Test(.timeLimit(.minutes(2)))
     func aSlowReaderLosesNothingUncounted() throws {
         let folder = try temporaryDirectory()
@@ -121,10 +157,15 @@ import Testing
         HookStreamer(tracer, threads: 8, rounds: 20, perRound: 1_000, pause: 0).wait()
         tracer.end()
         #expect(proxy.waitUntilIdle(seconds: 60))
-        #expect(listen.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(listen.lines)")
+        let counts = try #require(tracer.counts)
+        // The end goes out behind what is in flight; when that cannot drain within the end's reserve, the hook says
+        // so by its unconfirmed count (and the recording lacks its end, which `check` reports).
+        if counts.unconfirmed == 0 {
+            #expect(listen.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(counts) \(listen.lines)")
+        }
         #expect(listen.send(SIGTERM, exitWithin: 10))
-        let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
-        #expect(dropped > 0, "a reader this slow makes the hook drop")
+        try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
+        #expect(counts.dropped > 0, "a reader this slow makes the hook drop: \(counts)")
     }
 
     /// A slow inspector behind a relay that drops what it still holds once the app has gone (the probe's proxy, slower,
