@@ -21,7 +21,7 @@ struct SessionState {
         self.run = run
         self.startNanos = MonotonicClock.now()
         self.writer = writer
-        self.queue = EventQueue(capacity: capacity) { [weak writer] in writer?.wakeEarly() }
+        self.queue = EventQueue(capacity: capacity)
         #if canImport(ObjectiveC)
         self.probes = ProbeRoute(tracer: probes, writer: writer)
         #endif

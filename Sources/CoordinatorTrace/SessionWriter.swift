@@ -19,14 +19,11 @@ final class SessionWriter: @unchecked Sendable {
     private var flushCompleted = 0
     private var finished = false
     private var finalBatch: (events: [RawEvent], refused: Int)?
-    /// The callers' queue passed its wake-up mark since the writer last looked.
-    private var wokenEarly = false
 
     // Owned by the writer thread alone.
-    /// Events taken from the callers' queue (its chunks), processed up to `pendingChunk` and `pendingIndex` in it.
-    private var pending: [[RawEvent]] = []
-    private var pendingChunk = 0
-    private var pendingIndex = 0
+    /// Events taken from the callers' queue, processed up to `pendingStart`.
+    private var pending: [RawEvent] = []
+    private var pendingStart = 0
     private var seq = 0
     private var lastEventNanos: UInt64 = 0
     private var typeNames: [ObjectIdentifier: [UInt8]] = [:]
@@ -48,6 +45,9 @@ final class SessionWriter: @unchecked Sendable {
     /// Guarded by `wake`: `tally` as of the last tick.
     private var published = TraceCounts(events: 0, dropped: 0)
     private static let sweepBudget = 8_192
+    /// A drain of at least this many events means a burst: the writer looks again within a millisecond.
+    private static let burstEvents = 1_024
+    private var lastDrained = 0
 
     init(app: String, run: String, sink: any TraceSink, options: TraceOptions, tracer: LockedBox<TracerState>) {
         self.app = app
@@ -76,14 +76,6 @@ final class SessionWriter: @unchecked Sendable {
             if !wake.wait(until: deadline) { return false }
         }
         return true
-    }
-
-    /// The callers' queue is filling up: take it now rather than at the next tick.
-    func wakeEarly() {
-        wake.lock()
-        wokenEarly = true
-        wake.signal()
-        wake.unlock()
     }
 
     /// The session has ended: these are its last events, the `end` among them.
@@ -145,10 +137,11 @@ final class SessionWriter: @unchecked Sendable {
                 acknowledged.waitForRoom(milliseconds: tickMilliseconds)
             }
             wake.lock()
-            if !streaming, flushRequested == flushCompleted, finalBatch == nil, !wokenEarly {
-                _ = wake.wait(until: Date(timeIntervalSinceNow: options.tickInterval))
+            if !streaming, flushRequested == flushCompleted, finalBatch == nil {
+                // In a burst (the last drain took many events) the queue is taken again within a millisecond, not a
+                // tick: the callers pay nothing to wake the writer, and a burst is taken while it still fits.
+                _ = wake.wait(until: Date(timeIntervalSinceNow: lastDrained >= Self.burstEvents ? 0.001 : options.tickInterval))
             }
-            wokenEarly = false
             let request = flushRequested
             let last = finalBatch
             wake.unlock()
@@ -156,7 +149,7 @@ final class SessionWriter: @unchecked Sendable {
             if let last {
                 refused += last.refused
                 count(events: last.refused)
-                if !last.events.isEmpty { pending.append(last.events) }
+                pending.append(contentsOf: last.events)
                 let started = MonotonicClock.now()
                 finishPending(until: started + endBudget.delivering)
                 deliverRest(startedAt: started)
@@ -173,8 +166,10 @@ final class SessionWriter: @unchecked Sendable {
             }
             sweepSlices(tracer)
             if !hasPending {
-                (pendingChunk, pendingIndex) = (0, 0)
+                pendingStart = 0
+                pending.removeAll(keepingCapacity: true)
                 let newlyRefused = tracer.withLock { state in drain(&state, into: &pending) }
+                lastDrained = pending.count
                 refused += newlyRefused
                 if newlyRefused > 0 { count(events: newlyRefused) }
             }
@@ -196,9 +191,8 @@ final class SessionWriter: @unchecked Sendable {
                 deliver()
                 guard room > 0 || (sink as? any AcknowledgedSink)?.holdsLiveConnection != true else { return }
             }
-            process(pending[pendingChunk][pendingIndex])
-            pendingIndex += 1
-            if pendingIndex == pending[pendingChunk].count { (pendingChunk, pendingIndex) = (pendingChunk + 1, 0) }
+            process(pending[pendingStart])
+            pendingStart += 1
         }
     }
 
@@ -215,7 +209,7 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     /// Whether events taken from the callers' queue wait to be encoded.
-    private var hasPending: Bool { pendingChunk < pending.count }
+    private var hasPending: Bool { pendingStart < pending.count }
 
     /// Finds freed objects where no probe reports them, a slice at a time (`SweepCursor`), so that no hook call waits
     /// for more than one slice; a pass over many objects spreads over several ticks. Deaths are stamped when found.
@@ -242,7 +236,7 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     /// Under the tracer's lock: add a heartbeat when the app has been quiet, take the queue.
-    private func drain(_ state: inout TracerState, into drained: inout [[RawEvent]]) -> Int {
+    private func drain(_ state: inout TracerState, into drained: inout [RawEvent]) -> Int {
         guard state.session?.writer === self else { return 0 }
         if state.session!.queue.isEmpty,
             MonotonicClock.now() &- lastEventNanos >= UInt64(options.heartbeatInterval * 1e9)

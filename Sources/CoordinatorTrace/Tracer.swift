@@ -228,11 +228,11 @@ struct FinalBatch {
     static func take(from tracer: inout TracerState) -> FinalBatch? {
         guard tracer.session != nil else { return nil }
         tracer.session!.ended()
-        var chunks: [[RawEvent]] = []
-        let refused = tracer.session!.queue.drain(into: &chunks)
+        var events: [RawEvent] = []
+        let refused = tracer.session!.queue.drain(into: &events)
         let writer = tracer.session!.writer
         tracer.session = nil
-        return FinalBatch(writer: writer, events: Array(chunks.joined()), refused: refused)
+        return FinalBatch(writer: writer, events: events, refused: refused)
     }
 
     /// Gives the batch to its writer and waits, bounded, until the writer has delivered and closed the sink.

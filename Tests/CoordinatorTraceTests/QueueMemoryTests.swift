@@ -3,7 +3,7 @@ import Testing
 
 @testable import CoordinatorTrace
 
-/// The queue's bound in memory, as the README states it: a full default queue is its capacity times an event's size.
+/// The queue's bound, and its memory as the README states it: a full default queue is its capacity times an event's size.
 @Suite struct QueueMemoryTests {
     @Test func aFullDefaultQueueFitsTheMemoryTheReadmeStates() throws {
         let bytes = TraceOptions().bufferCapacity * MemoryLayout<RawEvent>.stride
@@ -12,23 +12,17 @@ import Testing
         #expect(readme.contains(stated), "the README should say \"\(stated)\"")
     }
 
-    /// Chunks come back for reuse, and a drained queue keeps no more than its spares.
-    @Test func chunksAreReusedAndTheSparesBounded() {
-        var queue = EventQueue(capacity: 100_000)
-        for round in 0..<3 {
-            for index in 0..<(EventQueue.chunkSize * 10) { queue.append(RawEvent(kind: .mark, id: index, nanos: UInt64(round))) }
-            var drained: [[RawEvent]] = []
-            #expect(queue.drain(into: &drained) == 0)
-            #expect(drained.count == 10 && drained.allSatisfy { $0.count == EventQueue.chunkSize })
-            #expect(drained.joined().map(\.id) == Array(0..<(EventQueue.chunkSize * 10)), "in order")
-            _ = queue.drain(into: &drained)
-            #expect(drained.isEmpty)
-        }
-        var full = EventQueue(capacity: 10)
-        for index in 0..<15 { full.append(RawEvent(kind: .mark, id: index, nanos: 0)) }
-        var drained: [[RawEvent]] = []
-        #expect(full.drain(into: &drained) == 5, "five refused and counted")
-        #expect(drained.joined().count == 10)
+    /// A full queue refuses and counts; a drain hands over what it held in order and leaves it reserved again.
+    @Test func aFullQueueCountsWhatItRefusesAndADrainLeavesItReserved() {
+        var queue = EventQueue(capacity: 10)
+        for index in 0..<15 { queue.append(RawEvent(kind: .mark, id: index, nanos: 0)) }
+        var drained: [RawEvent] = []
+        #expect(queue.drain(into: &drained) == 5, "five refused and counted")
+        #expect(drained.map(\.id) == Array(0..<10), "in order")
+        drained.removeAll(keepingCapacity: true)
+        #expect(queue.drain(into: &drained) == 0 && drained.isEmpty)
+        for index in 0..<10 { queue.append(RawEvent(kind: .mark, id: index, nanos: 0)) }
+        #expect(queue.drain(into: &drained) == 0 && drained.count == 10, "room for all ten again")
     }
 
     private static var readme: URL {
