@@ -50,15 +50,26 @@ enum HistoryStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertib
     /// Runs `sql` with `psql` (PostgreSQL's own client, a real process) on `database`.
     @discardableResult
     static func psql(_ sql: String, database: String) throws -> String {
-        guard let server else { throw MissingServer() }
-        let address = URLComponents(string: server.address)!
-        let run = try ProcessRun.run(
-            URL(fileURLWithPath: server.bin + "/psql"),
-            ["-h", address.host!, "-p", "\(address.port!)", "-U", address.user!, "-d", database, "-v", "ON_ERROR_STOP=1", "-tA", "-c", sql],
-            timeout: 60, environment: ["PGPASSWORD": server.password]
-        )
+        let (executable, arguments, environment) = try psqlCommand(sql, database: database)
+        let run = try ProcessRun.run(executable, arguments, timeout: 60, environment: environment)
         guard run.status == 0 else { throw PsqlFailed(message: run.standardError) }
         return run.standardOutput
+    }
+
+    /// `psql` on a thread of its own, for a session that stays open while the test goes on; its run, failed or not.
+    static func psqlAsync(_ sql: String, database: String) async throws -> ProcessRun {
+        let (executable, arguments, environment) = try psqlCommand(sql, database: database)
+        return try await ProcessRun.runAsync(executable, arguments, timeout: 90, environment: environment)
+    }
+
+    private static func psqlCommand(_ sql: String, database: String) throws -> (URL, [String], [String: String]) {
+        guard let server else { throw MissingServer() }
+        let address = URLComponents(string: server.address)!
+        return (
+            URL(fileURLWithPath: server.bin + "/psql"),
+            ["-h", address.host!, "-p", "\(address.port!)", "-U", address.user!, "-d", database, "-v", "ON_ERROR_STOP=1", "-tA", "-c", sql],
+            ["PGPASSWORD": server.password]
+        )
     }
 
     struct MissingServer: Error, CustomStringConvertible {
