@@ -24,7 +24,12 @@ struct HistoryServerFaultTests {
         let holder = Task {
             try await HistoryStoreKind.psqlAsync("BEGIN; LOCK TABLE leaks IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT;", database: database)
         }
-        #expect(try await Self.poll { try Self.count("SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'leaks' AND l.granted AND l.mode = 'AccessExclusiveLock'", database) == 1 })
+        #expect(
+            try await Self.poll {
+                try Self.count(
+                    "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'leaks' AND l.granted AND l.mode = 'AccessExclusiveLock'",
+                    database) == 1
+            })
 
         let writing = Task {
             try await store.coordlens.runAsync(["history", "add", second, "--history", history], timeout: 120, environment: store.environment)
@@ -40,7 +45,8 @@ struct HistoryServerFaultTests {
             "names the store and the server's reason: \(failed.standardError)")
         #expect(!failed.standardError.contains("Fatal error"), "no crash: \(failed.standardError)")
 
-        try HistoryStoreKind.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE '%pg_sleep%'", database: "postgres")
+        try HistoryStoreKind.psql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE '%pg_sleep%'", database: "postgres")
         _ = try await holder.value
         #expect(try Self.count("SELECT count(*) FROM runs WHERE run = 'r2'", database) == 0, "no half-stored run")
         #expect(try Self.count("SELECT count(*) FROM leaks", database) == 1, "only the first run's leak")
