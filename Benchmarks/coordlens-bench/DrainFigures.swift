@@ -2,41 +2,34 @@ import CoordinatorTrace
 import Foundation
 
 /// How fast the hook's writer empties a burst into its sink, and whether a startup burst with the default options
-/// loses anything: one million adds queued from one thread with room for all of them, timed from the first add until
-/// the sink holds the last (a file: written; a loopback `coordlens listen --record`: acknowledged), then 100,000 adds
-/// from 8 threads at once with `TraceOptions()` into a live `listen`.
-func drainFigures(fileOnly: Bool = false, listenOnly: Bool = false) throws {
+/// loses anything. One million adds queued from one thread with room for all of them, timed from the first add until
+/// the sink holds the last (a file: written; a loopback `coordlens listen --record`: acknowledged); the same for one
+/// million dismissals of coordinators added before, whose calls cost the caller less (so the writer is what is timed);
+/// then 100,000 adds from 8 threads at once with `TraceOptions()` into a live `listen`. `only`: "file" or "listen".
+func drainFigures(only: String? = nil) throws {
     let count = 1_000_000
     let roomy = TraceOptions(bufferCapacity: 1 << 21, backlogCapacity: 1 << 21, endTimeout: 60)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-bench-drain-\(getpid())").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
-
-    if listenOnly {
-        let listen = try BenchListen(record: folder + "/listen.ndjson")
-        let toListen = burst(count, threads: 1, into: .tcp(port: listen.port), options: roomy)
-        listen.stop()
-        print(String(format: "writer drain into listen: %.2f M events/s, %.0f ms", Double(toListen.events) / toListen.seconds / 1e6, toListen.seconds * 1e3))
-        return
-    }
-    let toFile = burst(count, threads: 1, into: .file(folder + "/burst.ndjson"), options: roomy)
-    if fileOnly {
-        print(String(format: "writer drain into a file: %.2f M events/s, %.0f ms", Double(count) / toFile.seconds / 1e6, toFile.seconds * 1e3))
-        let dismissals = burst(count, threads: 1, into: .file(folder + "/burst.ndjson"), options: roomy, dismissingAddedOnes: true)
-        print(String(format: "dismissals into a file: %.2f M events/s, %.0f ms", Double(count) / dismissals.seconds / 1e6, dismissals.seconds * 1e3))
-        return
-    }
-    let listen = try BenchListen(record: folder + "/listen.ndjson")
-    let toListen = burst(count, threads: 1, into: .tcp(port: listen.port), options: roomy)
-    let startup = burst(100_000, threads: 8, into: .tcp(port: listen.port), options: TraceOptions())
-    listen.stop()
-    for (name, figure) in [("a file", toFile), ("a loopback coordlens listen --record (acknowledged)", toListen)] {
+    func report(_ what: String, _ figure: BurstFigure) {
         print(
             String(
-                format:
-                    "writer drain into %@: %.2f M events/s (%d adds from one thread, %.0f ms from the first add until the sink held the last; %d dropped)  [target ≥ 1 M/s]",
-                name, Double(figure.events) / figure.seconds / 1e6, count, figure.seconds * 1e3, figure.dropped))
+                format: "writer drain, %@: %.2f M events/s (%.0f ms from the first call until the sink held the last; %d dropped)  [target ≥ 1 M/s]",
+                what, Double(count) / figure.seconds / 1e6, figure.seconds * 1e3, figure.dropped))
     }
+    if only != "listen" {
+        report("1,000,000 adds into a file", burst(count, threads: 1, into: .file(folder + "/adds.ndjson"), options: roomy))
+        report(
+            "1,000,000 dismissals into a file",
+            burst(count, threads: 1, into: .file(folder + "/dismissals.ndjson"), options: roomy, dismissingAddedOnes: true))
+    }
+    guard only != "file" else { return }
+    let listen = try BenchListen(record: folder + "/listen.ndjson")
+    defer { listen.stop() }
+    report("1,000,000 adds into a loopback coordlens listen --record (acknowledged)", burst(count, threads: 1, into: .tcp(port: listen.port), options: roomy))
+    guard only == nil else { return }
+    let startup = burst(100_000, threads: 8, into: .tcp(port: listen.port), options: TraceOptions())
     print(
         String(
             format:
@@ -86,11 +79,7 @@ private func burst(
         }.start()
     }
     group.wait()
-    let queued = wallNanos()
     tracer.end()
-    if ProcessInfo.processInfo.environment["BENCH_PHASES"] != nil {
-        print("queued in \(Double(queued - started) / 1e6) ms, ended \(Double(wallNanos() - queued) / 1e6) ms later")
-    }
     let seconds = Double(wallNanos() - started) / 1e9
     let counts = tracer.counts
     withExtendedLifetime(children) {}

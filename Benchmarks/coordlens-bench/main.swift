@@ -374,8 +374,8 @@ if wanted.isEmpty || wanted.contains("hook") || wanted.contains("hook-ratios") {
 if wanted.isEmpty || wanted.contains("sweep") || wanted.contains("stalls") { hookStalls() }
 if wanted.isEmpty || wanted.contains("retainers") { retainerSearchTime() }
 if wanted.isEmpty || wanted.contains("drain") { try drainFigures() }
-if wanted.contains("drain-file") { try drainFigures(fileOnly: true) }
-if wanted.contains("drain-listen") { try drainFigures(listenOnly: true) }
+if wanted.contains("drain-file") { try drainFigures(only: "file") }
+if wanted.contains("drain-listen") { try drainFigures(only: "listen") }
 if wanted.isEmpty || wanted.contains("growth") { growthTime() }
 if wanted.isEmpty || wanted.contains("decode") {
     try readThroughput()
