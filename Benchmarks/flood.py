@@ -1,4 +1,4 @@
-"""`make bench`: `coordlens listen` under a flood of valid events on one connection (issue 18).
+"""`make bench`: `coordlens listen` under a flood of valid events on one connection.
 
 One connection adds coordinators under one root as fast as this script can write them, for a bounded time. Every
 second the script reports how many lines listen took in that second (its intake, from the socket's progress), listen's

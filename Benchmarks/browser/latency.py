@@ -20,7 +20,7 @@ from playwright.sync_api import sync_playwright
 
 TARGETS = {1_000: 100, 5_000: 250}
 PROBES = 11
-# Also measured with every node drawn (the page's Show all), fewer probes, against issue 19's targets: size -> (probes,
+# Also measured with every node drawn (the page's Show all), fewer probes, against the Show all targets: size -> (probes,
 # target in ms).
 ALL_VIEW = {1_000: (5, 250), 5_000: (3, 1_000)}
 

@@ -3,7 +3,7 @@ import CoordinatorLensRendering
 import Foundation
 
 /// A 4-ary tree of `size` coordinators of 37 types, 2% of them dismissed and never deinited, judged at 10 s: the
-/// shape issue 12 measured its figures on.
+/// shape the render targets are set on.
 func benchTree(size: Int) -> Snapshot {
     var tree = SessionTree(header: SessionHeader(app: "Bench", run: "tree-\(size)"))
     let types = (0..<37).map { "Flow\($0)Coordinator" }
@@ -54,7 +54,7 @@ func renderFigures() {
     }
 
     // The same tree laid out by Graphviz's dot and by CoordinatorLens (then drawn by libgvc either way). 2,000 nodes,
-    // not the 5,000 the issue names: dot takes 13-16 s at 5,000 here (12x the own layout), which alone would push the
+    // not 5,000: dot takes 13-16 s at 5,000 here (12x the own layout), which alone would push the
     // bench past two minutes; the ratio only grows with the size.
     let snapshot = benchTree(size: 2_000)
     var own = all

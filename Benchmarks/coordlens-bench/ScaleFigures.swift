@@ -1,4 +1,4 @@
-// The figures issue 12 asks for beyond the hook: the decoder against Foundation on the same file, `check` as a
+// The figures beyond the hook: the decoder against Foundation on the same file, `check` as a
 // whole process on a million events, and a diff of two million-coordinator runs.
 import CoordinatorLens
 import Foundation
@@ -94,7 +94,7 @@ func runChild(_ arguments: [String]) -> (status: Int32, seconds: Double, megabyt
     runProcess([CommandLine.arguments[0]] + arguments)
 }
 
-/// The floor of reading a file at all, which issue 19 asks every decoding figure to stand beside: `wc -l` on it, as a
+/// The floor of reading a file at all, which every decoding figure stands beside: `wc -l` on it, as a
 /// process of its own, median CPU seconds of three runs.
 func lineCountFloor(_ path: String) -> Double {
     median((0..<3).map { _ in runProcess(["/bin/sh", "-c", #"exec wc -l "$0" >/dev/null"#, path]).seconds })
@@ -139,7 +139,7 @@ func diffOfMillions() {
             median(times), times.min()!, times.max()!, String(summary.prefix(60)), targetNote(median(times), 2, "< 2 s")))
 }
 
-/// `[target …: met]`, or by how much a figure falls short of it, for the bench lines of issue 12.
+/// `[target …: met]`, or by how much a figure falls short of it, for the bench lines.
 func targetNote(_ value: Double, _ target: Double, _ text: String, lowerIsBetter: Bool = true) -> String {
     let met = lowerIsBetter ? value <= target : value >= target
     let factor = lowerIsBetter ? value / target : target / value

@@ -1,4 +1,4 @@
-// `make bench`: the figures the issues set targets for, measured in a release build.
+// `make bench`: the performance figures and their targets, measured in a release build.
 import CoordinatorLens
 import CoordinatorTrace
 import Foundation

@@ -128,8 +128,8 @@ final class SessionWriter: @unchecked Sendable {
 
         let tickMilliseconds = Int32(max(1, options.tickInterval * 1_000))
         while true {
-            // Lines waiting for a live connection: back as soon as it can take more, not a tick later (a tick per
-            // socket buffer capped a burst at tens of thousands of lines a second).
+            // Lines waiting for a live connection: back as soon as it can take more, not a tick later (a socket buffer
+            // a tick would cap a burst at tens of thousands of lines a second).
             let streaming =
                 (hasPending || backlogStart < backlog.count)
                 && (sink as? any AcknowledgedSink)?.holdsLiveConnection == true

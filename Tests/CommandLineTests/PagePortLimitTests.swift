@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `coordlens listen` as a real process whose ports are abused by idle, dripping and never-reading clients: the page
-/// still answers and hook sessions still get through (issue 21, item 7). Bounds are generous; nothing is timed closely.
+/// still answers and hook sessions still get through Bounds are generous; nothing is timed closely.
 @Suite(.serialized) struct PagePortLimitTests {
     private static func session(_ run: String, app: String = "Ports") -> String {
         #"{"event":"session","v":1,"app":"\#(app)","run":"\#(run)"}"# + "\n"

@@ -51,8 +51,8 @@ package final class LiveSessions: Sendable {
     }
 
     /// A live session whose judgement took longer than this is judged again only after `restFactor` times as long:
-    /// each judgement of a tree that keeps growing costs a copy of it on the next line and a walk of it, and judged
-    /// every refresh, a million-coordinator tree kept a core busy and slowed the very lines that grew it fortyfold.
+    /// each judgement of a tree that keeps growing costs a copy of it on the next line and a walk of it, and judged at
+    /// every refresh, a million-coordinator tree would keep a core busy and slow the very lines that grow it.
     static let restingJudgement = 0.02
     static let restFactor = 4.0
 
