@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "CoordinatorLensServer",
             dependencies: [
-                "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage",
+                "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage", "CoordinatorWire",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Tools"])),
@@ -111,7 +111,7 @@ let package = Package(
             path: "Benchmarks/coordlens-fuzz"
         ),
         // Leak assertions for XCTest and Swift Testing, on the hook's memory sink and the core's verdicts.
-        .target(name: "CoordinatorTraceTesting", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
+        .target(name: "CoordinatorTraceTesting", dependencies: ["CoordinatorTrace", "CoordinatorLens", "CoordinatorWire"]),
         // Samples (samples/README.md): a UIKit stand-in for Linux and one executable per coordinator pattern.
         .target(name: "UIKitStandIn", path: "samples/UIKitStandIn"),
         .target(name: "SampleRun", dependencies: ["CoordinatorTrace", "UIKitStandIn"], path: "samples/SampleRun"),

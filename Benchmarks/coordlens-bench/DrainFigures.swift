@@ -94,7 +94,7 @@ private final class BenchListen {
     init(record: String) throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("coordlens")
         let log = record + ".log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.executableURL = binary
         process.arguments = ["listen", "--port", "0", "--no-http", "--record", record]
         process.standardOutput = FileHandle(forWritingAtPath: log)

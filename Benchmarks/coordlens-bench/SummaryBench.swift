@@ -62,7 +62,7 @@ func summaryTime() {
         let path = folder.appendingPathComponent(String(format: "night-%04d.ndjson", run)).path
         let text = summaryRecording(run: run, flows: 150)
         bytes += text.utf8.count
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         return path
     }
     var times: [Double] = []

@@ -1,3 +1,4 @@
+@_spi(Locking) import CoordinatorWire
 #if canImport(ObjectiveC)
 import ObjectiveC
 

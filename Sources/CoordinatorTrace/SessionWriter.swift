@@ -1,4 +1,4 @@
-import CoordinatorWire
+@_spi(Locking) import CoordinatorWire
 import Foundation
 
 /// The session's background thread: it takes what callers queued, numbers and encodes it, sweeps for freed objects
@@ -14,11 +14,17 @@ final class SessionWriter: @unchecked Sendable {
     /// Weak: a tracer that is freed without `end()` lets its writer deliver what it has and stop.
     private weak var tracer: LockedBox<TracerState>?
 
-    private let wake = NSCondition()
-    private var flushRequested = 0
-    private var flushCompleted = 0
-    private var finished = false
-    private var finalBatch: (events: [RawEvent], refused: Int)?
+    /// What the callers and the writer thread tell each other, and the counts the writer publishes.
+    private struct Signals {
+        var flushRequested = 0
+        var flushCompleted = 0
+        var finished = false
+        var finalBatch: (events: [RawEvent], refused: Int)?
+        /// `tally` as of the writer's last tick.
+        var published = TraceCounts(events: 0, dropped: 0)
+    }
+
+    private let signals = ConditionBox(Signals())
 
     // Owned by the writer thread alone.
     /// Events taken from the callers' queue, processed up to `pendingStart`.
@@ -42,8 +48,6 @@ final class SessionWriter: @unchecked Sendable {
     /// The session's own account, kept by the writer thread alone (so counting a line takes no lock) and published
     /// to `counts` once a tick and at the end.
     private var tally = TraceCounts(events: 0, dropped: 0)
-    /// Guarded by `wake`: `tally` as of the last tick.
-    private var published = TraceCounts(events: 0, dropped: 0)
     private static let sweepBudget = 8_192
     /// A drain of at least this many events means a burst: the writer looks again within a millisecond.
     private static let burstEvents = 1_024
@@ -66,32 +70,27 @@ final class SessionWriter: @unchecked Sendable {
     /// Waits until everything queued before the call has been handed to the sink; false on timeout.
     @discardableResult
     func flush(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        wake.lock()
-        defer { wake.unlock() }
-        flushRequested += 1
-        let mine = flushRequested
-        wake.signal()
-        while flushCompleted < mine, !finished {
-            if !wake.wait(until: deadline) { return false }
+        let deadline = MonotonicClock.now() &+ UInt64(max(0, timeout) * 1e9)
+        let mine = signals.withLockedValue { signals in
+            signals.flushRequested += 1
+            return signals.flushRequested
         }
-        return true
+        return signals.wait { signals in
+            if signals.flushCompleted >= mine || signals.finished { return .found(true) }
+            let now = MonotonicClock.now()
+            return now < deadline ? .waiting(untilMonotonic: deadline, now: now) : .found(false)
+        }
     }
 
     /// The session has ended: these are its last events, the `end` among them.
     func finish(with events: [RawEvent], refused: Int) {
-        wake.lock()
-        finalBatch = (events, refused)
-        wake.signal()
-        wake.unlock()
+        signals.withLockedValue { $0.finalBatch = (events, refused) }
     }
 
     /// The session's events as of the writer's last tick (exact once it has ended), those refused by the queue
     /// included, and the total its `dropped` lines reported.
     var counts: TraceCounts {
-        wake.lock()
-        defer { wake.unlock() }
-        return published
+        signals.withLockedValueWaking { (result: $0.published, wake: false) }
     }
 
     private func count(events: Int = 0, dropped: Int = 0) {
@@ -102,13 +101,12 @@ final class SessionWriter: @unchecked Sendable {
     /// Waits until the writer has delivered its last batch and closed the sink; false on timeout.
     @discardableResult
     func waitUntilFinished(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        wake.lock()
-        defer { wake.unlock() }
-        while !finished {
-            if !wake.wait(until: deadline) { return false }
+        let deadline = MonotonicClock.now() &+ UInt64(max(0, timeout) * 1e9)
+        return signals.wait { signals in
+            if signals.finished { return .found(true) }
+            let now = MonotonicClock.now()
+            return now < deadline ? .waiting(untilMonotonic: deadline, now: now) : .found(false)
         }
-        return true
     }
 
     private func loop() {
@@ -136,15 +134,18 @@ final class SessionWriter: @unchecked Sendable {
             if streaming, let acknowledged = sink as? any AcknowledgedSink {
                 acknowledged.waitForRoom(milliseconds: tickMilliseconds)
             }
-            wake.lock()
-            if !streaming, flushRequested == flushCompleted, finalBatch == nil {
-                // In a burst (the last drain took many events) the queue is taken again within a millisecond, not a
-                // tick: the callers pay nothing to wake the writer, and a burst is taken while it still fits.
-                _ = wake.wait(until: Date(timeIntervalSinceNow: lastDrained >= Self.burstEvents ? 0.001 : options.tickInterval))
+            // One look, at most one sleep: the writer works a tick at a time whether or not anyone woke it.
+            let pause = UInt64((lastDrained >= Self.burstEvents ? 0.001 : options.tickInterval) * 1e9)
+            var slept = false
+            let (request, last) = signals.wait { signals -> ConditionBox<Signals>.Look<(Int, (events: [RawEvent], refused: Int)?)> in
+                if !slept, !streaming, signals.flushRequested == signals.flushCompleted, signals.finalBatch == nil {
+                    // In a burst (the last drain took many events) the queue is taken again within a millisecond, not
+                    // a tick: the callers pay nothing to wake the writer, and a burst is taken while it still fits.
+                    slept = true
+                    return .waiting(nanoseconds: pause)
+                }
+                return .found((signals.flushRequested, signals.finalBatch))
             }
-            let request = flushRequested
-            let last = finalBatch
-            wake.unlock()
 
             if let last {
                 refused += last.refused
@@ -247,12 +248,12 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     private func complete(_ request: Int, finishing: Bool) {
-        wake.lock()
-        flushCompleted = request
-        published = tally
-        if finishing { finished = true }
-        wake.broadcast()
-        wake.unlock()
+        let tally = tally
+        signals.withLockedValue { signals in
+            signals.flushCompleted = request
+            signals.published = tally
+            if finishing { signals.finished = true }
+        }
     }
 
     /// Delivers what is left within `endTimeout`, giving up on a sink that takes nothing three times running with no

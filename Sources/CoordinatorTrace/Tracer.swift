@@ -1,3 +1,4 @@
+@_spi(Locking) import CoordinatorWire
 import Foundation
 
 /// Records coordinator lifecycles for one session at a time; `CoordinatorTrace` forwards to a shared one.

@@ -1,3 +1,4 @@
+@_spi(Locking) import CoordinatorWire
 /// Everything a tracer's lock guards: the running session, if any.
 struct TracerState {
     var session: SessionState?

@@ -1,4 +1,5 @@
 import CoordinatorTrace
+@_spi(Locking) import CoordinatorWire
 import Foundation
 
 /// Runs `body` with a tracer of its own and judges in two steps. While the value `body` returns is still alive (return
@@ -53,12 +54,12 @@ public func assertSharedCoordinatorsReleased<Kept>(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ body: () throws -> Kept
 ) rethrows {
-    SharedTracerTurn.lock.lock()
-    defer { SharedTracerTurn.lock.unlock() }
-    try assertCoordinatorsReleased(grace: grace, fileID: fileID, filePath: filePath, line: line, column: column) { _ in
-        try body()
-    } recording: {
-        CoordinatorRecording(tracer: .shared, grace: grace)
+    try SharedTracerTurn.turn.withLock { _ in
+        try assertCoordinatorsReleased(grace: grace, fileID: fileID, filePath: filePath, line: line, column: column) { _ in
+            try body()
+        } recording: {
+            CoordinatorRecording(tracer: .shared, grace: grace)
+        }
     }
 }
 
@@ -78,5 +79,5 @@ private func assertCoordinatorsReleased<Kept>(
 
 /// Makes the scopes that record through the shared tracer take turns.
 enum SharedTracerTurn {
-    static let lock = NSLock()
+    static let turn = LockedBox(())
 }

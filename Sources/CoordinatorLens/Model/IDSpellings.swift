@@ -1,3 +1,4 @@
+@_spi(Locking) import CoordinatorWire
 /// Every string id read in this process, each spelling once, numbered in the order first read: what lets a string
 /// `CoordinatorID` be two plain words. Shared by all sessions and threads (ids are compared only within a session,
 /// and equal spellings get equal numbers everywhere); a spelling is kept for the life of the process, at most
@@ -10,7 +11,7 @@ final class IDSpellings: Sendable {
         var spellings: [String] = []
     }
 
-    // The core's owned box (`LockedBox`), not `Synchronization.Mutex`: that needs macOS 15 / iOS 18.
+    // The package's own box (`LockedBox`), not `Synchronization.Mutex`: that needs macOS 15 / iOS 18.
     private let table = LockedBox(Table())
 
     /// The number of `spelling`, given it now if it is new.

@@ -1,4 +1,5 @@
 import CoordinatorLens
+import CoordinatorWire
 import Foundation
 
 #if canImport(Glibc)
@@ -32,6 +33,8 @@ final class StreamRecorder: @unchecked Sendable {
         var waiting: [@Sendable () -> Void] = []
         var lastRun: String?
         var closing = false
+        /// The writing thread has closed the file and stopped.
+        var closed = false
         var dropped = 0
         var droppedReported = 0
         var failure: String?
@@ -51,7 +54,6 @@ final class StreamRecorder: @unchecked Sendable {
     private let queue = ConditionBox(Queue())
     private let bufferBytes: Int
     private let descriptor: Int32
-    private let finished = DispatchSemaphore(value: 0)
     /// Bytes the file held when `listen` started.
     let existingBytes: Int
     /// Told each run's highest seq once its line is in the file.
@@ -161,8 +163,10 @@ final class StreamRecorder: @unchecked Sendable {
     @discardableResult
     func close(by deadline: Date) -> Bool {
         queue.withLockedValue { $0.closing = true }
-        let seconds = max(0, deadline.timeIntervalSinceNow)
-        return finished.wait(timeout: .now() + seconds) == .success
+        return queue.wait { queue in
+            if queue.closed { return .found(true) }
+            return Date() < deadline ? .waiting(until: deadline) : .found(false)
+        }
     }
 
     private func drainForever() {
@@ -196,7 +200,7 @@ final class StreamRecorder: @unchecked Sendable {
             return queue.waiting
         }
         called.forEach { $0() }
-        finished.signal()
+        queue.withLockedValue { $0.closed = true }
     }
 
     /// Writes a batch, or while the disk refuses, counts it; the first batch the disk takes after a refusal starts

@@ -1,5 +1,6 @@
 import CoordinatorLens
 import CoordinatorLensRendering
+import CoordinatorWire
 import Foundation
 
 /// Draws changed sessions' pictures (`listen --out`) one at a time on a thread of its own, fairly: ingestion and the
