@@ -121,7 +121,7 @@ package final class InspectorServer: Sendable {
             running.withLockedValue { $0.channel = channel }
         } catch {
             _ = recorder?.close(by: Date())
-            throw ListenError(message: "cannot listen on \(options.host):\(options.port): \(error)")
+            throw ListenError.binding("listen", host: options.host, port: options.port, flag: "--port", error)
         }
         if let page, let httpPort = options.httpPort {
             do {
@@ -130,10 +130,9 @@ package final class InspectorServer: Sendable {
             } catch {
                 try? await channel.close()
                 _ = recorder?.close(by: Date())
-                throw ListenError(
-                    message:
-                        "cannot serve the inspector page on \(options.host):\(httpPort): \(error) (--http-port picks another port, --no-http turns the page off)"
-                )
+                var failure = ListenError.binding("serve the inspector page", host: options.host, port: httpPort, flag: "--http-port", error)
+                failure.message += " (--no-http turns the page off)"
+                throw failure
             }
         }
         return channel.localAddress?.port ?? options.port

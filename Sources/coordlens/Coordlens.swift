@@ -16,6 +16,11 @@ struct Coordlens: AsyncParsableCommand {
         ]
     )
 
+    /// The subcommands' names, as typed.
+    static var subcommandNames: [String] {
+        configuration.subcommands.map { $0._commandName } + ["help"]
+    }
+
     /// What `--version` prints: the release, and which leak-history stores this build reaches.
     static var versionText: String {
         let postgres =
@@ -26,6 +31,10 @@ struct Coordlens: AsyncParsableCommand {
 
     /// Runs the command; bad usage exits 2 (not ArgumentParser's 64) so CI can tell it from a found leak (1).
     static func main() async {
+        if let unknown = UnknownSubcommand(arguments: Array(CommandLine.arguments.dropFirst()), known: subcommandNames) {
+            FileHandle.standardError.write(Data((unknown.message + "\n").utf8))
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -33,7 +33,7 @@ package final class RecordingViewer: Sendable {
         do {
             return try await page.start(host: host, port: port, group: group)
         } catch {
-            throw ListenError(message: "cannot serve the inspector page on \(host):\(port): \(error)")
+            throw ListenError.binding("serve the inspector page", host: host, port: port, flag: "--http-port", error)
         }
     }
 

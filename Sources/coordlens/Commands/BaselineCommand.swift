@@ -7,10 +7,12 @@ struct BaselineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "baseline",
         abstract: "Write the leak fingerprints of recordings, with the most coordinators one run retained with each, as a baseline for check --baseline.",
-        discussion: """
+        discussion: CommandHelp.discussion(
+            """
             Commit the file: check --baseline then lists these leaks as known and fails only on new fingerprints or \
             runs with more of one than the baseline allows. Directories are searched for *.ndjson, as with --summary.
-            """
+            """,
+            examples: CommandHelp.baselineExamples, exitCodes: CommandHelp.baselineExitCodes)
     )
 
     @Argument(help: "Recordings in wire format v1 (NDJSON), or directories of them.")

@@ -7,7 +7,8 @@ import Foundation
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Report retained coordinators; exit 0 when none, 1 when some (or when the run ended too early to judge), 2 on bad usage or input."
+        abstract: "Report retained coordinators; exit 0 when none, 1 when some (or when the run ended too early to judge), 2 on bad usage or input.",
+        discussion: CommandHelp.check
     )
 
     enum ReportFormat: String, ExpressibleByArgument, CaseIterable {

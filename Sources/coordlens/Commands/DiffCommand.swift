@@ -10,7 +10,8 @@ struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare the coordinator trees of two runs; exit 1 when B has a leak or a pile-up A does not, 2 on bad usage or input.",
-        discussion: """
+        discussion: CommandHelp.discussion(
+            """
             Coordinators are matched by their path of types from the root and their ordinal among same-type siblings \
             (AppCoordinator/MainTabCoordinator/FeedCoordinator[0]), as ids differ between runs. A detached coordinator \
             is matched under the parent it was removed from. Markers: + added (only in B), - gone (only in A), \
@@ -20,11 +21,12 @@ struct DiffCommand: ParsableCommand {
             (still-child, detached, outlived-parent); fingerprints are counted, so B leaking one twice where A leaked \
             it once is one new leak. A path (types from the root) on which B has more coordinators in use at its end than \
             A had is a pile-up: coordinators created on every visit and never let go, which have no screen to mark them \
-            done. Exit status: 0 when B has no new leak and no pile-up, 1 when it has, 2 on bad usage or input.
+            done.
 
             `coordlens diff --growth RUN.ndjson --mark LABEL` is the old name of `coordlens growth RUN.ndjson --mark \
             LABEL`, which lists the types whose live count grows at every mark.
-            """
+            """,
+            examples: CommandHelp.diffExamples, exitCodes: CommandHelp.diffExitCodes)
     )
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

@@ -8,11 +8,13 @@ struct GrowthCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "growth",
         abstract: "List the coordinator types whose live count grows at every mark; exit 1 when some do, 2 on bad usage or input.",
-        discussion: """
+        discussion: CommandHelp.discussion(
+            """
             Run a flow several times in one session with CoordinatorTrace.mark(LABEL) after each pass. A type that \
             grows from each mark to the next piles up as the flow repeats, even before any single coordinator is \
             judged retained. `coordlens diff --growth FILE --mark LABEL` is the same command under its old name.
-            """
+            """,
+            examples: CommandHelp.growthExamples, exitCodes: CommandHelp.growthExitCodes)
     )
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

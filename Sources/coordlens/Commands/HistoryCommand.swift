@@ -8,6 +8,7 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Store runs in a leak history (SQLite or PostgreSQL) and list each leak fingerprint's first and last sighting.",
+        discussion: CommandHelp.history,
         subcommands: [HistoryListCommand.self, HistoryAddCommand.self],
         defaultSubcommand: HistoryListCommand.self
     )

@@ -7,7 +7,8 @@ import Foundation
 struct ListenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "listen",
-        abstract: "Accept hook connections, keep each session's live tree, re-render it as it changes."
+        abstract: "Accept hook connections, keep each session's live tree, re-render it as it changes.",
+        discussion: CommandHelp.listen
     )
 
     @Option(help: "The address to bind. Loopback by default; 0.0.0.0 exposes the inspector to the network.")

@@ -8,7 +8,8 @@ import Foundation
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a session's coordinator tree to svg, png, pdf, dot, json, or a one-file html report."
+        abstract: "Render a session's coordinator tree to svg, png, pdf, dot, json, or a one-file html report.",
+        discussion: CommandHelp.render
     )
 
     @Argument(help: "Recordings in wire format v1 (NDJSON); - reads standard input.")

@@ -7,7 +7,8 @@ import Foundation
 struct ViewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "view",
-        abstract: "Open recorded streams in the inspector page (the one `listen` serves), with no hook port."
+        abstract: "Open recorded streams in the inspector page (the one `listen` serves), with no hook port.",
+        discussion: CommandHelp.view
     )
 
     @Argument(help: "NDJSON recordings; - reads standard input.")

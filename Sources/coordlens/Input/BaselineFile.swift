@@ -42,7 +42,7 @@ enum BaselineFile {
     static func read(_ path: String) throws -> LeakBaseline {
         // Read through a handle, so a pipe (`--baseline <(…)`) works as well as a file.
         guard let data = FileHandle(forReadingAtPath: path).flatMap({ try? $0.readToEnd() ?? Data() }) else {
-            throw UsageFailure(message: "cannot read baseline \(path)")
+            throw UsageFailure(message: "cannot read baseline \(path): \(FileProblem.reading(path))")
         }
         let text = String(decoding: data, as: UTF8.self)
         let object: Any

@@ -97,7 +97,9 @@ enum RecordingInput {
             if path == "-" {
                 (handle, source) = (FileHandle.standardInput, "<stdin>")
             } else {
-                guard let file = FileHandle(forReadingAtPath: path) else { throw UsageFailure(message: "cannot read \(path)") }
+                guard let file = FileHandle(forReadingAtPath: path) else {
+                    throw UsageFailure(message: "cannot read \(path): \(FileProblem.reading(path))")
+                }
                 (handle, source) = (file, path)
             }
         }
@@ -107,7 +109,9 @@ enum RecordingInput {
             do {
                 return try handle.read(upToCount: 1 << 20) ?? Data()
             } catch {
-                throw UsageFailure(message: "cannot read \(path): \(error.localizedDescription)")
+                // Foundation's words for a directory ("The operation could not be completed") say nothing.
+                let reason = path != "-" && FileManager.default.fileExists(atPath: path) ? FileProblem.reading(path) : error.localizedDescription
+                throw UsageFailure(message: "cannot read \(path): \(reason == "Success" ? error.localizedDescription : reason)")
             }
         }
 
