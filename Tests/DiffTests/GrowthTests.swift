@@ -21,6 +21,23 @@ struct GrowthTests {
         return run
     }
 
+    /// Growth walks the log through the same replay as snapshots and cuts: a log read for its end only is refused the
+    /// way a cut on it is, naming why, rather than reported as having no marks.
+    @Test("growth replays as cuts do: a log kept for its end only is refused with the reason")
+    func growthSharesTheReplay() throws {
+        let ndjson = Self.run(iterations: 3).ndjson
+        let endOnly = Recording(bytes: Array(ndjson.utf8), keeping: .treeAtEnd).sessions[0]
+        #expect(throws: GrowthError.self) { try GrowthReport(endOnly, label: "loop") }
+        do {
+            _ = try GrowthReport(endOnly, label: "loop")
+        } catch {
+            #expect(error.message == "run repeat was read for its end only: this needs a recording that keeps every line")
+        }
+        #expect(throws: CutError.self) { try endOnly.snapshot(until: .mark("loop")) }
+        let full = try GrowthReport(Self.run(iterations: 3).log, label: "loop")
+        #expect(full.growing.map(\.counts) == [[1, 2, 3]])
+    }
+
     @Test("a type whose live count grows at every mark is reported with its counts per iteration")
     func growing() throws {
         let report = try GrowthReport(Self.run(iterations: 4).log, label: "loop")

@@ -26,11 +26,16 @@ public struct SessionLog: Sendable {
         self.limits = limits
     }
 
-    /// Replays the session up to `cut`; returns the tree and the time to evaluate it at.
-    package func replay(until cut: Cut = .end) throws(CutError) -> (tree: SessionTree, evaluatedAt: Double) {
+    /// Replays the session up to `cut`; returns the tree and the time to evaluate it at. The one walk of a log:
+    /// snapshots, cuts, the page's time travel and `growth` all replay through here. `visit`, when given, sees the
+    /// tree just before and just after each event is applied (`applied` false, then true).
+    package func replay(
+        until cut: Cut = .end, visit: ((_ tree: SessionTree, _ record: EventRecord, _ applied: Bool) -> Void)? = nil
+    ) throws(CutError) -> (tree: SessionTree, evaluatedAt: Double) {
         if let treeAtEnd {
-            guard cut == .end else {
-                throw CutError(message: "run \(header.run) was read for its end only: a cut needs a recording that keeps every line")
+            guard cut == .end, visit == nil else {
+                throw CutError(
+                    message: "run \(header.run) was read for its end only: \(visit == nil ? "a cut" : "this") needs a recording that keeps every line")
             }
             return (treeAtEnd, treeAtEnd.lastTime)
         }
@@ -49,7 +54,9 @@ public struct SessionLog: Sendable {
                 case .time(let time): if record.time > time { return (tree, time) }
                 case .mark: break
                 }
+                visit?(tree, record, false)
                 tree.apply(record)
+                visit?(tree, record, true)
                 if case .mark(let wanted) = cut, case .mark(let label) = record.event, label == wanted {
                     return (tree, record.time)
                 }

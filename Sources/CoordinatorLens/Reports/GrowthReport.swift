@@ -43,37 +43,36 @@ package struct GrowthReport: Sendable, Encodable {
 
     /// Replays `log` once, counting live coordinators per type at each mark labelled `label`; needs at least two.
     package init(_ log: SessionLog, label: String) throws(GrowthError) {
-        var tree = SessionTree(header: log.header, limits: log.limits)
-        log.notes.forEach { tree.report($0) }
         var marks: [Mark] = []
         var countsAtMarks: [[String: Int]] = []
         // Live coordinators per type, kept up to date event by event: counting the whole tree at each mark made a run
         // that repeats its flow quadratic in its marks.
         var live: [String: Int] = [:]
-        for entry in log.entries {
-            switch entry {
-            case .malformed(let diagnostic):
-                tree.report(diagnostic)
-            case .unkept(let count):
-                tree.countUnkept(count)
-            case .record(let record):
+        var before: Coordinator?
+        let tree: SessionTree
+        do {
+            tree = try log.replay { tree, record, applied in
                 let id: CoordinatorID?
                 switch record.event {
                 case .add(let added, _, _): id = added
                 case .deinitialized(let freed): id = freed
                 default: id = nil
                 }
-                let before = id.flatMap { tree.storedIgnoringChildren($0) }
-                tree.apply(record)
+                guard applied else {
+                    before = id.flatMap { tree.storedIgnoringChildren($0) }
+                    return
+                }
                 if let id {
                     let after = tree.storedIgnoringChildren(id)
                     if let before, before.deinitAt == nil { live[before.type, default: 0] -= 1 }
                     if let after, after.deinitAt == nil { live[after.type, default: 0] += 1 }
                 }
-                guard case .mark(let seen) = record.event, seen == label else { continue }
+                guard case .mark(let seen) = record.event, seen == label else { return }
                 marks.append(Mark(label: label, seq: record.seq, time: record.time))
                 countsAtMarks.append(live.filter { $0.value > 0 })
-            }
+            }.tree
+        } catch {
+            throw GrowthError(message: error.message)
         }
         guard marks.count >= 2 else {
             let labels = Array(Set(tree.marks.map(\.label))).sorted()
