@@ -60,6 +60,11 @@ class LiveSampleTests(unittest.TestCase):
         self.page.click("#live")
         self.page.wait_for_selector("#live[aria-pressed=true]")
 
+    def test_a_live_session_says_live_feed_and_has_a_live_button(self):
+        expect(self.page.locator("#feed-state")).to_have_text("live feed")
+        expect(self.page.locator("#live")).to_have_text("Live")
+        expect(self.page.locator("#slider")).to_have_attribute("aria-valuetext", re.compile(r"^event \d+ of \d+ · "))
+
     def test_retained_nodes_are_red_and_a_click_shows_the_call_site(self):
         red = self.page.locator("#tree g.node.verdict-retained")
         self.assertGreater(red.count(), 0)
@@ -291,9 +296,18 @@ class RecordedViewTests(ViewedRecording):
         self.assertNotEqual(page.locator("#tree g.node text").first.evaluate("text => getComputedStyle(text).display"), "none")
         self.assertEqual(page.errors, [])
 
+    def test_a_recording_says_recorded_and_has_an_end_not_a_present(self):
+        page = self.browser.page(self.url)
+        expect(page.locator("#feed-state")).to_have_text("recorded")
+        expect(page.locator("#live")).to_have_text("End")
+        expect(page.locator("#position")).to_contain_text("end · event")
+        last = page.locator("#slider").get_attribute("max")
+        expect(page.locator("#slider")).to_have_attribute("aria-valuetext", re.compile(rf"^event {last} of {last} · "))
+        self.assertEqual(page.errors, [])
+
     def test_stepping_past_the_last_event_stays_on_the_last(self):
         page = self.browser.page(self.url)
-        expect(page.locator("#position")).to_contain_text("live · event")
+        expect(page.locator("#position")).to_contain_text("end · event")
         last = page.locator("#slider").get_attribute("max")
         page.locator("#viewport").focus()
         for key in ("ArrowLeft", "ArrowRight", "ArrowRight", "ArrowRight"):

@@ -14,10 +14,11 @@ export function onArrival(handlers) { Object.assign(arrival, handlers); }
 
 export function connect() {
   const feed = new EventSource("/api/events");
-  feed.addEventListener("open", () => setFeed("open", "live feed"));
+  feed.addEventListener("open", () => setFeed("open", feedWords()));
   feed.addEventListener("error", () => setFeed("closed", "feed lost; retrying…"));
   feed.addEventListener("hello", (event) => {
     state.sessions = new Map(JSON.parse(event.data).map((s) => [s.run, s]));
+    setFeed("open", feedWords());
     arrival.sessions();
   });
   feed.addEventListener("session", (event) => {
@@ -30,6 +31,11 @@ export function connect() {
     state.sessions.delete(JSON.parse(event.data).run);
     arrival.sessions();
   });
+}
+// `coordlens view` serves recordings only: nothing on the page is live, and the feed state must not claim it is.
+function feedWords() {
+  const sessions = [...state.sessions.values()];
+  return sessions.length > 0 && sessions.every((s) => s.state === "recorded") ? "recorded" : "live feed";
 }
 export function setFeed(kind, text) {
   $("feed-state").dataset.state = kind;

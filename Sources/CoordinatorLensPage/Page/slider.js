@@ -11,9 +11,16 @@ export function drawTimeline() {
   slider.min = first;
   slider.max = last;
   if (state.seq == null) slider.value = last;
+  // A recording has an end, not a present: the button and the position say so.
+  const recorded = model.summary.state === "recorded";
+  $("live").textContent = recorded ? "End" : "Live";
+  $("live").title = recorded ? "Back to the end of the recording" : "Back to the present";
   $("live").setAttribute("aria-pressed", String(state.seq == null));
-  $("position").textContent = (state.seq == null ? "live · " : "") + `event ${model.seq ?? model.summary.lastSeq ?? 0} of ${last} · ${seconds(model.evaluatedAt)}`
+  const place = `event ${model.seq ?? model.summary.lastSeq ?? 0} of ${last} · ${seconds(model.evaluatedAt)}`;
+  $("position").textContent = (state.seq == null ? (recorded ? "end · " : "live · ") : "") + place
     + (model.historyComplete ? "" : " (time travel covers the first part only)");
+  // A screen reader says where the slider stands, not a bare number.
+  slider.setAttribute("aria-valuetext", place);
   const span = Math.max(1, last - first);
   $("ticks").replaceChildren(...model.marks.map((m) => el("button", {
     type: "button", class: "tick", title: `${m.label} (event ${m.seq}, ${seconds(m.time)})`, "data-seq": String(m.seq),
