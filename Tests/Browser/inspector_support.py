@@ -76,8 +76,8 @@ class Browser:
         self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=args)
         return self
 
-    def page(self, url):
-        page = self.browser.new_page(viewport={"width": 1440, "height": 900})
+    def page(self, url, viewport=None):
+        page = self.browser.new_page(viewport=viewport or {"width": 1440, "height": 900})
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         page.on("console", lambda message: page.errors.append(message.text) if message.type == "error" else None)

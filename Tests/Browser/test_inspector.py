@@ -296,6 +296,42 @@ class RecordedViewTests(ViewedRecording):
         self.assertNotEqual(page.locator("#tree g.node text").first.evaluate("text => getComputedStyle(text).display"), "none")
         self.assertEqual(page.errors, [])
 
+    def test_narrow_windows_keep_the_tree_usable(self):
+        for width, height in ((800, 900), (390, 844)):
+            page = self.browser.page(self.url, viewport={"width": width, "height": height})
+            page.wait_for_selector("#tree g.node.verdict-retained")
+            viewport = page.locator("#viewport").bounding_box()
+            toolbar = page.locator(".toolbar").bounding_box()
+            panels = page.locator("aside.panels").bounding_box()
+            if width >= 800:
+                self.assertGreaterEqual(viewport["width"], width / 2 - 1, f"at {width} px the picture keeps half the width")
+            else:
+                self.assertGreaterEqual(viewport["width"], width - 2, "at phone width the picture takes the whole width")
+                self.assertGreaterEqual(viewport["height"], 250)
+                self.assertGreaterEqual(panels["y"], viewport["y"] + viewport["height"] - 1, "the panels stack below the picture")
+            self.assertLessEqual(toolbar["y"] + toolbar["height"], viewport["y"] + 1, "the toolbar sits above the picture, not over it")
+            # The picture answers a click where it is drawn: the retained node's details open.
+            page.locator("#tree g.node.verdict-retained").first.click()
+            expect(page.locator("#details")).to_contain_text("retained")
+            self.assertEqual(page.errors, [])
+            page.close()
+
+    def test_dark_mode_follows_the_system(self):
+        page = self.browser.page(self.url)
+        page.emulate_media(color_scheme="dark")
+        page.wait_for_selector("#tree g.node.verdict-retained")
+        colours = page.evaluate("""() => [document.body, document.querySelector('.panel'), document.querySelector('h1')]
+            .map((e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color])""")
+        def luminance(text):
+            red, green, blue = [int(part) for part in re.findall(r"\d+", text)[:3]]
+            return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+        self.assertLess(luminance(colours[0][0]), 60, f"a dark page: {colours}")
+        self.assertLess(luminance(colours[1][0]), 60, f"dark panels: {colours}")
+        self.assertGreater(luminance(colours[2][1]), 180, f"light text: {colours}")
+        page.emulate_media(color_scheme="light")
+        self.assertGreater(luminance(page.evaluate("() => getComputedStyle(document.body).backgroundColor")), 200)
+        self.assertEqual(page.errors, [])
+
     def test_a_recording_says_recorded_and_has_an_end_not_a_present(self):
         page = self.browser.page(self.url)
         expect(page.locator("#feed-state")).to_have_text("recorded")
