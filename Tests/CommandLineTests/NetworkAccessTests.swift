@@ -111,9 +111,12 @@ struct NetworkAccessTests {
         #expect(check.standardOutput.contains("RETAINED"), "the run is judged: \(check.standardOutput)")
     }
 
-    /// `kill -9` of `listen` across the link mid-stream, and a new one on the same address: the hook reconnects and
-    /// resends what the recording lacks, so the hook's own count equals what is recorded plus what it dropped.
-    @Test func aKilledListenAcrossTheLinkLosesNothing() throws {
+    /// A hook streaming to a `listen --record` inside a namespace of its own while `fault` strikes; `fault` gets the
+    /// namespace, the listen and a way to start another on the same address, and returns the listen that sees the end.
+    /// Returns what the recording reports dropped, after holding the hook's counts to it.
+    private func streamAcrossTheLink(
+        cutLines: Int = 0, _ fault: (NetworkNamespace, ListenProcess, () throws -> ListenProcess) throws -> ListenProcess
+    ) throws -> Int {
         let namespace = try NetworkNamespace()
         defer { namespace.remove() }
         let folder = try TemporaryFolder("coordlens-net")
@@ -122,24 +125,34 @@ struct NetworkAccessTests {
         let token = String(repeating: "t", count: 48)
         // Inside its own namespace every port is free.
         let port = 47_420
-        let first = try ListenProcess(["--host", "0.0.0.0", "--token", token, "--record", path], port: port, namespace: namespace)
+        let start = { try ListenProcess(["--host", "0.0.0.0", "--token", token, "--record", path], port: port, namespace: namespace) }
+        let first = try start()
         let tracer = Tracer()
         tracer.start(
             app: "AcrossTheLink", sink: .tcp(host: namespace.insideAddress, port: port, token: token),
-            options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 20)
+            options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 30)
         )
         let run = try #require(tracer.runID)
         let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
         Thread.sleep(forTimeInterval: 0.3)
-        #expect(first.send(SIGKILL, exitWithin: 10))
-        Thread.sleep(forTimeInterval: 0.3)
-        let second = try ListenProcess(["--host", "0.0.0.0", "--token", token, "--record", path], port: port, namespace: namespace)
-        defer { withExtendedLifetime(first) { second.stop() } }
+        let last = try fault(namespace, first, start)
+        // The first process object lives to the end: freeing it closes its pipe (see NothingLostTests).
+        defer { withExtendedLifetime(first) { last.stop() } }
         streamer.wait()
         tracer.end()
-        #expect(second.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(second.lines)")
-        #expect(second.send(SIGTERM, exitWithin: 10))
-        let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path, cutLines: 1)
+        #expect(last.waitForLine(timeout: 30) { $0.contains("[ended]") } != nil, "\(last.lines)")
+        #expect(last.send(SIGTERM, exitWithin: 10))
+        return try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path, cutLines: cutLines)
+    }
+
+    /// `kill -9` of `listen` across the link mid-stream, and a new one on the same address: the hook reconnects and
+    /// resends what the recording lacks, so the hook's own count equals what is recorded plus what it dropped.
+    @Test func aKilledListenAcrossTheLinkLosesNothing() throws {
+        let dropped = try streamAcrossTheLink(cutLines: 1) { _, first, start in
+            #expect(first.send(SIGKILL, exitWithin: 10))
+            Thread.sleep(forTimeInterval: 0.3)
+            return try start()
+        }
         #expect(dropped == 0, "a hook with room for its backlog drops nothing across a restart")
     }
 
@@ -147,30 +160,12 @@ struct NetworkAccessTests {
     /// The hook waits out the outage on the same connection (or takes it for dead after its stall time and
     /// reconnects), and the accounting still holds exactly.
     @Test func aLinkThatGoesDownMidStreamLosesNothingUncounted() throws {
-        let namespace = try NetworkNamespace()
-        defer { namespace.remove() }
-        let folder = try TemporaryFolder("coordlens-net")
-        defer { withExtendedLifetime(folder) {} }
-        let path = folder.file("rec.ndjson")
-        let token = String(repeating: "d", count: 48)
-        let port = 47_421
-        let listen = try ListenProcess(["--host", "0.0.0.0", "--token", token, "--record", path], port: port, namespace: namespace)
-        let tracer = Tracer()
-        tracer.start(
-            app: "OutageAcrossTheLink", sink: .tcp(host: namespace.insideAddress, port: port, token: token),
-            options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 30)
-        )
-        let run = try #require(tracer.runID)
-        let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
-        Thread.sleep(forTimeInterval: 0.3)
-        try namespace.setLink(up: false)
-        Thread.sleep(forTimeInterval: 1.5)
-        try namespace.setLink(up: true)
-        streamer.wait()
-        tracer.end()
-        #expect(listen.waitForLine(timeout: 30) { $0.contains("[ended]") } != nil, "\(listen.lines)")
-        #expect(listen.send(SIGTERM, exitWithin: 10))
-        let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
+        let dropped = try streamAcrossTheLink { namespace, listen, _ in
+            try namespace.setLink(up: false)
+            Thread.sleep(forTimeInterval: 1.5)
+            try namespace.setLink(up: true)
+            return listen
+        }
         #expect(dropped == 0, "a hook with room for its backlog drops nothing across an outage")
     }
 }
