@@ -45,7 +45,7 @@ let package = Package(
             pkgConfig: "libgvc",
             providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
         ),
-        .target(name: "CoordinatorLensRendering", dependencies: ["CoordinatorLens", "CGraphviz"]),
+        .target(name: "CoordinatorLensRendering", dependencies: ["CoordinatorLens", "CoordinatorWire", "CGraphviz"]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",

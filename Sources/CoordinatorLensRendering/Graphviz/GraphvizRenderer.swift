@@ -1,4 +1,5 @@
 import CGraphviz
+@_spi(Locking) import CoordinatorWire
 import Foundation
 
 /// The process's only door to libgvc: lays DOT text out with `dot` and renders it, one call at a time.
@@ -30,9 +31,7 @@ package final class GraphvizRenderer: @unchecked Sendable {
 
     /// Whether the core-plugin context could be made; false until a drawing asked for it.
     var drawsWithCorePlugins: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return (coreContext ?? nil) != nil
+        contexts.withLock { ($0.core ?? nil) != nil }
     }
 
     /// Throws `RenderError.tooBig` for a drawing of more than `maximumNodes` nodes.
@@ -48,10 +47,14 @@ package final class GraphvizRenderer: @unchecked Sendable {
         case machine
     }
 
-    private let lock = NSLock()
-    // Guarded by `lock`, like every call into libgvc.
-    private var context: OpaquePointer?
-    private var coreContext: OpaquePointer??
+    /// libgvc's contexts: the default one, and the core-plugin one once asked for (nil inside: it could not be made).
+    private struct Contexts {
+        var main: OpaquePointer?
+        var core: OpaquePointer??
+    }
+
+    /// Every call into libgvc runs inside this box's lock.
+    private let contexts = LockedBox(Contexts())
 
     private init() {}
 
@@ -75,32 +78,37 @@ package final class GraphvizRenderer: @unchecked Sendable {
 
     /// `render`, with the plugins chosen; empty bytes when `output` is a stream.
     func render(dot: String, format: RenderFormat, layout: Layout, plugins: Plugins, output: Output = .memory) throws(RenderError) -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        // On a thread with a stack of known size, whoever calls: a dispatch queue's thread has 512 KB, where libcdt's
-        // recursion overflows on graphs that the main thread's 8 MB draws.
-        nonisolated(unsafe) var result: Result<[UInt8], RenderError>!
-        // The caller waits for the thread, so the stream is never used from two threads at once.
-        nonisolated(unsafe) let output = output
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
-            result = Result { () throws(RenderError) -> [UInt8] in
-                try renderLocked(dot: dot, format: format, layout: layout, plugins: plugins, output: output)
+        let result = contexts.withLock { contexts -> Result<[UInt8], RenderError> in
+            // On a thread with a stack of known size, whoever calls: a dispatch queue's thread has 512 KB, where
+            // libcdt's recursion overflows on graphs that the main thread's 8 MB draws. The caller holds the lock and
+            // waits for the thread, so the contexts and the stream are never used from two threads at once.
+            nonisolated(unsafe) var held = contexts
+            nonisolated(unsafe) var result: Result<[UInt8], RenderError>!
+            nonisolated(unsafe) let output = output
+            let finished = ConditionBox(false)
+            let thread = Thread { [self] in
+                result = Result { () throws(RenderError) -> [UInt8] in
+                    try renderLocked(&held, dot: dot, format: format, layout: layout, plugins: plugins, output: output)
+                }
+                finished.withLockedValue { $0 = true }
             }
-            done.signal()
+            thread.stackSize = Self.stackBytes
+            thread.start()
+            finished.wait { $0 ? .found(()) : .waiting(nanoseconds: nil) }
+            contexts = held
+            return result
         }
-        thread.stackSize = Self.stackBytes
-        thread.start()
-        done.wait()
         return try result.get()
     }
 
     /// `render`'s work, on the libgvc thread with the lock held.
-    private func renderLocked(dot: String, format: RenderFormat, layout: Layout, plugins: Plugins, output: Output) throws(RenderError) -> [UInt8] {
-        var gvc = try openContext()
+    private func renderLocked(
+        _ contexts: inout Contexts, dot: String, format: RenderFormat, layout: Layout, plugins: Plugins, output: Output
+    ) throws(RenderError) -> [UInt8] {
+        var gvc = try openContext(&contexts)
         if plugins == .automatic, layout == .givenPositions, [.svg, .dot, .json].contains(format) {
-            if coreContext == nil { coreContext = .some(CorePluginContext.make(besides: gvc)) }
-            if let core = coreContext ?? nil { gvc = core }
+            if contexts.core == nil { contexts.core = .some(CorePluginContext.make(besides: gvc)) }
+            if let core = contexts.core ?? nil { gvc = core }
         }
 
         agreseterrors()
@@ -155,13 +163,13 @@ package final class GraphvizRenderer: @unchecked Sendable {
     }
 
     /// The context, created on first use; call with the lock held.
-    private func openContext() throws(RenderError) -> OpaquePointer {
-        if let context { return context }
+    private func openContext(_ contexts: inout Contexts) throws(RenderError) -> OpaquePointer {
+        if let context = contexts.main { return context }
         // Raising the print threshold above every level keeps Graphviz from writing to stderr and makes it keep each
         // message for `aglasterr()` instead (by default errors are printed and `aglasterr()` returns NULL).
         agseterr(AGMAX)
         guard let created = gvContext() else { throw .contextUnavailable }
-        context = created
+        contexts.main = created
         return created
     }
 
