@@ -27,7 +27,8 @@ extension HistoryConnection {
             try await execute("COMMIT")
             return result
         } catch {
-            try? await execute("ROLLBACK")
+            // On a connection the server ended, a `ROLLBACK` would wait for an answer that never comes.
+            if !error.connectionLost { try? await execute("ROLLBACK") }
             throw error
         }
     }

@@ -33,6 +33,7 @@ struct PostgresHistoryConnection: HistoryConnection {
             case .null: bindings.appendNull()
             }
         }
+        guard !connection.isClosed else { throw HistoryError("\(address): the connection to the server is closed", connectionLost: true) }
         do {
             let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: Self.logger).collect()
             return try rows.map { row in
@@ -45,12 +46,27 @@ struct PostgresHistoryConnection: HistoryConnection {
                 }
             }
         } catch {
-            throw HistoryError("\(address): \(Self.explain(error))")
+            throw HistoryError("\(address): \(Self.explain(error))", connectionLost: connection.isClosed || Self.endsTheSession(error))
         }
     }
 
+    /// Closes the connection, waiting at most 2 s: one the server just ended may never confirm its close, and
+    /// `coordlens` must not wait forever for it.
     func close() async {
-        try? await connection.close()
+        guard !connection.isClosed else { return }
+        let connection = connection
+        Task { try? await connection.close() }
+        for _ in 0..<200 where !connection.isClosed {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+    }
+
+    /// Whether the server ended the session (SQLSTATE class 57, operator intervention, as on a shutdown) or the
+    /// connection failed (class 08): the session, and its transaction, are gone.
+    private static func endsTheSession(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        if let state = error.serverInfo?[.sqlState] { return state.hasPrefix("57") || state.hasPrefix("08") }
+        return error.code == .serverClosedConnection || error.code == .connectionError || error.code == .uncleanShutdown
     }
 
     /// The server's own message when there is one (PSQLError's description hides it on purpose).

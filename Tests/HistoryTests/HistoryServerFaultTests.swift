@@ -9,8 +9,11 @@ struct HistoryServerFaultTests {
     /// The writing session is made to wait inside its transaction (another session holds the leaks table), then the
     /// server terminates it: `history add` fails with a clear error and exit 2, no half of the run is left, and the
     /// same run is stored whole once the server takes it.
+    ///
+    /// Synchronous, with every process on a thread of its own: nothing here waits for the cooperative pool, which the
+    /// whole suite running in parallel on two cores can leave without a free thread for minutes.
     @Test(.enabled(if: HistoryStoreKind.server != nil, "\(HistoryStoreKind.MissingServer())"), .timeLimit(.minutes(2)))
-    func aServerThatEndsTheSessionMidWriteLeavesNoHalfStoredRun() async throws {
+    func aServerThatEndsTheSessionMidWriteLeavesNoHalfStoredRun() throws {
         let store = HistoryStoreKind.postgres
         let folder = try HistoryRecordings.folder("history-fault")
         let history = try store.create(in: folder)
@@ -21,24 +24,24 @@ struct HistoryServerFaultTests {
         #expect(ready.status == 0, "\(ready.standardError)")
 
         // Another session takes the leaks table and keeps it.
-        let holder = Task {
-            try await HistoryStoreKind.psqlAsync("BEGIN; LOCK TABLE leaks IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT;", database: database)
+        let holder = OnItsOwnThread {
+            try HistoryStoreKind.psql("BEGIN; LOCK TABLE leaks IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT;", database: database)
         }
         #expect(
-            try await Self.poll {
+            try Self.poll {
                 try Self.count(
                     "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'leaks' AND l.granted AND l.mode = 'AccessExclusiveLock'",
                     database) == 1
             })
 
-        let writing = Task {
-            try await store.coordlens.runAsync(["history", "add", second, "--history", history], timeout: 120, environment: store.environment)
+        let writing = OnItsOwnThread {
+            try store.coordlens.run(["history", "add", second, "--history", history], timeout: 90, environment: store.environment)
         }
         // `history add` has stored the run's row and waits to add its leaks: its session is ended there.
         let waiting = "datname = '\(database)' AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO leaks%'"
-        #expect(try await Self.poll { try Self.count("SELECT count(*) FROM pg_stat_activity WHERE \(waiting)", database) == 1 })
+        #expect(try Self.poll { try Self.count("SELECT count(*) FROM pg_stat_activity WHERE \(waiting)", database) == 1 })
         try HistoryStoreKind.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE \(waiting)", database: "postgres")
-        let failed = try await writing.value
+        let failed = try writing.value()
         #expect(failed.status == 2, "\(failed.standardOutput) \(failed.standardError)")
         #expect(
             failed.standardError.contains("\(history): terminating connection due to administrator command"),
@@ -47,7 +50,7 @@ struct HistoryServerFaultTests {
 
         try HistoryStoreKind.psql(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND query LIKE '%pg_sleep%'", database: "postgres")
-        _ = try await holder.value
+        _ = try? holder.value()
         #expect(try Self.count("SELECT count(*) FROM runs WHERE run = 'r2'", database) == 0, "no half-stored run")
         #expect(try Self.count("SELECT count(*) FROM leaks", database) == 1, "only the first run's leak")
 
@@ -62,12 +65,31 @@ struct HistoryServerFaultTests {
     }
 
     /// Polls `condition` every 50 ms for at most 30 s.
-    private static func poll(_ condition: () throws -> Bool) async throws -> Bool {
+    private static func poll(_ condition: () throws -> Bool) throws -> Bool {
         let deadline = Date(timeIntervalSinceNow: 30)
         while Date() < deadline {
             if try condition() { return true }
-            try await Task.sleep(nanoseconds: 50_000_000)
+            Thread.sleep(forTimeInterval: 0.05)
         }
         return try condition()
+    }
+}
+
+/// `body` run on a thread of its own; `value()` waits for it.
+private final class OnItsOwnThread<Value>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<Value, any Error>?
+
+    init(_ body: @escaping @Sendable () throws -> Value) {
+        Thread { [self] in
+            result = Result { try body() }
+            done.signal()
+        }.start()
+    }
+
+    func value() throws -> Value {
+        done.wait()
+        done.signal()
+        return try result!.get()
     }
 }

@@ -56,12 +56,6 @@ enum HistoryStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertib
         return run.standardOutput
     }
 
-    /// `psql` on a thread of its own, for a session that stays open while the test goes on; its run, failed or not.
-    static func psqlAsync(_ sql: String, database: String) async throws -> ProcessRun {
-        let (executable, arguments, environment) = try psqlCommand(sql, database: database)
-        return try await ProcessRun.runAsync(executable, arguments, timeout: 90, environment: environment)
-    }
-
     private static func psqlCommand(_ sql: String, database: String) throws -> (URL, [String], [String: String]) {
         guard let server else { throw MissingServer() }
         let address = URLComponents(string: server.address)!
