@@ -11,6 +11,8 @@ final class SessionWriter: @unchecked Sendable {
     /// The session's start on the hook's clock; set once, under the tracer's lock, before the session is visible.
     var startNanos: UInt64 = 0
     private let sink: any TraceSink
+    /// The sink as one whose receiver confirms lines (`TCPSink`), looked up once.
+    private let acknowledged: (any AcknowledgedSink)?
     /// Weak: a tracer that is freed without `end()` lets its writer deliver what it has and stop.
     private weak var tracer: LockedBox<TracerState>?
 
@@ -57,6 +59,7 @@ final class SessionWriter: @unchecked Sendable {
         self.app = app
         self.run = run
         self.sink = sink
+        acknowledged = sink as? any AcknowledgedSink
         self.options = options
         self.tracer = tracer
     }
@@ -75,8 +78,13 @@ final class SessionWriter: @unchecked Sendable {
             signals.flushRequested += 1
             return signals.flushRequested
         }
-        return signals.wait { signals in
-            if signals.flushCompleted >= mine || signals.finished { return .found(true) }
+        return waitFor(until: deadline) { $0.flushCompleted >= mine || $0.finished }
+    }
+
+    /// Waits until `done` holds for the signals or the monotonic `deadline` passes; whether it held.
+    private func waitFor(until deadline: UInt64, _ done: (Signals) -> Bool) -> Bool {
+        signals.wait { signals in
+            if done(signals) { return .found(true) }
             let now = MonotonicClock.now()
             return now < deadline ? .waiting(untilMonotonic: deadline, now: now) : .found(false)
         }
@@ -101,12 +109,7 @@ final class SessionWriter: @unchecked Sendable {
     /// Waits until the writer has delivered its last batch and closed the sink; false on timeout.
     @discardableResult
     func waitUntilFinished(timeout: Double) -> Bool {
-        let deadline = MonotonicClock.now() &+ UInt64(max(0, timeout) * 1e9)
-        return signals.wait { signals in
-            if signals.finished { return .found(true) }
-            let now = MonotonicClock.now()
-            return now < deadline ? .waiting(untilMonotonic: deadline, now: now) : .found(false)
-        }
+        waitFor(until: MonotonicClock.now() &+ UInt64(max(0, timeout) * 1e9)) { $0.finished }
     }
 
     private func loop() {
@@ -118,7 +121,7 @@ final class SessionWriter: @unchecked Sendable {
         header.field("app", app)
         header.field("run", run)
         header.field("pid", Int(ProcessInfo.processInfo.processIdentifier))
-        if sink is any AcknowledgedSink { header.field("acks", 1) }
+        if acknowledged != nil { header.field("acks", 1) }
         backlog.append(header.close())
         // Counts declared in the options hold from the start, before any coordinator is added.
         for expected in options.expectedCounts { process(expected.rawEvent(at: startNanos)) }
@@ -128,12 +131,8 @@ final class SessionWriter: @unchecked Sendable {
         while true {
             // Lines waiting for a live connection: back as soon as it can take more, not a tick later (a socket buffer
             // a tick would cap a burst at tens of thousands of lines a second).
-            let streaming =
-                (hasPending || backlogStart < backlog.count)
-                && (sink as? any AcknowledgedSink)?.holdsLiveConnection == true
-            if streaming, let acknowledged = sink as? any AcknowledgedSink {
-                acknowledged.waitForRoom(milliseconds: tickMilliseconds)
-            }
+            let streaming = (hasPending || backlogStart < backlog.count) && acknowledged?.holdsLiveConnection == true
+            if streaming { acknowledged?.waitForRoom(milliseconds: tickMilliseconds) }
             // One look, at most one sleep: the writer works a tick at a time whether or not anyone woke it.
             let pause = UInt64((lastDrained >= Self.burstEvents ? 0.001 : options.tickInterval) * 1e9)
             var slept = false
@@ -190,7 +189,7 @@ final class SessionWriter: @unchecked Sendable {
         while hasPending {
             if whileTheSinkKeepsUp, room <= 0 {
                 deliver()
-                guard room > 0 || (sink as? any AcknowledgedSink)?.holdsLiveConnection != true else { return }
+                guard room > 0 || acknowledged?.holdsLiveConnection != true else { return }
             }
             process(pending[pendingStart])
             pendingStart += 1
@@ -203,7 +202,7 @@ final class SessionWriter: @unchecked Sendable {
         while hasPending, MonotonicClock.now() < deadline {
             processPending(whileTheSinkKeepsUp: true)
             deliver()
-            guard hasPending, let acknowledged = sink as? any AcknowledgedSink, acknowledged.holdsLiveConnection else { break }
+            guard hasPending, let acknowledged, acknowledged.holdsLiveConnection else { break }
             acknowledged.waitForRoom(milliseconds: 20)
         }
         processPending(whileTheSinkKeepsUp: false)
@@ -256,10 +255,6 @@ final class SessionWriter: @unchecked Sendable {
         }
     }
 
-    /// Delivers what is left within `endTimeout`, giving up on a sink that takes nothing three times running with no
-    /// live connection, and waits for the receiver's acknowledgements; then closes the sink. Giving up, it keeps the
-    /// last half of the time (at most 1 s: a loaded machine behind a slow link needs it) to send one `dropped` line
-    /// counting every line surely lost, and the `end` again.
     /// `endTimeout` split: the time to deliver what is left, then the reserve for the last lines of a session that gives
     /// up (its `dropped` line and the `end` again).
     private var endBudget: (delivering: UInt64, total: UInt64) {
@@ -267,8 +262,11 @@ final class SessionWriter: @unchecked Sendable {
         return (total - min(total / 2, 1_000_000_000), total)
     }
 
+    /// Delivers what is left within `endTimeout` from `start`, giving up on a sink that takes nothing three times
+    /// running with no live connection, and waits for the receiver's acknowledgements; then closes the sink. Giving
+    /// up, it keeps the last half of the time (at most 1 s: a loaded machine behind a slow link needs it) to send one
+    /// `dropped` line counting every line surely lost, and the `end` again.
     private func deliverRest(startedAt start: UInt64) {
-        let acknowledged = sink as? any AcknowledgedSink
         acknowledged?.prepareForLastDelivery()
         deliver()
         let total = endBudget.total
@@ -303,7 +301,7 @@ final class SessionWriter: @unchecked Sendable {
 
     /// Waits for the receiver to confirm what it took, when it took everything, until `deadline`.
     private func awaitAcknowledgements(until deadline: UInt64) {
-        guard let acknowledged = sink as? any AcknowledgedSink, backlogStart == backlog.count else { return }
+        guard let acknowledged, backlogStart == backlog.count else { return }
         let left = Double(deadline - min(deadline, MonotonicClock.now())) / 1e9
         _ = acknowledged.awaitAcknowledgements(timeout: left)
     }
@@ -333,7 +331,7 @@ final class SessionWriter: @unchecked Sendable {
             if backlogStart == before {
                 // A connection whose buffer is full is waited for, only until it can take more; the sink drops it once
                 // it stalls.
-                if let acknowledged = sink as? any AcknowledgedSink, acknowledged.holdsLiveConnection {
+                if let acknowledged, acknowledged.holdsLiveConnection {
                     acknowledged.waitForRoom(milliseconds: 20)
                 } else {
                     idle += 1

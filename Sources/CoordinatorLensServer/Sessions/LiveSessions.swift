@@ -39,6 +39,12 @@ package final class LiveSessions: Sendable {
         var lastJudgement: (at: Date, cost: Double)?
         /// Loaded from a recording rather than fed by a connection: judged at its last event, as `check` judges it.
         var frozen = false
+
+        /// Something changed: a new version, numbered `change` among all runs' changes.
+        mutating func changed(_ change: Int) {
+            version += 1
+            changedAt = change
+        }
     }
 
     struct Judgement {
@@ -84,8 +90,7 @@ package final class LiveSessions: Sendable {
         mutating func touch(_ run: String) {
             guard entries[run] != nil else { return }
             changes += 1
-            entries[run]!.version += 1
-            entries[run]!.changedAt = changes
+            entries[run]!.changed(changes)
         }
     }
 
@@ -190,8 +195,7 @@ package final class LiveSessions: Sendable {
     ) {
         entry.lastArrival = now
         entry.lastActivity = now
-        entry.version += 1
-        entry.changedAt = change
+        entry.changed(change)
         if case .add(let id, _, _) = record.event, entry.tree.coordinatorCount >= maxCoordinators, !entry.tree.knows(id) {
             // Memory is bounded per session: past the limit new coordinators are counted, said once, and not kept.
             // The recording still has them.
