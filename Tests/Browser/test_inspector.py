@@ -328,6 +328,11 @@ class RecordedViewTests(ViewedRecording):
         self.assertLess(luminance(colours[0][0]), 60, f"a dark page: {colours}")
         self.assertLess(luminance(colours[1][0]), 60, f"dark panels: {colours}")
         self.assertGreater(luminance(colours[2][1]), 180, f"light text: {colours}")
+        # Every verdict badge stays readable: its text and its background far apart.
+        for background, text in page.evaluate("""() => [...document.querySelectorAll('#sessions .badge')]
+                .map((e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color])"""):
+            if "rgba(0, 0, 0, 0)" not in background:
+                self.assertGreater(abs(luminance(background) - luminance(text)), 100, f"a readable badge: {background} / {text}")
         page.emulate_media(color_scheme="light")
         self.assertGreater(luminance(page.evaluate("() => getComputedStyle(document.body).backgroundColor")), 200)
         self.assertEqual(page.errors, [])
