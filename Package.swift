@@ -95,7 +95,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "coordlens-bench",
-            dependencies: ["CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering"],
+            dependencies: ["CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer", "CoordinatorWire"],
             path: "Benchmarks/coordlens-bench"
         ),
         // The fuzzing engine: hostile input shapes and a mutator over recordings, checked through the core and DOT.
@@ -141,6 +141,8 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["CoordinatorTrace", "CoordinatorLensServer", "coordlens", "TestSupport"]),
         // The leak history against a real SQLite file and a real PostgreSQL server (`make test` starts one).
         .testTarget(name: "HistoryTests", dependencies: ["CoordinatorLensHistory", "coordlens", "TestSupport"]),
+        // The live server's session table, called directly.
+        .testTarget(name: "CoordinatorLensServerTests", dependencies: ["CoordinatorLensServer", "CoordinatorLens"]),
         .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering", "TestSupport"]),
         .testTarget(name: "DiffTests", dependencies: ["CoordinatorLens", "CoordinatorLensRendering", "TestSupport"]),
         .testTarget(

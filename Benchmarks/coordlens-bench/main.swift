@@ -352,7 +352,7 @@ func hostileShapes() {
     print(String(format: "peak resident memory of the bench so far: %.0f MB", peakMegabytes()))
 }
 
-// `coordlens-bench [hook|hook-ratios|sweep|stalls|drain|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
+// `coordlens-bench [hook|hook-ratios|sweep|stalls|drain|hold|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 // The child processes of the `check` figure.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "check-child" {
@@ -376,6 +376,7 @@ if wanted.isEmpty || wanted.contains("retainers") { retainerSearchTime() }
 if wanted.isEmpty || wanted.contains("drain") { try drainFigures() }
 if wanted.contains("drain-file") { try drainFigures(only: "file") }
 if wanted.contains("drain-listen") { try drainFigures(only: "listen") }
+if wanted.isEmpty || wanted.contains("hold") { intakeHold() }
 if wanted.isEmpty || wanted.contains("growth") { growthTime() }
 if wanted.isEmpty || wanted.contains("decode") {
     try readThroughput()

@@ -153,7 +153,7 @@ package final class InspectorServer: Sendable {
 
     /// One pass: judges the sessions that changed (or whose pending coordinators may have turned retained) and queues
     /// their pictures and status lines; returns what it judged. A big live tree judged a moment ago rests (`resting`,
-    /// `LiveSessions.restFactor`) unless the server is stopping.
+    /// `SessionTable.restFactor`) unless the server is stopping.
     @discardableResult
     package func refresh(now: Date = Date(), resting: Bool = true) -> [LiveSnapshot] {
         let changed = sessions.changes(grace: options.grace, now: now, resting: resting)

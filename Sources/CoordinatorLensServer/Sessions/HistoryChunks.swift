@@ -2,11 +2,12 @@ import CoordinatorLens
 
 /// A live session's kept lines in chunks of a fixed size: appending touches the last chunk only, so a reader that holds
 /// a copy (the page's time travel) costs the next append at most one chunk's copy, never the whole history's.
-struct HistoryChunks: Sendable {
+package struct HistoryChunks: Sendable {
     static let chunkSize = 4_096
 
     private(set) var chunks: [[SessionLog.Entry]] = []
-    private(set) var count = 0
+    /// Lines kept.
+    package private(set) var count = 0
 
     mutating func append(_ entry: SessionLog.Entry) {
         if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
