@@ -6,7 +6,7 @@
 /// dictionary instead of making the array follow them.
 struct CoordinatorIndex: Hashable, Sendable {
     /// Position + 1 by id; 0 means absent, so the array needs no optionals.
-    private var dense: [Int] = []
+    private var dense = ChunkedArray<Int>()
     /// Ids stored while outside the array's reach; an id stays here even once the array has grown past it.
     private var sparse: [CoordinatorID: Int] = [:]
     /// How many ids are stored, in either place.
@@ -50,7 +50,7 @@ struct CoordinatorIndex: Hashable, Sendable {
                 // The next id in line, as the hook's counter gives them: one append.
                 dense.append(newValue + 1)
             } else if slot >= 0, slot < 2 * count + Self.headStart {
-                dense.append(contentsOf: repeatElement(0, count: slot + 1 - dense.count))
+                dense.append(repeating: 0, count: slot + 1 - dense.count)
                 dense[slot] = newValue + 1
             } else {
                 sparse[id] = newValue

@@ -39,16 +39,21 @@ package struct SessionTree: Sendable {
     /// What the hook's retainer search found, by coordinator: kept beside the coordinators, as few have one.
     package private(set) var heldBy: [CoordinatorID: HeldBy] = [:]
 
+    /// Stored with empty `children`: each one's children are in `childLists`, filled in when it is read.
     private var coordinators = ChunkedArray<Coordinator>()
+    /// Each coordinator's children, attached in order, stale entries included (see below). Chunked, not in the
+    /// coordinator: the live server copies the tree to judge it while lines keep adding to it, and one parent of a
+    /// million children would otherwise be copied whole by the next line that adds to it.
+    private var childLists = ChunkedArray<ChunkedArray<CoordinatorID>>()
     private var indexByID = CoordinatorIndex()
     private var rootIDs: [CoordinatorID] = []
     // Detaching leaves its entry in the parent's children (or the roots) as a stale one, found by `slot`, so a remove
     // costs O(1) whatever the number of siblings; a list is compacted once half of it is stale, and readers of
     // `all`, `roots` and the subscript only ever see live entries.
     /// For each coordinator, its position in its parent's `children`, or in `rootIDs` when it is a root.
-    private var slot: [Int] = []
+    private var slot = ChunkedArray<Int>()
     /// For each coordinator, how many entries of its `children` are stale.
-    private var staleChildren: [Int] = []
+    private var staleChildren = ChunkedArray<Int>()
     private var staleRoots = 0
     private var staleTotal = 0
 
@@ -60,9 +65,8 @@ package struct SessionTree: Sendable {
 
     /// Coordinators in the order they were first added.
     package var all: [Coordinator] {
-        guard staleTotal > 0 else { return Array(coordinators) }
         var live = Array(coordinators)
-        for index in live.indices where staleChildren[index] > 0 {
+        for index in live.indices where !childLists[index].isEmpty {
             live[index].children = liveChildren(of: index)
         }
         return live
@@ -72,7 +76,7 @@ package struct SessionTree: Sendable {
     /// second copy of it.
     func forEachCoordinator(_ body: (Coordinator) -> Void) {
         for index in coordinators.indices {
-            guard staleChildren[index] > 0 else {
+            guard !childLists[index].isEmpty else {
                 body(coordinators[index])
                 continue
             }
@@ -100,7 +104,7 @@ package struct SessionTree: Sendable {
     /// The coordinator with this id; nil when the session never added it.
     package subscript(id: CoordinatorID) -> Coordinator? {
         guard let index = indexByID[id] else { return nil }
-        guard staleChildren[index] > 0 else { return coordinators[index] }
+        guard !childLists[index].isEmpty else { return coordinators[index] }
         var coordinator = coordinators[index]
         coordinator.children = liveChildren(of: index)
         return coordinator
@@ -226,6 +230,7 @@ package struct SessionTree: Sendable {
         }
         guard let index = indexByID[id] else {
             coordinators.append(Coordinator(id: id, type: type, parent: nil, addedAt: record.time, addedSite: record.site))
+            childLists.append(ChunkedArray())
             slot.append(0)
             staleChildren.append(0)
             let index = coordinators.count - 1
@@ -262,8 +267,8 @@ package struct SessionTree: Sendable {
             return
         }
         coordinators[index].parent = coordinators[parentIndex].id
-        slot[index] = coordinators[parentIndex].children.count
-        coordinators[parentIndex].children.append(id)
+        slot[index] = childLists[parentIndex].count
+        childLists[parentIndex].append(id)
         if coordinators[parentIndex].deinitAt != nil {
             warn(record, "add of \(name(of: index)) under \(name(of: parentIndex)), which already deinited")
             coordinators[index].orphanedAt = record.time
@@ -280,11 +285,11 @@ package struct SessionTree: Sendable {
         if let parent, let parentIndex = indexByID[parent] {
             staleChildren[parentIndex] += 1
             staleTotal += 1
-            let count = coordinators[parentIndex].children.count
+            let count = childLists[parentIndex].count
             if staleChildren[parentIndex] > 16, 2 * staleChildren[parentIndex] > count {
                 let live = liveChildren(of: parentIndex)
                 for (position, child) in live.enumerated() { slot[indexByID[child]!] = position }
-                coordinators[parentIndex].children = live
+                childLists[parentIndex] = ChunkedArray(live)
                 staleTotal -= staleChildren[parentIndex]
                 staleChildren[parentIndex] = 0
             }
@@ -307,8 +312,8 @@ package struct SessionTree: Sendable {
     /// The entries of a coordinator's children that still hold: the child's parent is this one and its slot is here.
     private func liveChildren(of index: Int) -> [CoordinatorID] {
         let parent = coordinators[index].id
-        let children = coordinators[index].children
-        guard staleChildren[index] > 0 else { return children }
+        let children = childLists[index]
+        guard staleChildren[index] > 0 else { return Array(children) }
         return children.indices.compactMap { position in
             let child = children[position]
             guard let childIndex = indexByID[child], coordinators[childIndex].parent == parent, slot[childIndex] == position

@@ -55,7 +55,7 @@ package final class LiveSessions: Sendable {
     }
 
     /// A connection announced `header`; a run seen before continues (the hook reconnected).
-    func open(_ header: SessionHeader, now: Date = Date()) -> SessionTable.Opening {
+    package func open(_ header: SessionHeader, now: Date = Date()) -> SessionTable.Opening {
         table.withLockedValue { table in
             let known = table.entries[header.run] != nil
             let (opening, evicted) = table.open(header, now: now)
@@ -73,7 +73,7 @@ package final class LiveSessions: Sendable {
         table.withLockedValue { $0.close(run: run, now: now) }
     }
 
-    func apply(_ record: EventRecord, run: String, now: Date = Date()) {
+    package func apply(_ record: EventRecord, run: String, now: Date = Date()) {
         table.withLockedValue { $0.apply(record, run: run, now: now) }
     }
 
@@ -135,7 +135,7 @@ package final class LiveSessions: Sendable {
 
     /// The sessions that changed since the last call, and those whose pending coordinators may have turned retained
     /// since; every other session is left alone.
-    func changes(grace: Double, now: Date = Date(), resting: Bool = true) -> [LiveSnapshot] {
+    package func changes(grace: Double, now: Date = Date(), resting: Bool = true) -> [LiveSnapshot] {
         let due = table.withLockedValue { $0.takeDue(now: now, resting: resting) }
         let judged = due.map { self.judged(run: $0.run, $0.entry, grace: grace, now: now) }
         // Worked out outside the lock; only the results are stored under it.
