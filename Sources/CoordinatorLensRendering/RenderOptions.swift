@@ -24,6 +24,14 @@ public struct RenderOptions: Hashable, Sendable {
     /// Whether each coordinator's box carries its tooltip (verdict, call sites, times); the inspector page writes its
     /// own from the model when a box is first pointed at, and takes pictures without.
     package var nodeTooltips = true
+    /// Coordinators drawn as themselves, with their paths, in a picture that would summarise them: the page's search
+    /// and outline show a coordinator that sits in a summary this way. Released ones among them are drawn too.
+    package var revealed: Set<CoordinatorID> = []
+    /// Whether the picture carries its title and legend; the page shows both itself, so its tree gets the space.
+    package var drawsTitleAndLegend = true
+    /// Summaries the page opened, each named by its first member: the members, that member's siblings of its type and
+    /// verdict, are drawn as themselves (up to the drawing's cap).
+    package var opened: Set<CoordinatorID> = []
     /// The drawn size above which trees collapse by default.
     public static let defaultCollapseThreshold = 300
 

@@ -4,13 +4,24 @@ import { $, el } from "./dom.js";
 import { seconds, site } from "./format.js";
 import { elementId } from "./ids.js";
 import { REPORT, state, nodeById, nodesById } from "./state.js";
-import { centreOn, markSelection } from "./tree-view.js";
+import { refresh } from "./feed.js";
+import { showInOutline } from "./outline.js";
+import { isDrawn, markSelection, zoomTo } from "./tree-view.js";
 
+// Selects a coordinator in the picture, the outline and the details; `centre` also brings it into view at a readable
+// size, asking for a picture that draws it as itself when the present one has it in a summary.
 export function selectNode(id, centre) {
   state.node = id;
   markSelection();
   drawDetails();
-  if (centre) centreOn(id);
+  showInOutline(id);
+  if (!centre) return;
+  if (isDrawn(id)) zoomTo(id);
+  else if (nodeById(id)) {
+    state.reveal = id;
+    state.centreWhenDrawn = id;
+    refresh();
+  }
 }
 
 // A link with an address, so it takes the keyboard focus and Enter; the address names the node but is never
@@ -46,7 +57,7 @@ export async function drawDetails() {
     ...heldRow(node),
     ["done", seconds(node.doneAt)], ["deinit", seconds(node.deinitAt)],
     ["path", el("span", { class: "path" }, path.map(link))],
-    ["children", node.children.length ? el("span", {}, node.children.map((id, i) => [i ? ", " : "", link(id)])) : "none"],
+    ["children", children(node)],
   ];
   const events = el("table", { class: "events" }, el("tr", {}, el("th", {}, "seq"), el("th", {}, "t"), el("th", {}, "kind"), el("th", {}, "site")));
   box.replaceChildren(el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-field": k }, v)])), events);
@@ -60,6 +71,16 @@ export async function drawDetails() {
     if (!response.ok || state.run !== run || state.node !== id) return;
     appendEvents(events, await response.json());
   } catch (_) { /* the panel keeps what it has */ }
+}
+
+// The first children as links, the rest counted: the outline lists them all, and a thousand links here pushed the
+// events table out of sight.
+const SHOWN_CHILDREN = 40;
+function children(node) {
+  if (!node.children.length) return "none";
+  const more = node.children.length - SHOWN_CHILDREN;
+  return el("span", {}, node.children.slice(0, SHOWN_CHILDREN).map((id, i) => [i ? ", " : "", link(id)]),
+    more > 0 ? ` … and ${more.toLocaleString("en")} more (in the outline)` : null);
 }
 
 // Where the details go when the session could not be loaded.

@@ -2,6 +2,7 @@
 // (picture and model) one request at a time. It draws nothing itself: what arrives goes to the handlers main.js gives
 // `onArrival`, so the views import the feed and never the other way round.
 import { $ } from "./dom.js";
+import { elementId } from "./ids.js";
 import { REPORT, state, countsKey, timing } from "./state.js";
 
 const arrival = {
@@ -51,6 +52,8 @@ function query() {
   if ($("leaks-only").checked) params.set("leaks", "1");
   if ($("show-released").checked) params.set("released", "1");
   if ($("show-all").checked) params.set("all", "1");
+  if (state.reveal != null) params.set("reveal", elementId(state.reveal));
+  if (state.opened.size) params.set("open", [...state.opened].map(elementId).join(","));
   return params.toString();
 }
 

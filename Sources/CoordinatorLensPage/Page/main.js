@@ -1,8 +1,9 @@
 // The CoordinatorLens inspector page, wired together. Everything from the network reaches the document as text
 // (textContent, through dom.js) or as Graphviz's SVG through the one sanitiser (sanitise.js); the
 // Content-Security-Policy forbids inline handlers and remote scripts anyway. Each module is one concern: state.js
-// what the page knows, feed.js the network, tree-view.js and search.js the picture, details.js, leaks.js and
-// slider.js the panels, sessions.js the list of runs; known-leaks.js, lifetimes.js and compare.js add their views.
+// what the page knows, feed.js the network, tree-view.js and search.js the picture, outline.js the list of every
+// coordinator, details.js, leaks.js and slider.js the panels, sessions.js the list of runs; known-leaks.js,
+// lifetimes.js and compare.js add their views.
 import { addCompareButton } from "./compare.js";
 import { drawDetails, selectNode, showProblem } from "./details.js";
 import { $ } from "./dom.js";
@@ -10,6 +11,8 @@ import { connect, onArrival, refresh, setFeed } from "./feed.js";
 import { watchKnownLeaks } from "./known-leaks.js";
 import { drawLeaks, drawWarnings } from "./leaks.js";
 import { addLifetimesButton } from "./lifetimes.js";
+import { drawCaption, drawLegend } from "./legend.js";
+import { drawOutline, walk, wireOutline } from "./outline.js";
 import { inertSvg } from "./sanitise.js";
 import { runSearch, wireSearch } from "./search.js";
 import { sessionsChanged, wireSessions } from "./sessions.js";
@@ -27,31 +30,46 @@ function drawPanels() {
   drawWarnings(model);
   drawTimeline();
   drawDetails();
+  drawOutline();
+  drawLegend();
+}
+
+const pick = (id) => selectNode(id, true);
+// Opens a summary of the picture: its members are drawn as themselves from the next picture on.
+function openSummary(firstMember) {
+  state.opened.add(firstMember);
+  refresh();
 }
 
 onArrival({
   sessions: sessionsChanged,
-  tree: (svg, seq) => { showTree(svg, seq); runSearch(false); },
-  model: () => { markSelection(); runSearch(false); drawPanels(); },
+  tree: (svg, seq) => { showTree(svg, seq); runSearch(false); drawCaption(); },
+  model: () => { markSelection(); drawPanels(); runSearch(false); },
   failed: showProblem,
 });
 
 $("fit").addEventListener("click", fit);
-for (const id of ["leaks-only", "show-released", "show-all"]) $(id).addEventListener("change", refresh);
-$("grace").addEventListener("change", refresh);
+// A new filter is a new picture: it is fitted again.
+const refit = () => { state.moved = false; refresh(); };
+for (const id of ["leaks-only", "show-released", "show-all"]) $(id).addEventListener("change", refit);
+$("grace").addEventListener("change", refit);
 wireSlider();
-wireSearch();
+wireSearch(pick);
 wireSessions();
+wireOutline(pick);
 document.addEventListener("keydown", (event) => {
   if (event.target.matches && event.target.matches("input[type=search], input[type=number]")) return;
   if (!state.model) return;
-  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+  // The outline, the picture, the sessions and the controls take their own arrow keys; the slider steps only when
+  // nothing else has the focus.
+  const owned = event.target.closest && event.target.closest("#outline, #tree, #sessions, input, button, a");
+  if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && !owned) {
     event.preventDefault();
     step(event.key === "ArrowLeft" ? -1 : 1);
   } else if (event.key === "f") fit();
   else if (event.key === "/") { event.preventDefault(); $("search").focus(); }
 });
-panAndZoom((id) => selectNode(id, false));
+panAndZoom((id) => selectNode(id, false), openSummary, walk);
 
 if (REPORT) {
   document.body.classList.add("static");

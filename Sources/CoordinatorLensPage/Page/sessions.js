@@ -2,6 +2,7 @@
 import { $, el } from "./dom.js";
 import { drawDetails } from "./details.js";
 import { refresh, sessionMoved } from "./feed.js";
+import { resetOutline } from "./outline.js";
 import { VERDICTS, state } from "./state.js";
 
 // The feed changed the sessions: keep one selected (a live one first) and fetch it again when it moved.
@@ -61,7 +62,11 @@ export function select(run) {
   state.node = null;
   state.model = null;
   state.shown = null;
-  state.fitted = false;
+  state.moved = false;
+  state.reveal = null;
+  state.opened = new Set();
+  state.centreWhenDrawn = null;
+  resetOutline();
   $("tree").replaceChildren();
   $("tree-empty").hidden = run != null;
   drawSessions();

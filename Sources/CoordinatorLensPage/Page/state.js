@@ -16,7 +16,11 @@ export const state = {
   seq: null,                // null: the present; else the event the view stops after
   node: null,               // the selected coordinator's id
   view: { x: 20, y: 20, k: 1 },
-  fitted: false,
+  // The picture re-fits as it changes until the user pans, zooms or picks a coordinator; Fit and a new filter undo that.
+  moved: false,
+  reveal: null,             // a coordinator asked to be drawn as itself though the picture would summarise it
+  opened: new Set(),        // summaries opened, by their first member
+  centreWhenDrawn: null,    // a coordinator to zoom to once the picture that reveals it arrives
   inflight: false,
   again: false,
   search: { query: "", matches: [], index: -1 },

@@ -20,7 +20,11 @@ export function showTree(text, seq) {
   tree.replaceChildren(document.adoptNode(svg));
   tree.dataset.run = state.run;
   tree.dataset.seq = seq == null ? "" : seq;
-  if (!state.fitted) { fit(); state.fitted = true; }
+  const waiting = state.centreWhenDrawn != null && tree.querySelector("#" + CSS.escape(elementId(state.centreWhenDrawn)));
+  if (waiting) { state.centreWhenDrawn = null; markSelection(); zoomTo(idOfElement(waiting.id)); return; }
+  state.centreWhenDrawn = null;
+  // Until the user moves the view, a picture that grows stays fitted, so a leak that appears is in sight.
+  if (!state.moved) fit();
   else if (before) {
     const after = tree.querySelector("#" + CSS.escape(anchor.id));
     if (after) {
@@ -33,17 +37,27 @@ export function showTree(text, seq) {
   markSelection();
 }
 
-// Every coordinator in the picture is a stop for Tab, named by what it shows (type, id, screen, verdict), so the tree
-// is read and used from the keyboard as with the mouse. Attributes only: nothing is measured, so no layout.
+// The picture is a tree for assistive technology: each coordinator (and each summary, which Enter opens) a tree item
+// named by what it shows (type, id, screen, verdict). One Tab stop, the selected coordinator or the first: the arrow
+// keys walk on from it as in the outline, so a picture of 5,000 is not 5,000 stops. Attributes only: nothing is
+// measured, so no layout.
 function focusable(svg) {
+  svg.setAttribute("role", "tree");
+  svg.setAttribute("aria-label", "Coordinator tree picture; arrow keys walk it, Enter picks");
+  let first = true;
   for (const node of svg.querySelectorAll("g.node")) {
-    if (!isNodeElement(node.id)) continue;
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("role", "button");
+    const summary = isSummaryElement(node.id);
+    if (!isNodeElement(node.id) && !summary) continue;
+    node.setAttribute("tabindex", first ? "0" : "-1");
+    first = false;
+    node.setAttribute("role", "treeitem");
+    node.setAttribute("aria-selected", "false");
     const lines = [...node.querySelectorAll("text")].map((text) => text.textContent.trim()).filter(Boolean);
-    node.setAttribute("aria-label", lines.join(", "));
+    node.setAttribute("aria-label", (summary ? "summary, Enter opens it: " : "") + lines.join(", "));
   }
 }
+// A summary box's element: `g` and the name of its first member.
+const isSummaryElement = (name) => name.startsWith("g") && isNodeElement(name.slice(1));
 
 // The node to keep still on screen across an update: the selected one, else the one under the middle of the view,
 // else the first root. Found without measuring every node, which would lay out the whole picture.
@@ -75,6 +89,7 @@ function applyView() {
   tree.classList.toggle("far", k < FAR);
 }
 export function fit() {
+  state.moved = false;
   const svg = $("tree").querySelector("svg");
   if (!svg) return;
   const box = $("viewport").getBoundingClientRect();
@@ -92,15 +107,54 @@ export function centreOn(id) {
   state.view.y += box.top + box.height / 2 - c.y;
   applyView();
 }
-export function markSelection() {
-  for (const node of $("tree").querySelectorAll("g.node.selected")) node.classList.remove("selected");
-  if (state.node == null) return;
-  const node = $("tree").querySelector("#" + CSS.escape(elementId(state.node)));
-  if (node) node.classList.add("selected");
+// Type in a picture is 10-14 pt; picking zooms until it is at least this many CSS pixels, and never zooms out.
+const READABLE_PX = 11;
+// Brings a coordinator to the middle of the view at a size its label reads at, and keeps the view there.
+export function zoomTo(id) {
+  const node = $("tree").querySelector("#" + CSS.escape(elementId(id)));
+  const svg = $("tree").querySelector("svg");
+  if (!node || !svg) return false;
+  const text = node.querySelector("text");
+  const units = svg.viewBox.baseVal && svg.viewBox.baseVal.width;
+  if (text && units) {
+    const perUnit = svg.getBoundingClientRect().width / units;
+    const fontPx = Number(text.getAttribute("font-size") || 14) * perUnit;
+    if (fontPx > 0 && fontPx < READABLE_PX) {
+      const k = Math.min(8, state.view.k * (READABLE_PX / fontPx));
+      const box = $("viewport").getBoundingClientRect();
+      const c = screenCentre(node);
+      // Zoomed about the node, then centred below.
+      const px = c.x - box.left, py = c.y - box.top;
+      state.view.x = px - (px - state.view.x) * (k / state.view.k);
+      state.view.y = py - (py - state.view.y) * (k / state.view.k);
+      state.view.k = k;
+      applyView();
+    }
+  }
+  centreOn(id);
+  state.moved = true;
+  return true;
 }
+export function markSelection() {
+  const tree = $("tree");
+  for (const node of tree.querySelectorAll("g.node.selected")) {
+    node.classList.remove("selected");
+    node.setAttribute("aria-selected", "false");
+  }
+  const node = state.node == null ? null : tree.querySelector("#" + CSS.escape(elementId(state.node)));
+  if (!node) return;
+  node.classList.add("selected");
+  node.setAttribute("aria-selected", "true");
+  // The one Tab stop moves with the selection.
+  for (const stop of tree.querySelectorAll("g.node[tabindex='0']")) stop.setAttribute("tabindex", "-1");
+  node.setAttribute("tabindex", "0");
+}
+// Whether the picture draws this coordinator as itself.
+export const isDrawn = (id) => $("tree").querySelector("#" + CSS.escape(elementId(id))) != null;
 
-// Drag to pan, wheel to zoom; a click that did not drag picks the coordinator under it (`pick(id)`).
-export function panAndZoom(pick) {
+// Drag to pan, wheel to zoom; a click that did not drag picks the coordinator under it (`pick(id)`) or opens the
+// summary under it (`open(firstMemberId)`); `walk(key, id)` gives the coordinator an arrow key leads to.
+export function panAndZoom(pick, open, walk) {
   const viewport = $("viewport");
   let drag = null;
   viewport.addEventListener("pointerdown", (event) => {
@@ -111,7 +165,7 @@ export function panAndZoom(pick) {
     if (!drag) return;
     const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
     if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 4) return;
-    if (!drag.moved) { drag.moved = true; viewport.setPointerCapture?.(event.pointerId); viewport.classList.add("dragging"); }
+    if (!drag.moved) { drag.moved = true; state.moved = true; viewport.setPointerCapture?.(event.pointerId); viewport.classList.add("dragging"); }
     state.view.x = drag.start.x + dx;
     state.view.y = drag.start.y + dy;
     applyView();
@@ -124,14 +178,27 @@ export function panAndZoom(pick) {
     if (wasDrag) return;
     const node = event.target.closest && event.target.closest("g.node");
     if (node && isNodeElement(node.id)) pick(idOfElement(node.id));
+    else if (node && isSummaryElement(node.id)) open(idOfElement(node.id.slice(1)));
   });
-  // Enter or Space on a focused coordinator picks it; a coordinator reached with Tab comes to the middle of the view.
+  // Enter or Space on a focused coordinator picks it (on a summary, opens it); the arrows walk the tree as the
+  // outline does, the focus following; a coordinator reached with Tab comes to the middle of the view.
   viewport.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" && event.key !== " ") return;
     const node = event.target.closest && event.target.closest("g.node");
-    if (!node || !isNodeElement(node.id)) return;
+    if (!node) return;
+    const summary = isSummaryElement(node.id);
+    if (!summary && !isNodeElement(node.id)) return;
+    const id = idOfElement(summary ? node.id.slice(1) : node.id);
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      if (summary) open(id); else pick(id);
+      return;
+    }
+    const next = walk(event.key, id);
+    if (next == null) return;
     event.preventDefault();
-    pick(idOfElement(node.id));
+    pick(next);
+    const element = $("tree").querySelector("#" + CSS.escape(elementId(next)));
+    if (element) element.focus();
   });
   viewport.addEventListener("focusin", (event) => {
     const node = event.target.closest && event.target.closest("g.node");
@@ -143,6 +210,7 @@ export function panAndZoom(pick) {
   viewport.addEventListener("pointerover", tooltipOnHover);
   viewport.addEventListener("wheel", (event) => {
     event.preventDefault();
+    state.moved = true;
     const box = viewport.getBoundingClientRect();
     const px = event.clientX - box.left, py = event.clientY - box.top;
     const k = Math.min(8, Math.max(0.02, state.view.k * Math.exp(-event.deltaY * 0.0015)));

@@ -26,6 +26,26 @@ package struct DOTWriter: Sendable {
         return number < 0 ? "cn\(number.magnitude)" : "c\(number)"
     }
 
+    /// The id a node name (`name(_:)`) stands for; nil for any other text.
+    package static func id(named name: String) -> CoordinatorID? {
+        if name.hasPrefix("cs") {
+            let digits = Array(name.utf8.dropFirst(2))
+            guard !digits.isEmpty, digits.count.isMultiple(of: 2) else { return nil }
+            var bytes: [UInt8] = []
+            for pair in stride(from: 0, to: digits.count, by: 2) {
+                guard let byte = UInt8(String(decoding: digits[pair..<pair + 2], as: UTF8.self), radix: 16) else { return nil }
+                bytes.append(byte)
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+            return CoordinatorID(text: text)
+        }
+        let negative = name.hasPrefix("cn")
+        guard name.hasPrefix("c"), let magnitude = Int(name.dropFirst(negative ? 2 : 1)), magnitude >= 0,
+            String(magnitude) == name.dropFirst(negative ? 2 : 1)
+        else { return nil }
+        return CoordinatorID(negative ? -magnitude : magnitude)
+    }
+
     /// The id's part of an edge's SVG id: the integer, or `s<hex>` for a string id, so no user text reaches an id.
     static func edgeToken(_ id: CoordinatorID) -> String {
         id.integer.map { "\($0)" } ?? "s" + hex(id.description)
@@ -95,7 +115,8 @@ package struct DOTWriter: Sendable {
         let positions = LayoutChoice.positions(for: boxes, largeTreeThreshold: options.largeTreeThreshold)
         // The page leaves a compact picture's text out when zoomed far out; the class tells it which pictures those are.
         let extra = (positions == nil ? "" : ", splines=line") + (detail == .compact ? ", class=\"compact\"" : "")
-        var out = DOTPreamble.open("coordinators", title: title(for: snapshot, collapsed: forest), extra: extra)
+        let title = options.drawsTitleAndLegend ? title(for: snapshot, collapsed: forest) : "\"\""
+        var out = DOTPreamble.open("coordinators", title: title, extra: extra)
         let names = items.map { item -> String in
             switch item {
             case .node(let position): Self.name(drawn[position].node.id)
@@ -139,7 +160,9 @@ package struct DOTWriter: Sendable {
         }
         out += "  }\n"
         // Given positions: the legend goes above the roots' row, at the left.
-        out += legendStatement(for: snapshot, shown: shown, at: positions.map { _ in (x: 180, y: 140) })
+        if options.drawsTitleAndLegend {
+            out += legendStatement(for: snapshot, shown: shown, at: positions.map { _ in (x: 180, y: 140) })
+        }
         out += "}\n"
         return (out, positions == nil ? .dot : .givenPositions)
     }
@@ -152,7 +175,7 @@ package struct DOTWriter: Sendable {
         for (index, placement) in drawn.enumerated() { position[placement.node.id] = index }
         let parent = drawn.map { $0.parent.flatMap { position[$0.id] } ?? -1 }
         let everything = options.collapseThreshold == .max
-        let matters: [Bool]
+        var matters: [Bool]
         if let limit = options.depth {
             // Pre-order: a parent's depth is known before its children's.
             var depth = [Int](repeating: 0, count: drawn.count)
@@ -163,9 +186,19 @@ package struct DOTWriter: Sendable {
         } else {
             matters = drawn.map { $0.node.verdict == .retained || $0.node.verdict == .pending }
         }
+        // What the page revealed or opened stays itself: it matters, and a kind of its own keeps a wide row from
+        // grouping it again.
+        var alone = options.revealed.compactMap { position[$0] }
+        for id in options.opened {
+            guard let first = position[id] else { continue }
+            let (type, verdict) = (drawn[first].node.type, drawn[first].node.verdict)
+            alone += drawn.indices.filter { parent[$0] == parent[first] && drawn[$0].node.type == type && drawn[$0].node.verdict == verdict }
+        }
+        for index in alone { matters[index] = true }
+        let ownKind = Set(alone)
         return CollapsedForest(
             parent: parent, matters: matters,
-            kind: { "\(drawn[$0].node.verdict.rawValue) \(drawn[$0].node.type)" },
+            kind: { ownKind.contains($0) ? "alone \($0)" : "\(drawn[$0].node.verdict.rawValue) \(drawn[$0].node.type)" },
             tally: { drawn[$0].node.verdict.rawValue },
             grouping: options.groupsSiblings,
             bounds: everything ? nil : .standard,
@@ -267,7 +300,7 @@ package struct DOTWriter: Sendable {
         var shown = Set<CoordinatorID>()
         // Reverse pre-order meets every node after all of its descendants.
         for placement in placements.reversed()
-        where !placement.node.verdict.isGone || shown.contains(placement.node.id) {
+        where !placement.node.verdict.isGone || shown.contains(placement.node.id) || options.revealed.contains(placement.node.id) {
             shown.insert(placement.node.id)
             if let parent = placement.parent { shown.insert(parent.id) }
         }

@@ -58,7 +58,10 @@ final class InspectorPage: Sendable {
             var options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0, sourcePaths: paths)
             options.leaksOnly = view.leaksOnly
             options.nodeTooltips = false
+            options.drawsTitleAndLegend = false
             if view.all { options.collapseThreshold = .max }
+            options.revealed = view.revealed
+            options.opened = view.opened
             do {
                 let svg = try SnapshotRenderer.render(paths.applied(to: snapshot), format: .svg, options: options)
                 return Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq)

@@ -1,5 +1,6 @@
 import CoordinatorLens
 import CoordinatorLensPage
+import CoordinatorLensRendering
 import Foundation
 
 /// What a request to the inspector page asks for, read from its target (`/api/tree?run=…&seq=…`).
@@ -85,6 +86,12 @@ struct ViewQuery: Hashable {
     var leaksOnly = false
     /// Draw every node even above the collapse threshold.
     var all = false
+    /// Coordinators drawn as themselves even where the picture would summarise them (`reveal=c5`, by element name).
+    var revealed: Set<CoordinatorID> = []
+    /// Summaries opened, each named by its first member (`open=c5,c9`).
+    var opened: Set<CoordinatorID> = []
+    /// Opened summaries kept per request: each one is a walk of the drawn nodes.
+    static let maximumOpened = 64
 
     init(run: String, seq: Int? = nil, grace: Double? = nil) {
         self.run = run
@@ -107,6 +114,15 @@ struct ViewQuery: Hashable {
         view.showReleased = query["released"] == "1"
         view.leaksOnly = query["leaks"] == "1"
         view.all = query["all"] == "1"
+        for (key, limit) in [("reveal", 1), ("open", maximumOpened)] {
+            guard let text = query[key], !text.isEmpty else { continue }
+            let names = text.split(separator: ",", omittingEmptySubsequences: false)
+            let ids = names.compactMap { DOTWriter.id(named: String($0)) }
+            guard ids.count == names.count, ids.count <= limit else {
+                return .failure(Problem(message: "`\(key)` must name at most \(limit) coordinator\(limit == 1 ? "" : "s") as the picture does (c5, cn5, cs<hex>), joined by commas"))
+            }
+            if key == "reveal" { view.revealed = Set(ids) } else { view.opened = Set(ids) }
+        }
         return .success(view)
     }
 }

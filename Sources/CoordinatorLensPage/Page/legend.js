@@ -1,0 +1,41 @@
+// What the colours mean and what the picture leaves out, in the page rather than inside the picture: drawn inside, the
+// title and legend took the tree's space and shrank its text to a few pixels.
+import { $, el } from "./dom.js";
+import { seconds } from "./format.js";
+import { isNodeElement } from "./ids.js";
+import { VERDICTS, state } from "./state.js";
+
+const MEANING = {
+  retained: (grace) => `done over ${grace} ago and never deinited: a leak`,
+  pending: (grace) => `done; its deinit is still within the ${grace} grace`,
+  alive: () => "in use",
+  late: (grace) => `deinited, but over ${grace} after it was done`,
+  released: () => "deinited in time",
+};
+
+export function drawLegend() {
+  const model = state.model;
+  if (!model) { $("legend").replaceChildren(); $("caption").textContent = ""; return; }
+  const grace = seconds(model.grace);
+  const counts = model.summary.counts;
+  $("legend").replaceChildren(...VERDICTS.map((verdict) => el("li", { class: "key " + verdict, title: MEANING[verdict](grace) },
+    el("span", { class: "swatch " + verdict, "aria-hidden": "true" }), `${verdict} ${counts[verdict] || 0}`)));
+  drawCaption();
+}
+
+// How much of the model the picture draws as itself, counted from the picture: a summary (grey box, a red outline
+// when it holds leaks) opens with a click or Enter.
+export function drawCaption() {
+  const model = state.model;
+  const tree = $("tree");
+  if (!model || !tree.querySelector("svg")) { $("caption").textContent = ""; return; }
+  let drawn = 0, summaries = 0;
+  for (const node of tree.querySelectorAll("g.node")) {
+    if (isNodeElement(node.id)) drawn++;
+    else if (node.id.startsWith("g")) summaries++;
+  }
+  const total = model.nodes.length;
+  const parts = [`${drawn.toLocaleString("en")} of ${total.toLocaleString("en")} coordinators drawn`];
+  if (summaries) parts.push(`${summaries.toLocaleString("en")} summar${summaries === 1 ? "y" : "ies"} (grey; red outline: holds leaks; click to open)`);
+  $("caption").textContent = parts.join(" · ");
+}
