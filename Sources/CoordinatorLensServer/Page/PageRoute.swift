@@ -119,7 +119,8 @@ struct ViewQuery: Hashable {
             let names = text.split(separator: ",", omittingEmptySubsequences: false)
             let ids = names.compactMap { DOTWriter.id(named: String($0)) }
             guard ids.count == names.count, ids.count <= limit else {
-                return .failure(Problem(message: "`\(key)` must name at most \(limit) coordinator\(limit == 1 ? "" : "s") as the picture does (c5, cn5, cs<hex>), joined by commas"))
+                let most = "at most \(limit) coordinator\(limit == 1 ? "" : "s")"
+                return .failure(Problem(message: "`\(key)` must name \(most) as the picture does (c5, cn5, cs<hex>), joined by commas"))
             }
             if key == "reveal" { view.revealed = Set(ids) } else { view.opened = Set(ids) }
         }
