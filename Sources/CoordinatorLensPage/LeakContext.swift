@@ -54,13 +54,15 @@ package struct LeakContext: Sendable, Encodable {
     }
 
     /// How a leak group of `count` coordinators stands: known (accepted by the baseline, or, without one, seen in an
-    /// earlier stored run) or new, and the note the page shows.
+    /// earlier stored run), grown (in the baseline, more of it now) or new, and the note the page shows.
     func standing(of fingerprint: String, count: Int) -> (standing: String, note: String) {
         var notes: [String] = []
         var known: Bool?
+        var grown = false
         if let baseline {
             if let allowed = baseline[fingerprint] {
                 known = count <= allowed
+                grown = count > allowed
                 notes.append(count <= allowed ? "known: in the baseline" : "new: \(count) here, \(allowed) in the baseline")
             } else {
                 known = false
@@ -77,6 +79,6 @@ package struct LeakContext: Sendable, Encodable {
                 if known == nil { known = false }
             }
         }
-        return (known == true ? "known" : "new", notes.joined(separator: "; "))
+        return (known == true ? "known" : grown ? "grown" : "new", notes.joined(separator: "; "))
     }
 }

@@ -48,6 +48,16 @@ package struct TreeModel: Encodable, Sendable {
         /// With `view --baseline`/`--history`: `known` or `new`, and the note the page shows beside it.
         package var standing: String?
         package var note: String?
+
+        /// Where the group goes in the list: new, grown, unjudged, known.
+        var rank: Int {
+            switch standing {
+            case "new": 0
+            case "grown": 1
+            case nil: 2
+            default: 3
+            }
+        }
     }
 
     package var summary: SessionSummary
@@ -72,6 +82,8 @@ package struct TreeModel: Encodable, Sendable {
     package var leakHistory: LeakHistoryChart?
     /// Who holds each coordinator the hook's retainer search looked at: the details pane's leak trace.
     package var heldBy: [Held]
+    /// How the leak rows open a call site (`--editor-url`): a URL template or a command to copy.
+    package var editorURL: String?
 
     /// One coordinator's leak trace.
     package struct Held: Encodable, Sendable {
@@ -108,6 +120,8 @@ package struct TreeModel: Encodable, Sendable {
         ended = snapshot.ended
         roots = snapshot.roots
         nodes = snapshot.nodes
+        // New leaks first, then grown ones, then those without a baseline or history, known ones last: what a change
+        // brought is what the reader came for.
         leaks = snapshot.leakGroups.map { group in
             let fingerprint = group.fingerprint.description
             let standing = context?.standing(of: fingerprint, count: group.ids.count)
@@ -116,6 +130,7 @@ package struct TreeModel: Encodable, Sendable {
                 reasonKind: group.fingerprint.reasonKind.rawValue, ids: group.ids, standing: standing?.standing, note: standing?.note
             )
         }
+        .enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
         if let context, !context.runs.isEmpty {
             leakHistory = LeakHistoryChart(runs: context.runs, counts: context.seen.mapValues(\.counts))
         }

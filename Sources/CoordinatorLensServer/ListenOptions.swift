@@ -56,6 +56,8 @@ package struct ListenOptions: Sendable {
     package var token: AccessToken?
     /// A baseline's and a history's knowledge of leaks (`--baseline`, `--history`): the page marks each leak known or new.
     package var leakContext: LeakContext?
+    /// How the page opens a call site (`--editor-url`): a URL template, or a command it copies; nil offers a copy only.
+    package var editorURL: String?
 
     /// 127.0.0.1:7420, nothing rendered or recorded, the default grace and limits, a refresh every 0.25 s.
     package init() {}

@@ -89,20 +89,27 @@ class LiveSampleTests(unittest.TestCase):
             self.page.screenshot(path=SCREENSHOT)
         self.assertEqual(self.page.errors, [])
 
-    def test_coordinators_in_the_picture_are_reached_with_tab_and_picked_with_enter(self):
+    def test_the_picture_is_one_tab_stop_walked_with_the_arrows_and_picked_with_enter(self):
         self.page.click("#fit")
         self.page.locator("#viewport").focus()
         self.page.keyboard.press("Tab")
         focused = self.page.evaluate("() => document.activeElement.closest('g.node') && document.activeElement.id")
-        self.assertRegex(focused or "", r"^c\d+$", "Tab from the picture reaches its first coordinator")
+        self.assertRegex(focused or "", r"^c\d+$", "Tab from the picture reaches a coordinator")
+        self.assertEqual(self.page.locator("#tree svg").get_attribute("role"), "tree")
+        self.assertEqual(self.page.evaluate("() => document.activeElement.getAttribute('role')"), "treeitem")
         label = self.page.evaluate("() => document.activeElement.getAttribute('aria-label')")
         self.assertIn("Coordinator", label)
-        self.page.keyboard.press("Tab")
+        self.assertEqual(self.page.locator("#tree g.node[tabindex='0']").count(), 1, "one Tab stop in the picture")
+        slider = self.page.locator("#slider").input_value()
+        self.page.keyboard.press("ArrowDown")
         second = self.page.evaluate("() => document.activeElement.id")
-        self.assertNotEqual(second, focused)
+        self.assertNotEqual(second, focused, "the arrows walk the tree")
+        self.assertEqual(self.page.locator("#slider").input_value(), slider, "and leave the time slider alone")
+        self.page.wait_for_selector(f"#tree g.node.selected#{second}[aria-selected=true]")
         self.page.keyboard.press("Enter")
-        self.page.wait_for_selector(f"#tree g.node.selected#{second}")
         self.assertIn("#" + second[1:], self.page.locator("#details").inner_text())
+        self.page.keyboard.press("Tab")
+        self.assertFalse(self.page.evaluate("() => Boolean(document.activeElement.closest('#tree'))"), "the next Tab leaves the picture")
         self.assertEqual(self.page.errors, [])
 
     def test_the_leaks_panel_counts_what_check_counts(self):

@@ -21,7 +21,7 @@ function markPanel(model) {
     item.classList.add("standing-" + group.standing);
     const note = document.createElement("div");
     note.className = "standing";
-    note.textContent = (group.standing === "new" ? "NEW · " : "known · ") + (group.note || "");
+    note.textContent = ({ new: "NEW · ", grown: "GROWN · " }[group.standing] || "known · ") + (group.note || "");
     item.append(note);
     if (model.leakHistory && model.leakHistory.counts[group.fingerprint]) {
       const button = document.createElement("button");
@@ -41,7 +41,7 @@ function markTree(model) {
       const node = treeNode(id);
       if (!node) continue;
       node.classList.remove("leak-known", "leak-new");
-      node.classList.add(group.standing === "new" ? "leak-new" : "leak-known");
+      node.classList.add(group.standing === "known" ? "leak-known" : "leak-new");
     }
   }
 }

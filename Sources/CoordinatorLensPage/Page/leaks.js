@@ -1,6 +1,12 @@
-// The leaks panel (groups by fingerprint, as `coordlens diff` groups them) and the warnings panel.
+// The leaks panel (groups by fingerprint, as `coordlens diff` groups them, new ones first) with the line of code each
+// leak was added at, to copy or open in the user's editor (`--editor-url`), and the warnings panel. A leak that
+// appears while the page is open is announced to screen readers.
 import { $, el } from "./dom.js";
 import { link, selectNode } from "./details.js";
+import { nodeById, state } from "./state.js";
+
+let announcedFor = null;   // the run whose leaks `known` holds
+let known = new Set();
 
 export function drawLeaks(model) {
   const total = model.leaks.reduce((sum, group) => sum + group.ids.length, 0);
@@ -8,8 +14,66 @@ export function drawLeaks(model) {
   $("leak-count").classList.toggle("some", total > 0);
   $("leaks").replaceChildren(...model.leaks.map((group) => el("li", { class: "leak", "data-fingerprint": group.fingerprint },
     el("button", { type: "button", class: "leak-head", on: { click: () => selectNode(group.ids[0], true) } }, el("span", { class: "n" }, `×${group.ids.length}`), group.fingerprint),
+    siteRow(nodeById(group.ids[0]), model.editorURL),
     el("div", { class: "members" }, group.ids.slice(0, 12).map(link), group.ids.length > 12 ? `… ${group.ids.length - 12} more` : null))));
   if (model.undecided) $("leaks").append(el("li", { class: "hint" }, `${model.undecided} undecided: the run ended within the grace period of a done coordinator`));
+  announce(model);
+}
+
+// Where the group's first coordinator was added: file:line kept whole, a copy button, and the editor's link (or its
+// command, copied) when the user gave a template.
+function siteRow(node, template) {
+  const site = node && node.site;
+  if (!site) return null;
+  const where = `${site.path || site.file}:${site.line}`;
+  const parts = [el("span", { class: "hint" }, "added at "), el("code", { class: "site", title: where }, `${site.file}:${site.line}`),
+    el("button", { type: "button", class: "copy", title: "Copy " + where, on: { click: (event) => copy(event.currentTarget, where) } }, "Copy")];
+  if (template) {
+    const filled = (encode) => template.replaceAll("{path}", encode(site.path || site.file)).replaceAll("{line}", String(site.line));
+    if (/^[a-z][a-z0-9+.-]*:/i.test(template)) {
+      parts.push(el("a", { class: "open-editor", href: filled(encodeURI), title: "Open " + where + " in the editor" }, "Open"));
+    } else {
+      const command = filled((path) => /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`);
+      parts.push(el("button", { type: "button", class: "copy command", title: command, on: { click: (event) => copy(event.currentTarget, command) } }, "Copy command"));
+    }
+  }
+  return el("div", { class: "site-row" }, parts);
+}
+
+async function copy(button, text) {
+  let done = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    done = true;
+  } catch (_) {
+    // No clipboard API (a page not served from a secure origin): the selection and the copy command.
+    const area = el("textarea", { class: "offscreen", value: text, readOnly: true });
+    document.body.append(area);
+    area.select();
+    done = document.execCommand("copy");
+    area.remove();
+  }
+  const label = button.textContent;
+  button.textContent = done ? "Copied" : "Copy failed";
+  button.dataset.copied = text;
+  setTimeout(() => { button.textContent = label; }, 1500);
+}
+
+// Says, once, each leak that was not there the last time this session's leaks were drawn; a session's first drawing
+// says nothing, as its leaks are on screen already.
+function announce(model) {
+  const run = model.summary.run;
+  const ids = model.leaks.flatMap((group) => group.ids.map((id) => [id, group]));
+  const fresh = announcedFor === run ? ids.filter(([id]) => !known.has(id)) : [];
+  if (announcedFor !== run || model.seq == null) {
+    known = new Set(ids.map(([id]) => id));
+    announcedFor = run;
+  }
+  if (!fresh.length || model.seq != null) return;
+  const [id, group] = fresh[0];
+  const node = nodeById(id);
+  const what = node ? `${node.type}#${id}` : `#${id}`;
+  $("announce").textContent = fresh.length === 1 ? `New leak: ${what}, ${group.reasonKind}` : `${fresh.length} new leaks, the first ${what}, ${group.reasonKind}`;
 }
 
 export function drawWarnings(model) {

@@ -33,6 +33,8 @@ final class InspectorPage: Sendable {
     let grace: Double
     /// How call sites are printed (`--source-root`).
     let paths: SourcePaths
+    /// How the page opens a call site (`--editor-url`).
+    let editorURL: String?
     /// A baseline's and a history's knowledge of leaks (`view --baseline`/`--history`), for the page's marks.
     let context: LeakContext?
     /// Replays up to an earlier event, the costly part of time travel, for the slider's back and forth. Events up to a
@@ -40,8 +42,9 @@ final class InspectorPage: Sendable {
     private let past = NIOLockedValueBox<[(key: PastKey, snapshot: Snapshot)]>([])
     private static let keptPast = 6
 
-    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil) {
+    init(sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), editorURL: String? = nil, context: LeakContext? = nil) {
         self.sessions = sessions
+        self.editorURL = editorURL
         self.grace = grace
         self.paths = paths
         self.context = context
@@ -101,10 +104,12 @@ final class InspectorPage: Sendable {
 
     private func model(of snapshot: Snapshot, live: LiveSnapshot, view: ViewQuery) -> TreeModel {
         let history = sessions.history(run: view.run)
-        return TreeModel(
+        var model = TreeModel(
             snapshot, summary: SessionSummary(live), seq: view.seq, history: history?.log,
             historyComplete: history?.complete ?? true, atEnd: view.seq == nil && (snapshot.ended || live.recorded), context: context
         )
+        model.editorURL = editorURL
+        return model
     }
 
     /// Both sessions judged now, as `/api/model` judges them, and diffed; A found by its run id or as the session of

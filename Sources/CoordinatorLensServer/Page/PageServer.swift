@@ -22,12 +22,12 @@ final class PageServer: Sendable {
     private let token: AccessToken?
 
     init(
-        sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil,
-        token: AccessToken? = nil, limits: PageLimits = PageLimits(), connectionLimit: Int,
+        sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), editorURL: String? = nil,
+        context: LeakContext? = nil, token: AccessToken? = nil, limits: PageLimits = PageLimits(), connectionLimit: Int,
         log: @escaping @Sendable (String) -> Void
     ) {
         self.token = token
-        page = InspectorPage(sessions: sessions, grace: grace, paths: paths, context: context)
+        page = InspectorPage(sessions: sessions, grace: grace, paths: paths, editorURL: editorURL, context: context)
         feed = PageFeed(sessions: sessions, grace: grace, stallTimeout: limits.feedStallTimeout, log: log)
         gate = ConnectionGate(limit: connectionLimit, kind: "page connection", log: log)
         requestTimeout = limits.requestTimeout

@@ -11,11 +11,11 @@ package final class RecordingViewer: Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Holds `logs` (a run id seen twice keeps its first session) for a page with grace period `grace`, printing
-    /// call sites as `paths` does; `context` (a baseline, a history) marks each leak known or new; with `token`, only
+    /// call sites as `paths` does and opening them with `editorURL`; `context` (a baseline, a history) marks each leak known or new; with `token`, only
     /// who brings it may use the page; `limits` bound its connections, `aliveLimits` add counts (`--reusable`, …) to
     /// every judgement, and `log` hears when a bound is reached.
     package init(
-        logs: [SessionLog], grace: Double, paths: SourcePaths = SourcePaths(), context: LeakContext? = nil,
+        logs: [SessionLog], grace: Double, paths: SourcePaths = SourcePaths(), editorURL: String? = nil, context: LeakContext? = nil,
         token: AccessToken? = nil, limits: PageLimits = PageLimits(), aliveLimits: [AliveLimit] = [],
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
@@ -23,7 +23,7 @@ package final class RecordingViewer: Sendable {
         for log in logs { _ = sessions.load(log) }
         let budget = DescriptorBudget.current(reserved: ListenOptions().reservedDescriptors, pageLimit: limits.maxConnections)
         page = PageServer(
-            sessions: sessions, grace: grace, paths: paths, context: context, token: token, limits: limits,
+            sessions: sessions, grace: grace, paths: paths, editorURL: editorURL, context: context, token: token, limits: limits,
             connectionLimit: budget.pageConnections, log: log
         )
     }

@@ -96,6 +96,8 @@ struct ListenCommand: AsyncParsableCommand {
 
     @OptionGroup var source: SourceRootOption
 
+    @OptionGroup var editor: EditorOption
+
     @OptionGroup var access: TokenOptions
 
     @OptionGroup var known: PageLeakContextOptions
@@ -123,6 +125,7 @@ struct ListenCommand: AsyncParsableCommand {
         options.maxCoordinators = maxCoordinators
         options.maxHistoryEvents = maxHistoryEvents
         options.sourcePaths = source.paths
+        options.editorURL = editor.editorURL
         options.token = token
         options.leakContext = try await known.context()
         let server = InspectorServer(options: options) { line in say(line) }

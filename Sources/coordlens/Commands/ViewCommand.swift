@@ -31,6 +31,8 @@ struct ViewCommand: AsyncParsableCommand {
 
     @OptionGroup var source: SourceRootOption
 
+    @OptionGroup var editor: EditorOption
+
     @OptionGroup var access: TokenOptions
 
     @OptionGroup var known: PageLeakContextOptions
@@ -52,7 +54,8 @@ struct ViewCommand: AsyncParsableCommand {
         for input in inputs { WarningPrinter.print(input.log.notes, source: input.source) }
         let token = try access.resolve(host: host)
         let viewer = RecordingViewer(
-            logs: inputs.map(\.log), grace: grace, paths: source.paths, context: try await known.context(), token: token,
+            logs: inputs.map(\.log), grace: grace, paths: source.paths, editorURL: editor.editorURL, context: try await known.context(),
+            token: token,
             limits: pageLimits.limits, aliveLimits: try counts.aliveLimits(), log: { say($0) }
         )
         let port: Int
