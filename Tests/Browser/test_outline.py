@@ -220,3 +220,46 @@ class LiveRefitTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TimelineTests(unittest.TestCase):
+    """The slider says the event in words, and its mark labels never overlap, before or after stepping back."""
+
+    def test_mark_labels_never_overlap_and_the_slider_says_the_event(self):
+        lines = [{"event": "session", "v": 1, "app": "Marks", "run": "marks-1"},
+                 {"seq": 1, "t": 0, "event": "add", "id": 1, "type": "AppCoordinator"}]
+        seq = 1
+        for index in range(30):
+            seq += 1
+            lines.append({"seq": seq, "t": seq * 0.01, "event": "mark", "label": f"checkpoint-{index}"})
+            seq += 1
+            lines.append({"seq": seq, "t": seq * 0.01, "event": "add", "id": index + 2, "type": "ProductCoordinator", "parent": 1})
+        seq += 1
+        lines.append({"seq": seq, "t": seq * 0.01, "event": "dismiss", "id": 2})
+        file = write_recording(lines)
+        viewer, url = view(file)
+        try:
+            with Browser() as browser:
+                page = browser.page(url, {"width": 1000, "height": 800})
+                page.wait_for_selector("#ticks .tick")
+                expect(page.locator("#slider")).to_have_attribute("aria-valuetext", f"event {seq} of {seq} · ProductCoordinator#2 dismissed · 0.62 s")
+                self.assertEqual(page.locator("#ticks .tick").count(), 30)
+
+                def labels_overlap():
+                    boxes = page.eval_on_selector_all("#ticks .tick:not(.unlabelled)", """ticks => ticks.map((t) => {
+                        const r = t.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })""")
+                    self.assertGreater(len(boxes), 3)
+                    return [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                            if a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]]
+
+                self.assertEqual(labels_overlap(), [])
+                tick = page.locator("#ticks .tick:not(.unlabelled)").nth(1)
+                at, label = int(tick.get_attribute("data-seq")), tick.inner_text()
+                tick.click()
+                expect(page.locator("#slider")).to_have_attribute("aria-valuetext", f"event {at} of {seq} · mark “{label}” · {at * 0.01:.2f} s")
+                self.assertEqual(page.locator("#ticks .tick").count(), 30, "later marks stay when stepping back")
+                self.assertEqual(labels_overlap(), [])
+                self.assertEqual(page.errors, [])
+        finally:
+            viewer.stop()
+            os.unlink(file)

@@ -68,6 +68,12 @@ function behind() {
   return !state.shown || state.shown.key !== query() || sessionMoved();
 }
 
+const BUSY_AFTER_MS = 300;
+function setBusy(on) {
+  $("busy").hidden = !on;
+  $("viewport").setAttribute("aria-busy", String(on));
+}
+
 // One request at a time; changes meanwhile coalesce into one more, made only if still needed.
 export async function refresh() {
   if (state.run == null) return;
@@ -84,6 +90,8 @@ export async function refresh() {
     state.inflight = false;
     return;
   }
+  // Said only when drawing takes long enough to notice: a quick update does not flash it.
+  const busy = setTimeout(() => setBusy(true), BUSY_AFTER_MS);
   try {
     timing("fetch");
     // Both asked at once; the picture goes up as soon as it arrives, the panels when the model does.
@@ -117,6 +125,8 @@ export async function refresh() {
   } catch (error) {
     arrival.failed("Could not load the session: " + error.message);
   } finally {
+    clearTimeout(busy);
+    setBusy(false);
     state.inflight = false;
     if (state.again) { state.again = false; if (behind()) refresh(); }
   }

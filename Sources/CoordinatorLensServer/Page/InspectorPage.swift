@@ -109,6 +109,9 @@ final class InspectorPage: Sendable {
             historyComplete: history?.complete ?? true, atEnd: view.seq == nil && (snapshot.ended || live.recorded), context: context
         )
         model.editorURL = editorURL
+        if let log = history?.log, let seq = snapshot.lastSeq, let record = EventDescription.record(seq: seq, in: log) {
+            model.event = EventDescription.text(of: record, in: snapshot)
+        }
         return model
     }
 
