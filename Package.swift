@@ -55,7 +55,7 @@ let package = Package(
         // wherever `coordlens` is copied), what it is sent, and its one-file static form (`render -o report.html`).
         .target(
             name: "CoordinatorLensPage",
-            dependencies: ["CoordinatorLens", "CoordinatorLensRendering"],
+            dependencies: ["CoordinatorLens", "CoordinatorLensRendering", "CoordinatorWire"],
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/diff-report.css"),
                 .embedInCode("Page/known-leaks.css"), .embedInCode("Page/lifetimes.css"), .embedInCode("Page/compare.css"),

@@ -139,8 +139,128 @@ def measure_lifetimes(browser, binary, size, runs=5):
         os.unlink(log.name)
 
 
+def start_view(binary, recording):
+    log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
+    process = subprocess.Popen([binary, "view", "--http-port", "0", recording], stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        with open(log.name) as text:
+            found = re.search(r"Inspector: (http://\S+)", text.read())
+        if found:
+            return process, found.group(1)
+        time.sleep(0.05)
+    raise SystemExit("coordlens view did not start:\n" + open(log.name).read())
+
+
+def daily_recording(size):
+    """A recorded session of `size` coordinators in a 4-ary tree, every 997th dismissed and kept (a leak)."""
+    recording = tempfile.NamedTemporaryFile("wb", suffix=".ndjson", delete=False)
+    recording.write(b'{"event":"session","v":1,"app":"Bench","run":"daily"}\n')
+    seq = 0
+    types = ["FeedCoordinator", "ProfileCoordinator", "SettingsCoordinator", "ShareCoordinator"]
+    for number in range(1, size + 1):
+        seq += 1
+        add = {"event": "add", "id": number, "type": types[number % 4] if number > 1 else "AppCoordinator",
+               "file": "App/Coordinators.swift", "line": 10 + number % 50}
+        if number > 1:
+            add["parent"] = (number - 2) // 4 + 1
+        recording.write(line(seq, add))
+        if number % 997 == 0:
+            seq += 1
+            recording.write(line(seq, {"event": "dismiss", "id": number}))
+    seq += 1
+    recording.write((json.dumps({"seq": seq, "t": seq * 0.001 + 10, "event": "end"}) + "\n").encode())
+    recording.close()
+    return recording.name
+
+
+# The page as a daily tool at 100,000 coordinators (milliseconds): first paint (outline and default picture), a pick in
+# the outline to its details, a search over all of them; and Show all at 20,000 with the busy indicator shown.
+DAILY = {"first paint": 1_500, "pick": 100, "search": 200, "show all": 3_000}
+
+
+def measure_daily_use(browser, binary, size=100_000, show_all_size=20_000, runs=5):
+    figures = {}
+    recording = daily_recording(size)
+    process, url = start_view(binary, recording)
+    try:
+        paints = []
+        for _ in range(3):
+            page = browser.new_page(viewport={"width": 1440, "height": 900})
+            started = time.time()
+            page.goto(url)
+            page.wait_for_selector("#outline [role=treeitem]", timeout=120_000)
+            page.wait_for_selector("#tree svg", timeout=120_000)
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+            paints.append((time.time() - started) * 1000)
+            page.close()
+        figures["first paint"] = paints
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        page.goto(url)
+        page.wait_for_selector("#outline [role=treeitem]", timeout=120_000)
+        page.locator("#outline").focus()
+        page.keyboard.press("Home")
+        # Each: the key handled, the details drawn and the next frame painted, timed in the page.
+        figures["pick"] = [page.evaluate("""() => new Promise((done) => {
+            const started = performance.now();
+            document.getElementById('outline').dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+            requestAnimationFrame(() => done(performance.now() - started));
+        })""") for _ in range(runs)]
+        figures["search"] = [page.evaluate("""(query) => new Promise((done) => {
+            const field = document.getElementById('search');
+            const started = performance.now();
+            field.value = query;
+            field.dispatchEvent(new Event('input'));
+            requestAnimationFrame(() => done(performance.now() - started));
+        })""", query) for query in ["Share", "Profile", "#4242", "Settings", "Feed"]]
+        page.close()
+    finally:
+        process.terminate()
+        process.wait(10)
+        os.unlink(recording)
+    recording = daily_recording(show_all_size)
+    process, url = start_view(binary, recording)
+    try:
+        times = []
+        for _ in range(2):
+            page = browser.new_page(viewport={"width": 1440, "height": 900})
+            page.goto(url)
+            page.wait_for_selector("#tree svg .summary", timeout=120_000)
+            page.evaluate("""() => { window.__busySeen = false;
+                new MutationObserver(() => { if (!document.getElementById('busy').hidden) window.__busySeen = true; })
+                  .observe(document.getElementById('busy'), { attributes: true }); }""")
+            started = time.time()
+            page.check("#show-all")
+            page.wait_for_selector("#tree svg .summary", state="detached", timeout=120_000)
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+            times.append((time.time() - started) * 1000)
+            if not page.evaluate("window.__busySeen"):
+                print("  (Show all finished without the busy indicator showing)")
+            page.close()
+        figures["show all"] = times
+    finally:
+        process.terminate()
+        process.wait(10)
+        os.unlink(recording)
+    for name, values in figures.items():
+        median = statistics.median(values)
+        target = DAILY[name]
+        verdict = "met" if median < target else f"missed by {median - target:.0f} ms"
+        what = f"{show_all_size:,} coordinators" if name == "show all" else f"{size:,} coordinators"
+        print(f"inspector page as a daily tool, {name}, {what}: median {median:.0f} ms (max {max(values):.0f} ms, "
+              f"{len(values)} runs)  [target < {target} ms: {verdict}]")
+
+
 def main():
     binary = sys.argv[1]
+    # `latency.py BINARY daily` measures the daily-use figures alone.
+    if sys.argv[2:] == ["daily"]:
+        chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"] if os.geteuid() == 0 else [])
+            measure_daily_use(browser, binary)
+            browser.close()
+        return
     # `latency.py BINARY 300:100 2000:150` measures other sizes against other targets, for experiments.
     if len(sys.argv) > 2:
         TARGETS.clear()
@@ -162,6 +282,7 @@ def main():
             verdict = "met" if median < target else f"short by {median / target:.2f}×"
             print(f"inspector page with Show all (every node drawn by libgvc), {size:,} coordinators: "
                   f"median {median:.0f} ms ({len(latencies)} probes)  [target < {target} ms: {verdict}]")
+        measure_daily_use(browser, binary)
         for size, target in LIFETIMES.items():
             times = measure_lifetimes(browser, binary, size)
             median = statistics.median(times)

@@ -22,25 +22,23 @@ package enum InspectorReport {
         drawing.drawsTitleAndLegend = false
         let svg = String(decoding: try SnapshotRenderer.render(snapshot, format: .svg, options: drawing), as: UTF8.self)
         let summary = SessionSummary(snapshot, state: "recorded", version: 0, events: snapshot.lastSeq ?? 0)
-        var model = TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd)
-        let nodes = model.nodes
-        model.nodes = []
+        let model = TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd)
         let events = CoordinatorEvent.byCoordinator(in: log, paths: options.sourcePaths).sorted { $0.key < $1.key }.map {
             CoordinatorEvents(id: $0.key, events: $0.value)
         }
         let json: String
         do {
-            json = try Self.contents(model: model, nodes: nodes, svg: svg, events: events)
+            json = try Self.contents(model: model, svg: svg, events: events)
         } catch {
             throw .encodingFailed(message: "\(error)")
         }
         return Array(try document(data: json, title: "\(snapshot.app) · \(snapshot.run)").utf8)
     }
 
-    /// `{"model":…,"svg":…,"events":[…]}`, the model's nodes and the events encoded a slice at a time: Foundation's
-    /// encoder holds a tree of everything it encodes at once, about ten times the text, which for a million
-    /// coordinators was 6.7 GB.
-    private static func contents(model: TreeModel, nodes: [SnapshotNode], svg: String, events: [CoordinatorEvents]) throws -> String {
+    /// `{"model":…,"svg":…,"events":[…]}`, the model's nodes written by hand and the events encoded a slice at a time:
+    /// Foundation's encoder holds a tree of everything it encodes at once, about ten times the text, which for a
+    /// million coordinators was 6.7 GB.
+    private static func contents(model: TreeModel, svg: String, events: [CoordinatorEvents]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         func sliced<Element: Encodable>(_ items: [Element]) throws -> String {
@@ -55,13 +53,7 @@ package enum InspectorReport {
             }
             return out + "]"
         }
-        // The model without its nodes has exactly one `"nodes":[]`: keys are not escaped, and no other part of the
-        // model has a key of that name.
-        let shell = String(decoding: try encoder.encode(model), as: UTF8.self)
-        guard let slot = shell.range(of: #""nodes":[]"#) else {
-            throw EncodingError.invalidValue(model, .init(codingPath: [], debugDescription: "no nodes key"))
-        }
-        var out = "{\"model\":" + shell[..<slot.lowerBound] + "\"nodes\":" + (try sliced(nodes)) + shell[slot.upperBound...]
+        var out = "{\"model\":" + String(decoding: try model.json(), as: UTF8.self)
         out += ",\"svg\":" + String(decoding: try encoder.encode(svg), as: UTF8.self)
         out += ",\"events\":" + (try sliced(events)) + "}"
         return out

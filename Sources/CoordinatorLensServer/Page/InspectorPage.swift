@@ -73,7 +73,13 @@ final class InspectorPage: Sendable {
             }
         case .model(let view):
             guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
-            return json(model(of: paths.applied(to: snapshot), live: live, view: view), seq: snapshot.lastSeq)
+            do {
+                return Response(
+                    status: 200, contentType: "application/json", body: try model(of: paths.applied(to: snapshot), live: live, view: view).json(),
+                    seq: snapshot.lastSeq)
+            } catch {
+                return .text(500, "could not encode the answer: \(error)")
+            }
         case .coordinator(let run, let id):
             guard let (log, _) = sessions.history(run: run) else { return unknownRun(run) }
             return json(CoordinatorEvent.byCoordinator(in: log, paths: paths)[id] ?? [])
