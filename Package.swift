@@ -63,7 +63,7 @@ let package = Package(
                 .embedInCode("Page/main.js"), .embedInCode("Page/state.js"), .embedInCode("Page/dom.js"),
                 .embedInCode("Page/format.js"), .embedInCode("Page/ids.js"), .embedInCode("Page/sanitise.js"),
                 .embedInCode("Page/feed.js"), .embedInCode("Page/sessions.js"), .embedInCode("Page/tree-view.js"),
-                .embedInCode("Page/outline.js"), .embedInCode("Page/legend.js"),
+                .embedInCode("Page/outline.js"), .embedInCode("Page/legend.js"), .embedInCode("Page/zoom.js"),
                 .embedInCode("Page/search.js"), .embedInCode("Page/details.js"), .embedInCode("Page/leaks.js"),
                 .embedInCode("Page/slider.js"), .embedInCode("Page/known-leaks.js"), .embedInCode("Page/lifetimes.js"),
                 .embedInCode("Page/compare.js"), .embedInCode("Page/tooltips.js"),

@@ -23,6 +23,7 @@ package enum PageAssets {
         "tree-view.js": PackageResources.tree_view_js,
         "outline.js": PackageResources.outline_js,
         "legend.js": PackageResources.legend_js,
+        "zoom.js": PackageResources.zoom_js,
         "search.js": PackageResources.search_js,
         "details.js": PackageResources.details_js,
         "leaks.js": PackageResources.leaks_js,

@@ -124,6 +124,38 @@ class CompareTests(ComparedRuns):
         expect(page.locator("#compare-fixed h3")).to_have_text(f"Fixed leaks ({self.fixed_count})")
         self.assertEqual(page.errors, [])
 
+    def test_the_comparison_zooms_and_survives_back_and_reload(self):
+        page = self.opened()
+        picture = page.locator("#compare-picture")
+        width = page.locator("#compare-picture svg").bounding_box()["width"]
+        box = picture.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.wheel(0, -500)
+        self.assertGreater(page.locator("#compare-picture svg").bounding_box()["width"], width * 1.5, "the wheel zooms in")
+        picture.focus()
+        page.keyboard.press("-")
+        page.locator("#compare-fit").click()
+        address = page.evaluate("location.hash")
+
+        # A leak followed, then Back: the comparison as it was.
+        page.locator("#compare-fixed li a").first.click()
+        expect(page.locator("#compare")).to_be_hidden()
+        page.go_back()
+        expect(page.locator("#compare")).to_be_visible()
+        self.assertEqual(page.evaluate("location.hash"), address)
+        expect(page.locator("#compare-fixed h3")).to_have_text(f"Fixed leaks ({self.fixed_count})")
+
+        # Back to the tree, then Back: the comparison again; reload keeps it.
+        page.locator("#compare-close").click()
+        expect(page.locator("#compare")).to_be_hidden()
+        page.go_back()
+        expect(page.locator("#compare")).to_be_visible()
+        page.reload()
+        page.wait_for_selector("#compare-picture svg")
+        self.assertEqual(page.evaluate("location.hash"), address)
+        self.assertEqual(page.locator("#compare-b").input_value(), "deliveroo-fixed")
+        self.assertEqual(page.errors, [])
+
     def test_a_leak_link_selects_the_coordinator_in_its_own_session(self):
         page = self.opened()
         link = page.locator("#compare-fixed li a").first

@@ -1,16 +1,18 @@
 // Runs compared in the page: pick two sessions (or "the previous run of this app") and see what `coordlens diff`
-// shows for them, the picture drawn by the server (/api/compare) beside the new and fixed leaks; each leak is a link
-// that selects that coordinator in its own session. The address keeps the choice (`#compare&a=RUN&b=RUN`, or
-// `#compare&previous=1&b=RUN`), so `coordlens view A B --compare` can open straight into it. Every text from the
-// server goes through textContent; the picture goes through inertSvg (sanitise.js) as the tree's does.
+// shows for them, the picture drawn by the server (/api/compare, panned and zoomed as the tree is) beside the new and
+// fixed leaks; each leak is a link that selects that coordinator in its own session. The address keeps the choice
+// (`#compare&a=RUN&b=RUN`, or `#compare&previous=1&b=RUN`) as a history entry of its own: reload reopens it,
+// `coordlens view A B --compare` opens straight into it, and Back from a followed leak comes back to it. Every text
+// from the server goes through textContent; the picture goes through inertSvg (sanitise.js) as the tree's does.
 import { selectNode } from "./details.js";
 import { elementId } from "./ids.js";
 import { inertSvg } from "./sanitise.js";
 import { select } from "./sessions.js";
 import { state } from "./state.js";
+import { zoomable } from "./zoom.js";
 
 const PREVIOUS = "";   // the A choice that means "the previous run of B's app"
-let shown = false, chosenA = PREVIOUS, chosenB = null, asked = 0;
+let shown = false, chosenA = PREVIOUS, chosenB = null, asked = 0, zoom = null;
 
 function node(tag, attributes, ...children) {
   const element = document.createElement(tag);
@@ -53,7 +55,12 @@ function address() {
 async function load() {
   if (!shown || chosenB == null) return;
   const params = address();
-  history.replaceState(null, "", "#compare&" + params.toString());
+  // The open comparison is one history entry; changing A or B rewrites it rather than adding more.
+  const entry = "#compare&" + params.toString();
+  if (location.hash !== entry) {
+    if (location.hash.startsWith("#compare")) history.replaceState(null, "", entry);
+    else history.pushState(null, "", entry);
+  }
   const grace = document.getElementById("grace");
   if (grace && grace.value !== "" && Number(grace.value) >= 0) params.set("grace", grace.value);
   const ticket = ++asked;
@@ -67,15 +74,18 @@ async function load() {
   } catch (failure) {
     if (ticket !== asked) return;
     error.textContent = "Could not compare: " + failure.message;
-    document.getElementById("compare-picture").replaceChildren();
+    document.getElementById("compare-canvas").replaceChildren();
     document.getElementById("compare-summary").textContent = "";
     for (const id of ["compare-new", "compare-fixed", "compare-still"]) document.getElementById(id).replaceChildren();
   }
 }
 
-// Leaves the comparison and selects the coordinator in its own session once that session is loaded.
+// Goes to the coordinator in its own session, once that session is loaded, as a new history entry: Back returns to
+// the comparison as it was.
 function follow(leak) {
-  close();
+  shown = false;
+  hidePane();
+  history.pushState(null, "", location.pathname + location.search);
   if (state.run === leak.run) { selectNode(leak.id, true); return; }
   select(leak.run);
   state.node = leak.id;
@@ -114,11 +124,13 @@ function draw(comparison) {
   list("compare-still", "Still leaking", "=", comparison.stillLeaking);
   pileUps(comparison.pileUps);
   const picture = document.getElementById("compare-picture");
+  const canvas = document.getElementById("compare-canvas");
   const svg = inertSvg(comparison.svg);
-  if (!svg) { picture.replaceChildren(); return; }
-  picture.replaceChildren(document.adoptNode(svg));
+  if (!svg) { canvas.replaceChildren(); return; }
+  canvas.replaceChildren(document.adoptNode(svg));
   picture.dataset.a = comparison.a.run;
   picture.dataset.b = comparison.b.run;
+  zoom.fit();
 }
 
 function build() {
@@ -129,12 +141,17 @@ function build() {
   b.addEventListener("change", () => { chosenB = b.value; load(); });
   const back = node("button", { type: "button", id: "compare-close" }, "Back to the tree");
   back.addEventListener("click", close);
-  const head = node("div", { class: "compare-head" }, node("label", {}, "A ", a), "→", node("label", {}, "B ", b), back,
+  const fit = node("button", { type: "button", id: "compare-fit", title: "Fit the comparison to the window" }, "Fit");
+  fit.addEventListener("click", () => zoom.fit());
+  const head = node("div", { class: "compare-head" }, node("label", {}, "A ", a), "→", node("label", {}, "B ", b), back, fit,
     node("span", { id: "compare-summary" }), node("span", { id: "compare-error" }));
   const lists = node("div", { class: "compare-lists" }, node("section", { id: "compare-new" }), node("section", { id: "compare-fixed" }),
     node("section", { id: "compare-still" }), node("section", { id: "compare-piled" }));
-  pane.append(head, node("div", { class: "compare-body" }, lists, node("div", { id: "compare-picture" })));
+  const canvas = node("div", { id: "compare-canvas" });
+  const picture = node("div", { id: "compare-picture", tabindex: "0", "aria-label": "The runs compared; drag or arrow keys to pan, wheel or + and - to zoom" }, canvas);
+  pane.append(head, node("div", { class: "compare-body" }, lists, picture));
   document.querySelector(".stage").append(pane);
+  zoom = zoomable(picture, canvas);
   return pane;
 }
 
@@ -147,13 +164,18 @@ function open() {
   load();
 }
 
-function close() {
-  shown = false;
+function hidePane() {
   const pane = document.getElementById("compare");
   if (pane) pane.hidden = true;
   const button = document.getElementById("show-compare");
   if (button) button.setAttribute("aria-pressed", "false");
-  if (location.hash.startsWith("#compare")) history.replaceState(null, "", location.pathname + location.search);
+}
+
+// Back to the tree: the comparison's history entry is left behind as a new entry for the tree, so Back reopens it.
+function close() {
+  shown = false;
+  hidePane();
+  if (location.hash.startsWith("#compare")) history.pushState(null, "", location.pathname + location.search);
 }
 
 // `#compare&a=RUN&b=RUN` or `#compare&previous=1&b=RUN`: the choice to open with.
@@ -182,4 +204,9 @@ export function addCompareButton() {
   const list = document.getElementById("sessions");
   if (list) new MutationObserver(() => { if (shown) fillSelects(); }).observe(list, { childList: true });
   if (fromAddress()) open();
+  // Back and Forward between the tree and a comparison.
+  window.addEventListener("popstate", () => {
+    if (fromAddress()) open();
+    else if (shown) { shown = false; hidePane(); }
+  });
 }
