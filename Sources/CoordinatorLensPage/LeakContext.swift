@@ -55,7 +55,7 @@ package struct LeakContext: Sendable, Encodable {
 
     /// How a leak group of `count` coordinators stands: known (accepted by the baseline, or, without one, seen in an
     /// earlier stored run), grown (in the baseline, more of it now) or new, and the note the page shows.
-    func standing(of fingerprint: String, count: Int) -> (standing: String, note: String) {
+    package func standing(of fingerprint: String, count: Int) -> (standing: String, note: String) {
         var notes: [String] = []
         var known: Bool?
         var grown = false

@@ -20,6 +20,8 @@ package struct SessionSummary: Codable, Equatable, Sendable {
     package var warnings: Int
     /// The highest seq applied.
     package var lastSeq: Int?
+    /// With a baseline or history: retained coordinators that are not known leaks (new or grown); nil without one.
+    package var unknownLeaks: Int?
 
     /// The summary of `snapshot` in `state`, after `events` events, at change number `version`.
     package init(_ snapshot: Snapshot, state: String, version: Int, events: Int) {

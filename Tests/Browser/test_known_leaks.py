@@ -82,6 +82,13 @@ class KnownLeaksTests(unittest.TestCase):
         self.assertTrue(titles[0].endswith(" at c1: 2") and titles[1].endswith(" at c2: 1"), titles)
         heights = [float(bars.nth(i).get_attribute("height")) for i in range(2)]
         self.assertAlmostEqual(heights[0], 2 * heights[1])
+        # Labelled axes, and the chart inside its panel.
+        labels = page.locator("#leak-chart text.axis").all_text_contents()
+        self.assertIn("count", labels)
+        self.assertIn("2", labels, "the count axis says the most")
+        self.assertTrue(any(label.startswith("stored runs (2)") for label in labels), labels)
+        panel, drawn = page.locator(".panels").bounding_box(), chart.bounding_box()
+        self.assertLessEqual(drawn["x"] + drawn["width"], panel["x"] + panel["width"], "the chart fits its panel")
         self.assertEqual(page.locator("#leaks li.standing-new .chart-button").count(), 0, "a fingerprint never stored has no chart")
         self.assertEqual(page.errors, [])
 
@@ -113,3 +120,22 @@ class ListenKnownLeaksTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class KnownOnlyTests(unittest.TestCase):
+    """A run whose every leak the baseline knows shows no red badge in the sessions list."""
+
+    def test_a_run_with_only_known_leaks_has_no_red_badge(self):
+        tabs = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "browser-tabs")
+        viewer = Process("view", "--http-port", "0", os.path.join(tabs, "stream.ndjson"), "--baseline", os.path.join(tabs, "baseline.json"))
+        try:
+            url = viewer.wait_for(r"Inspector: (http://\S+)").group(1)
+            with Browser() as browser:
+                page = browser.page(url)
+                page.wait_for_selector("#leaks li.standing-known")
+                self.assertEqual(page.locator("#leaks li.standing-new, #leaks li.standing-grown").count(), 0)
+                expect(page.locator("#sessions .badge.known-leaks")).to_contain_text("retained (known)")
+                self.assertEqual(page.locator("#sessions .badge.retained").count(), 0)
+                self.assertEqual(page.errors, [])
+        finally:
+            viewer.stop()

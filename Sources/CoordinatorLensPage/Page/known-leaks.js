@@ -57,17 +57,31 @@ function drawChart(model) {
     document.getElementById("leaks").after(panel);
   }
   const counts = history.counts[chosen];
-  const width = 300, height = 90, top = 8, bottom = 18;
+  // As wide as the panel, never wider; room on the left for the count axis and below for the runs axis.
+  const width = Math.max(160, Math.min(420, panel.clientWidth || 280)), height = 110;
+  const left = 30, right = 6, top = 8, bottom = 30;
+  const plotWidth = width - left - right, plotHeight = height - top - bottom;
   const most = Math.max(1, ...counts);
-  const step = width / Math.max(1, counts.length);
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img" });
+  const step = plotWidth / Math.max(1, counts.length);
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
+    "aria-label": `${chosen}: count per stored run, from ${counts[0]} to ${counts[counts.length - 1]}, at most ${most}` });
   const title = svg("title");
   title.textContent = `${chosen}: count per stored run`;
   chart.append(title);
+  const text = (x, y, words, anchor, extra = {}) => {
+    const label = svg("text", { x, y, class: "axis", "text-anchor": anchor, ...extra });
+    label.textContent = words;
+    chart.append(label);
+  };
+  chart.append(svg("line", { x1: left, y1: top, x2: left, y2: top + plotHeight, class: "axis-line" }),
+    svg("line", { x1: left, y1: top + plotHeight, x2: left + plotWidth, y2: top + plotHeight, class: "axis-line" }));
+  text(left - 4, top + 8, String(most), "end");
+  text(left - 4, top + plotHeight, "0", "end");
+  text(10, top + plotHeight / 2, "count", "middle", { transform: `rotate(-90 10 ${top + plotHeight / 2})` });
   counts.forEach((count, index) => {
-    const barHeight = (height - top - bottom) * count / most;
+    const barHeight = plotHeight * count / most;
     const bar = svg("rect", {
-      x: index * step + 1, y: height - bottom - barHeight, width: Math.max(1, step - 2), height: barHeight,
+      x: left + index * step + 1, y: top + plotHeight - barHeight, width: Math.max(1, step - 2), height: barHeight,
       class: count > 0 ? "bar" : "bar none",
     });
     const tip = svg("title");
@@ -76,9 +90,10 @@ function drawChart(model) {
     bar.append(tip);
     chart.append(bar);
   });
-  const axis = svg("text", { x: 0, y: height - 4, class: "axis" });
-  axis.textContent = `${history.runs[0].day} … ${history.runs[history.runs.length - 1].day} · most ${most}`;
-  chart.append(axis);
+  const runs = history.runs;
+  text(left, top + plotHeight + 12, runs[0].day, "start");
+  if (runs.length > 1) text(left + plotWidth, top + plotHeight + 12, runs[runs.length - 1].day, "end");
+  text(left + plotWidth / 2, height - 3, `stored runs (${runs.length}), oldest first`, "middle");
   const caption = document.createElement("div");
   caption.className = "chart-caption";
   caption.textContent = chosen;

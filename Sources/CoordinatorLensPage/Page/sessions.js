@@ -23,7 +23,11 @@ function drawSessions() {
   const stop = runs.includes(state.run) ? state.run : runs[0];
   const focusedRun = list.contains(document.activeElement) ? document.activeElement.dataset.run : null;
   list.replaceChildren(...[...state.sessions.values()].map((s) => {
-    const badges = VERDICTS.filter((v) => s.counts[v]).map((v) => el("span", { class: "badge " + v, title: v }, `${s.counts[v]} ${v}`));
+    // Against a baseline or history, leaks it knows are no alarm: a run with only those shows no red badge.
+    const knownOnly = s.unknownLeaks === 0;
+    const badges = VERDICTS.filter((v) => s.counts[v]).map((v) => v === "retained" && knownOnly
+      ? el("span", { class: "badge known-leaks", title: "retained, all known leaks" }, `${s.counts[v]} retained (known)`)
+      : el("span", { class: "badge " + v, title: v }, `${s.counts[v]} ${v}`));
     return el("li", { class: "session", role: "option", "data-run": s.run, "aria-selected": String(s.run === state.run), tabIndex: s.run === stop ? 0 : -1 },
       el("span", { class: "app" }, s.app, " ", el("span", { class: "badge state " + s.state }, s.state)),
       el("span", { class: "run" }, s.run),

@@ -53,7 +53,7 @@ final class InspectorPage: Sendable {
     func respond(to route: PageRoute) -> Response {
         switch route {
         case .sessions:
-            let summaries = sessions.snapshots(grace: grace).map(SessionSummary.init)
+            let summaries = sessions.snapshots(grace: grace).map { SessionSummary($0, context: context) }
             return json(summaries)
         case .tree(let view):
             guard let (_, snapshot) = judged(view) else { return unknownRun(view.run) }
@@ -111,7 +111,7 @@ final class InspectorPage: Sendable {
     private func model(of snapshot: Snapshot, live: LiveSnapshot, view: ViewQuery) -> TreeModel {
         let history = sessions.history(run: view.run)
         var model = TreeModel(
-            snapshot, summary: SessionSummary(live), seq: view.seq, history: history?.log,
+            snapshot, summary: SessionSummary(live, context: context), seq: view.seq, history: history?.log,
             historyComplete: history?.complete ?? true, atEnd: view.seq == nil && (snapshot.ended || live.recorded), context: context
         )
         model.editorURL = editorURL

@@ -25,6 +25,8 @@ final class PageFeed: Sendable {
 
     private let sessions: LiveSessions
     private let grace: Double
+    /// A baseline's and a history's knowledge of leaks: summaries count the retained ones it does not know.
+    private let context: LeakContext?
     /// Seconds a page's connection may stay full before the page is dropped.
     private let stallTimeout: Double
     private let log: @Sendable (String) -> Void
@@ -57,10 +59,11 @@ final class PageFeed: Sendable {
     private let state = NIOLockedValueBox(State())
 
     init(
-        sessions: LiveSessions, grace: Double, stallTimeout: Double = PageLimits().feedStallTimeout,
+        sessions: LiveSessions, grace: Double, context: LeakContext? = nil, stallTimeout: Double = PageLimits().feedStallTimeout,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.sessions = sessions
+        self.context = context
         self.grace = grace
         self.stallTimeout = stallTimeout
         self.log = log
@@ -154,7 +157,7 @@ final class PageFeed: Sendable {
     /// Sessions the refresher judged, for example because a pending coordinator's grace ran out while all was quiet.
     func push(_ lives: [LiveSnapshot]) {
         guard !lives.isEmpty else { return }
-        let text = lives.map { Self.message("session", SessionSummary($0)) }.joined()
+        let text = lives.map { Self.message("session", SessionSummary($0, context: context)) }.joined()
         queue.async { self.broadcast(text) }
     }
 
@@ -167,7 +170,7 @@ final class PageFeed: Sendable {
         let (changed, gone) = sessions.takeChangedRuns()
         var text = gone.sorted().map { Self.message("gone", ["run": $0]) }.joined()
         for run in changed.sorted() {
-            if let live = sessions.live(run: run, grace: grace) { text += Self.message("session", SessionSummary(live)) }
+            if let live = sessions.live(run: run, grace: grace) { text += Self.message("session", SessionSummary(live, context: context)) }
         }
         let took = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         state.withLockedValue { $0.interval = min(1, max(0.02, took * 2)) }
@@ -175,7 +178,7 @@ final class PageFeed: Sendable {
     }
 
     private func sendEverything(to id: Int) {
-        let summaries = sessions.latestSnapshots(grace: grace).map(SessionSummary.init)
+        let summaries = sessions.latestSnapshots(grace: grace).map { SessionSummary($0, context: context) }
         guard let channel = state.withLockedValue({ $0.clients[id] }) else { return }
         send(Self.message("hello", summaries), to: id, on: channel)
     }

@@ -28,7 +28,7 @@ final class PageServer: Sendable {
     ) {
         self.token = token
         page = InspectorPage(sessions: sessions, grace: grace, paths: paths, editorURL: editorURL, context: context)
-        feed = PageFeed(sessions: sessions, grace: grace, stallTimeout: limits.feedStallTimeout, log: log)
+        feed = PageFeed(sessions: sessions, grace: grace, context: context, stallTimeout: limits.feedStallTimeout, log: log)
         gate = ConnectionGate(limit: connectionLimit, kind: "page connection", log: log)
         requestTimeout = limits.requestTimeout
     }
