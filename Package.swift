@@ -91,6 +91,7 @@ let package = Package(
             name: "coordlens",
             dependencies: [
                 "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage", "CoordinatorLensServer", "CoordinatorLensHistory",
+                "CoordinatorWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ]
         ),

@@ -42,7 +42,10 @@ struct CheckCommand: AsyncParsableCommand {
         if summary { return try runSummary() }
         // Judged at the end, a session needs only its tree: read that way, memory follows coordinators, not events.
         let retention: Recording.Retention = point.cut == .end ? .treeAtEnd : .everyLine
+        let progress = TerminalProgress("reading \(files.count == 1 ? files[0] : "\(files.count) files")")
+        defer { progress.finish() }
         let sessions = try point.select(try RecordingInput.read(files, limits: point.limits, keeping: retention))
+        progress.stage("judging \(sessions.count) session\(sessions.count == 1 ? "" : "s")")
         for warning in RepeatedRuns.warnings(for: sessions) { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
         let paths = source.paths
         // Reasons and sites in every format as --source-root prints them.
@@ -54,6 +57,7 @@ struct CheckCommand: AsyncParsableCommand {
         let accepted = try baseline.read()
         let comparison = accepted.map { BaselineComparison(result, baseline: $0) }
         if let comparison { result.notes.merge(comparison.notes) }
+        progress.finish()
         let marks = try await history.record(checks)
         if let marks { result.notes.merge(marks.notes) }
         switch format {

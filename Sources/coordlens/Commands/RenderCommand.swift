@@ -59,9 +59,13 @@ struct RenderCommand: ParsableCommand {
         }
         // A picture of the end needs only each session's tree, not its lines (the HTML report lists every event).
         let retention: Recording.Retention = point.cut == .end && format != .htmlReport ? .treeAtEnd : .everyLine
+        let progress = TerminalProgress("reading \(files.count == 1 ? files[0] : "\(files.count) files")")
+        defer { progress.finish() }
         let sessions = try RecordingInput.read(files, limits: point.limits, keeping: retention)
         let session = try SessionChoice.pick(from: sessions, name: "the input", run: point.session)
+        progress.stage("judging the session")
         let judged = try point.snapshot(of: session)
+        progress.stage("drawing \(NumberText.grouped(judged.nodes.count)) coordinators into \(output)")
         var paths = source.paths
         // A report is an artifact people pass around: without a root it carries #fileID names, not the machine's paths.
         if format == .htmlReport, paths.root == nil { paths.dropsFullPaths = !fullPaths }
@@ -91,6 +95,7 @@ struct RenderCommand: ParsableCommand {
             }
             try CommandOutput.write(bytes, to: output)
         }
+        progress.finish()
         WarningPrinter.print(snapshot.warnings, source: session.source)
     }
 }
