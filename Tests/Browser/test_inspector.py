@@ -317,6 +317,7 @@ class RecordedViewTests(ViewedRecording):
                 self.assertGreaterEqual(viewport["height"], 250)
                 self.assertGreaterEqual(panels["y"], viewport["y"] + viewport["height"] - 1, "the panels stack below the picture")
             self.assertLessEqual(toolbar["y"] + toolbar["height"], viewport["y"] + 1, "the toolbar sits above the picture, not over it")
+            self.assertGreaterEqual(page.locator("#slider").bounding_box()["width"], 170, f"at {width} px the slider stays usable")
             # The picture answers a click where it is drawn: the retained node's details open.
             page.locator("#tree g.node.verdict-retained").first.click()
             expect(page.locator("#details")).to_contain_text("retained")

@@ -1,7 +1,7 @@
 // The selected coordinator: selecting one (from the tree, a link, a leak or the lifetimes), links that select, and
 // the details panel with its call sites and its own events.
 import { $, el } from "./dom.js";
-import { seconds, site } from "./format.js";
+import { breakable, seconds, site } from "./format.js";
 import { elementId } from "./ids.js";
 import { REPORT, state, nodeById, nodesById } from "./state.js";
 import { refresh } from "./feed.js";
@@ -116,6 +116,6 @@ function heldRow(node) {
 function appendEvents(table, events) {
   for (const e of events) {
     table.append(el("tr", {}, el("td", {}, String(e.seq)), el("td", {}, seconds(e.time)),
-      el("td", {}, e.kind + (e.screen ? ` ${e.screen}` : "") + (e.via ? ` (${e.via})` : "")), el("td", { class: "mono" }, e.site ? `${e.site.file}:${e.site.line}` : "")));
+      el("td", {}, e.kind + (e.screen ? ` ${e.screen}` : "") + (e.via ? ` (${e.via})` : "")), el("td", { class: "mono" }, e.site ? breakable(`${e.site.file}:${e.site.line}`) : "")));
   }
 }
