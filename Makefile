@@ -178,9 +178,10 @@ test-thread-sanitizer: deps
 
 ## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their
 ## allocations): its tests, the zoo of holders and the fuzzed object graphs, under AddressSanitizer in a build folder of
-## its own. LeakSanitizer is off: those tests leak coordinators on purpose.
+## its own. LeakSanitizer is off: those tests leak coordinators on purpose. This build of every target and test is also
+## the one that treats compiler warnings as errors (the dependencies compile without any), so a warning fails CI.
 test-address-sanitizer: deps
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan -Xswiftc -warnings-as-errors
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerGraphFuzzTests|LeakScopeTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).

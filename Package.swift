@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         // The leak history on a PostgreSQL server (the `Postgres` trait); SQLite is the system's library (CSQLite).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Its TLS, which the history configures (`--postgres-tls`); postgres-nio depends on it already.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         // The wire format's vocabulary and JSON string escaping, shared by the hook and the core: no dependencies.
@@ -85,6 +87,7 @@ let package = Package(
             dependencies: [
                 "CoordinatorLens", "CSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Postgres"])),
             ]
         ),
         .executableTarget(

@@ -44,7 +44,9 @@ if [ "${1:-}" = stop ]; then
 fi
 
 if as_server "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1 && [ -s "$root/env" ]; then
-    exit 0
+    # A server started before it had TLS is restarted with it.
+    if grep -q COORDLENS_TEST_POSTGRES_CA "$root/env"; then exit 0; fi
+    as_server "$bin/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
 fi
 
 if [ ! -s "$data/PG_VERSION" ]; then
@@ -59,13 +61,25 @@ if [ ! -s "$data/PG_VERSION" ]; then
     rm -f "$pwfile"
 fi
 
+# TLS with a self-signed certificate for 127.0.0.1 and localhost: the history's `--postgres-tls` tests connect with and
+# without it. The certificate (public) is also the authority the tests trust, in .build/postgres/server.crt.
+if [ ! -s "$root/server.crt" ] || [ ! -s "$data/server.key" ]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=localhost" \
+        -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" -keyout "$root/server.key" -out "$root/server.crt" >/dev/null 2>&1
+    cp "$root/server.crt" "$root/server.key" "$data/"
+    rm -f "$root/server.key"
+    chmod 600 "$data/server.key"
+    [ "$(id -u)" = 0 ] && chown postgres: "$data/server.crt" "$data/server.key"
+fi
+
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 as_server "$bin/pg_ctl" -D "$data" -w -t 60 -l "$data/server.log" \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $data -c max_connections=60 -c fsync=off" start >/dev/null
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $data -c max_connections=60 -c fsync=off -c ssl=on -c ssl_cert_file=server.crt -c ssl_key_file=server.key" start >/dev/null
 {
     echo "export COORDLENS_TEST_POSTGRES=postgres://coordlens@127.0.0.1:$port/postgres"
     echo "export COORDLENS_TEST_PGPASSWORD=$(cat "$root/password")"
     echo "export COORDLENS_TEST_POSTGRES_BIN=$bin"
+    echo "export COORDLENS_TEST_POSTGRES_CA=$root/server.crt"
 } >"$root/env"
 chmod 600 "$root/env"
 echo "PostgreSQL for the history's tests: 127.0.0.1:$port (cluster in $data)"

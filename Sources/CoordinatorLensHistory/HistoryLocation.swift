@@ -30,6 +30,18 @@ package enum HistoryLocation: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// How a history connection to PostgreSQL uses TLS (`--postgres-tls`, or the address's `?sslmode=`).
+package enum PostgresTLS: String, Sendable, CaseIterable {
+    /// Never: a loopback or private-network server.
+    case disable
+    /// When the server offers it, without checking its certificate (libpq's default): encrypted against listeners,
+    /// not against a server that pretends.
+    case prefer
+    /// Always, and the server's certificate must be signed by a trusted authority (the system's, or
+    /// `--postgres-ca FILE`) for the address's host: the connection fails otherwise.
+    case require
+}
+
 /// A `postgres://user@host:port/database` address with the password taken from the environment.
 package struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     /// The server's host name or IP literal.
@@ -42,6 +54,10 @@ package struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     package var database: String
     /// `PGPASSWORD`, or nil for a server that asks for none; never printed.
     var password: String?
+    /// Whether the connection is encrypted: the address's `?sslmode=`, else `prefer`, as libpq does.
+    package var tls = PostgresTLS.prefer
+    /// A PEM file of the certificate authorities `require` trusts (the address's `?sslrootcert=`); nil: the system's.
+    package var certificateAuthorities: String?
 
     /// Parses `text`; an address that carries a password is refused, so that the secret never sits in a command line,
     /// a shell history or a CI log.
@@ -61,6 +77,17 @@ package struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         self.database = path.isEmpty ? user : path
         self.password = environment["PGPASSWORD"]
+        for item in components.queryItems ?? [] {
+            switch item.name {
+            case "sslmode":
+                guard let value = item.value, let mode = PostgresTLS(rawValue: value) else {
+                    throw HistoryError("--history: sslmode must be disable, prefer or require, not \(item.value ?? "nothing")")
+                }
+                tls = mode
+            case "sslrootcert": certificateAuthorities = item.value
+            default: throw HistoryError("--history: \(Self.redacted(text)) has a setting this coordlens does not know: \(item.name)")
+            }
+        }
     }
 
     /// `postgres://user@host:port/database`, never with a password.

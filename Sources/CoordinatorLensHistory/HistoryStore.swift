@@ -69,12 +69,38 @@ package struct HistoryStore: Sendable {
             let now = try await schemaVersion()
             try refuseNewer(now)
             guard now < HistorySchema.current else { return }
+            let appliedAt = Self.timestamp(Date())
             for version in (now + 1)...HistorySchema.current {
-                for statement in HistorySchema.migration(to: version, in: connection.dialect) {
+                for statement in try HistorySchema.migration(to: version, in: connection.dialect) {
                     try await connection.execute(statement)
                 }
+                if version == 3 {
+                    // The two that come before the table are entered with it: when this opening ran them, or, for a
+                    // store that had them already, as run at some time before.
+                    for earlier in 1...2 {
+                        try await recordMigration(earlier, at: earlier > now ? appliedAt : "before \(appliedAt)")
+                    }
+                }
+                if version >= 3 { try await recordMigration(version, at: appliedAt) }
             }
             try await connection.execute("UPDATE coordlens_schema SET version = $1", [HistoryValue(HistorySchema.current)])
+        }
+    }
+
+    private func recordMigration(_ version: Int, at appliedAt: String) async throws(HistoryError) {
+        try await connection.execute(
+            "INSERT INTO coordlens_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+            [HistoryValue(version), .text(HistorySchema.names[version] ?? "unnamed"), .text(appliedAt)])
+    }
+
+    /// The migrations recorded in the store, oldest first: version, name and when it ran.
+    package func migrations() async throws(HistoryError) -> [(version: Int, name: String, appliedAt: String)] {
+        try await connection.rows("SELECT version, name, applied_at FROM coordlens_migrations ORDER BY version", []).map {
+            row throws(HistoryError) in
+            guard row.count == 3, let version = row[0].integer, let name = row[1].text, let at = row[2].text else {
+                throw HistoryError("\(location): a row of table coordlens_migrations does not read: \(row)")
+            }
+            return (version, name, at)
         }
     }
 
@@ -124,19 +150,33 @@ package struct HistoryStore: Sendable {
                 }
                 return (id, false)
             }
-            for leak in record.leaks {
-                try await connection.execute(
-                    "INSERT INTO leaks (run_id, fingerprint, path, count, example_file, example_line, example_function) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                    [
-                        HistoryValue(id), .text(leak.fingerprint), .text(leak.path), HistoryValue(leak.count), HistoryValue(leak.example?.file),
-                        leak.example.map { HistoryValue($0.line) } ?? .null, HistoryValue(leak.example?.function),
-                    ]
-                )
-            }
+            try await addLeaks(record.leaks, run: id)
             try await addPaths(record.paths, run: id)
             return (id, true)
         }
     }
+
+    /// A run's leaks, many rows to a statement: a server is a round trip away, and a run can have hundreds of kinds.
+    private func addLeaks(_ leaks: [RunRecord.Leak], run id: Int) async throws(HistoryError) {
+        var start = 0
+        while start < leaks.count {
+            let chunk = leaks[start..<Swift.min(start + Self.leaksPerStatement, leaks.count)]
+            let rows = (0..<chunk.count).map { row in "($1, " + (2...7).map { "$\(row * 6 + $0)" }.joined(separator: ", ") + ")" }
+            let binds = chunk.flatMap { leak -> [HistoryValue] in
+                [
+                    .text(leak.fingerprint), .text(leak.path), HistoryValue(leak.count), HistoryValue(leak.example?.file),
+                    leak.example.map { HistoryValue($0.line) } ?? .null, HistoryValue(leak.example?.function),
+                ]
+            }
+            try await connection.execute(
+                "INSERT INTO leaks (run_id, fingerprint, path, count, example_file, example_line, example_function) VALUES "
+                    + rows.joined(separator: ", "), [HistoryValue(id)] + binds)
+            start += chunk.count
+        }
+    }
+
+    /// Six values a leak: within SQLite's limit of 32,766 bound values and PostgreSQL's 65,535.
+    static let leaksPerStatement = 500
 
     /// A run's exercised paths, many rows to a statement: a deep tree has thousands and a server is a round trip away.
     private func addPaths(_ paths: [String], run id: Int) async throws(HistoryError) {
@@ -203,10 +243,11 @@ package struct HistoryStore: Sendable {
         LeakHistory(runs: try await runs(filter), leaks: try await leaks(filter))
     }
 
-    /// `2026-11-23T10:15:00Z`: text that sorts as time does, in both stores.
+    /// `2026-11-23T10:15:00Z`: text that sorts as time does, in both stores. One format style, a value, for every
+    /// timestamp (a formatter per call cost more than the statement).
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        date.formatted(timestampStyle)
     }
+
+    private static let timestampStyle = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!)
 }

@@ -1,5 +1,6 @@
 #if Postgres
 import Logging
+import NIOSSL
 import PostgresNIO
 
 /// A history on a PostgreSQL server that many CI machines share, through postgres-nio. Errors name the address
@@ -10,17 +11,34 @@ struct PostgresHistoryConnection: HistoryConnection {
     private let connection: PostgresConnection
     private static let logger = Logger(label: "coordlens.history")
 
-    /// Connects to `address` without TLS (a loopback or private-network server); the password is the environment's.
+    /// Connects to `address` with its TLS setting; the password is the environment's.
     static func open(_ address: PostgresAddress) async throws(HistoryError) -> PostgresHistoryConnection {
         let configuration = PostgresConnection.Configuration(
             host: address.host, port: address.port, username: address.user, password: address.password,
-            database: address.database, tls: .disable
+            database: address.database, tls: try tls(for: address)
         )
         do {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
             return PostgresHistoryConnection(address: address, connection: connection)
         } catch {
             throw HistoryError("\(address): cannot connect: \(Self.explain(error))")
+        }
+    }
+
+    private static func tls(for address: PostgresAddress) throws(HistoryError) -> PostgresConnection.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch address.tls {
+        case .disable: return .disable
+        case .prefer: configuration.certificateVerification = .none
+        case .require:
+            configuration.certificateVerification = .fullVerification
+            if let file = address.certificateAuthorities { configuration.trustRoots = .file(file) }
+        }
+        do {
+            let context = try NIOSSLContext(configuration: configuration)
+            return address.tls == .require ? .require(context) : .prefer(context)
+        } catch {
+            throw HistoryError("\(address): cannot set up TLS: \(error)\(address.certificateAuthorities.map { " (certificate authorities from \($0))" } ?? "")")
         }
     }
 

@@ -52,15 +52,19 @@ final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
 
     private func run(_ sql: String, _ binds: [HistoryValue]) throws(HistoryError) -> [[HistoryValue]] {
         wait.start()
-        // SQLite reads `$1` as a parameter *named* "$1"; `?1` is the one that means "the first".
-        let numbered = sql.replacingOccurrences(of: "$", with: "?")
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, numbered, -1, &statement, nil) == SQLITE_OK, let statement else {
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw failure(sqlite3_errcode(handle))
         }
         defer { sqlite3_finalize(statement) }
+        guard Int(sqlite3_bind_parameter_count(statement)) <= binds.count else {
+            throw HistoryError("\(path): a statement has more parameters than the \(binds.count) values given: \(sql)")
+        }
         for (offset, value) in binds.enumerated() {
-            let position = Int32(offset + 1)
+            // SQLite reads `$1` as a parameter named "$1", so each value goes to its parameter by that name, wherever
+            // (and however often) the statement uses it; the SQL is never rewritten.
+            let position = sqlite3_bind_parameter_index(statement, "$\(offset + 1)")
+            guard position > 0 else { throw HistoryError("\(path): a statement does not use the value $\(offset + 1) it is given: \(sql)") }
             let status: Int32
             switch value {
             case .integer(let number): status = sqlite3_bind_int64(statement, position, number)

@@ -63,7 +63,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-shapes-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("\(shape.rawValue).ndjson").path
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         try shape.write(to: handle)

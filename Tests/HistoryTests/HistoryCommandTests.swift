@@ -166,7 +166,7 @@ struct HistoryCommandTests {
             #expect(refused.status == 2, "\(arguments): \(refused.standardOutput)")
             #expect(
                 refused.standardError.contains(
-                    "the history has schema version 99, newer than the 2 this coordlens knows; use a newer coordlens (the history was left unchanged)"),
+                    "the history has schema version 99, newer than the 3 this coordlens knows; use a newer coordlens (the history was left unchanged)"),
                 "\(refused.standardError)")
         }
         switch store {

@@ -117,6 +117,17 @@ struct HistoryPerFlowTests {
                 "python3", "-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT version FROM coordlens_schema').fetchone()[0])",
                 history,
             ])
-        #expect(version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+        #expect(version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
+        let recorded = try ProcessRun.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", "-c",
+                "import sqlite3, sys; [print(*r, sep='|') for r in sqlite3.connect(sys.argv[1]).execute('SELECT version, name, applied_at FROM coordlens_migrations ORDER BY version')]",
+                history,
+            ])
+        let rows = recorded.standardOutput.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+        #expect(rows.map { $0.prefix(2) } == [["1", "runs-and-leaks"], ["2", "paths-per-run"], ["3", "migrations-recorded"]], "\(rows)")
+        #expect(rows.first?.last?.hasPrefix("before ") == true, "the migration that ran before the record says so: \(rows)")
+        #expect(rows.dropFirst().allSatisfy { $0.last?.hasPrefix("20") == true }, "the two this opening ran, when: \(rows)")
     }
 }

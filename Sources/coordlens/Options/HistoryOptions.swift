@@ -14,15 +14,18 @@ struct HistoryStoreOption: ParsableArguments {
     @Option(help: "Seconds to wait for a SQLite history that another process holds locked before giving up (exit 2).")
     var busyTimeout: Double = HistoryStore.defaultBusyTimeout
 
+    @OptionGroup var tls: PostgresTLSOption
+
     /// Runs `body` on the store and closes it, also when `body` throws; a `HistoryError` becomes a usage failure (exit 2).
     func using<T>(_ body: (HistoryStore) async throws -> T) async throws -> T {
-        try await HistoryStoreOption.using(location ?? HistoryLocation.defaultPath, busyTimeout: busyTimeout, body)
+        try await HistoryStoreOption.using(location ?? HistoryLocation.defaultPath, busyTimeout: busyTimeout, tls: tls, body)
     }
 
     static func using<T>(
-        _ text: String, busyTimeout: Double = HistoryStore.defaultBusyTimeout, _ body: (HistoryStore) async throws -> T
+        _ text: String, busyTimeout: Double = HistoryStore.defaultBusyTimeout, tls: PostgresTLSOption,
+        _ body: (HistoryStore) async throws -> T
     ) async throws -> T {
-        let store = try await open(text, busyTimeout: busyTimeout)
+        let store = try await open(text, busyTimeout: busyTimeout, tls: tls)
         do {
             let result = try await body(store)
             await store.close()
@@ -36,12 +39,12 @@ struct HistoryStoreOption: ParsableArguments {
         }
     }
 
-    static func open(_ text: String, busyTimeout: Double) async throws -> HistoryStore {
+    static func open(_ text: String, busyTimeout: Double, tls: PostgresTLSOption) async throws -> HistoryStore {
         guard busyTimeout >= 0, busyTimeout.isFinite else {
             throw UsageFailure(message: "--busy-timeout: give a number of seconds of at least 0, not \(busyTimeout)")
         }
         do {
-            return try await HistoryStore.open(try HistoryLocation(text), busyTimeout: busyTimeout)
+            return try await HistoryStore.open(tls.applied(to: try HistoryLocation(text)), busyTimeout: busyTimeout)
         } catch {
             throw UsageFailure(message: error.message)
         }
@@ -71,6 +74,8 @@ struct CheckHistoryOptions: ParsableArguments {
     @Option(help: "Seconds to wait for a SQLite history that another process holds locked before giving up (exit 2).")
     var busyTimeout: Double = HistoryStore.defaultBusyTimeout
 
+    @OptionGroup var tls: PostgresTLSOption
+
     @OptionGroup var tags: RunTagOptions
 }
 
@@ -79,7 +84,7 @@ extension CheckHistoryOptions {
     /// seen before in the earlier runs of the same app (and `--label`, when given); nil without `--history`.
     func record(_ checks: [SessionCheck]) async throws -> CheckHistoryMarks? {
         guard let location else { return nil }
-        return try await HistoryStoreOption.using(location, busyTimeout: busyTimeout) { store in
+        return try await HistoryStoreOption.using(location, busyTimeout: busyTimeout, tls: tls) { store in
             var sessions: [CheckHistoryMarks.Session] = []
             var notes = LeakNotes()
             for (index, check) in checks.enumerated() {

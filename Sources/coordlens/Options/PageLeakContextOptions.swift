@@ -16,6 +16,8 @@ struct PageLeakContextOptions: ParsableArguments {
     )
     var history: String?
 
+    @OptionGroup var tls: PostgresTLSOption
+
     /// The most recent stored runs the page counts over and charts.
     static let chartedRuns = 50
 
@@ -24,7 +26,7 @@ struct PageLeakContextOptions: ParsableArguments {
         guard baseline != nil || history != nil else { return nil }
         let accepted = try baseline.map(BaselineFile.read)
         guard let history else { return LeakContext(baseline: accepted) }
-        let (runs, leaks) = try await HistoryStoreOption.using(history) { store in
+        let (runs, leaks) = try await HistoryStoreOption.using(history, tls: tls) { store in
             (try await store.runs(), try await store.leaks())
         }
         let recent = Array(runs.suffix(Self.chartedRuns))
