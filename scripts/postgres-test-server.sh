@@ -64,6 +64,10 @@ fi
 # TLS with a self-signed certificate for 127.0.0.1 and localhost: the history's `--postgres-tls` tests connect with and
 # without it. The certificate (public) is also the authority the tests trust, in .build/postgres/server.crt.
 if [ ! -s "$root/server.crt" ] || [ ! -s "$data/server.key" ]; then
+    if ! command -v openssl >/dev/null 2>&1; then
+        sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+        $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends openssl
+    fi
     openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=localhost" \
         -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" -keyout "$root/server.key" -out "$root/server.crt" >/dev/null 2>&1
     cp "$root/server.crt" "$root/server.key" "$data/"
