@@ -180,18 +180,18 @@ package final class InspectorServer: Sendable {
         // What hooks already sent is read and kept first, and hooks that asked are told what was kept, so they can
         // resend the rest to the next `listen` (docs/PROTOCOL.md).
         await gate.drain(by: started.addingTimeInterval(1))
-        if let recorder { _ = await onItsOwnThread { recorder.flush(by: started.addingTimeInterval(1.5)) } }
+        if let recorder { _ = await onTheBlockingPool { recorder.flush(by: started.addingTimeInterval(1.5)) } }
         await gate.acknowledgeAll()
         await page?.stop()
         await gate.closeAll()
         if let recorder {
-            let flushed = await onItsOwnThread { recorder.close(by: started.addingTimeInterval(2)) }
+            let flushed = await onTheBlockingPool { recorder.close(by: started.addingTimeInterval(2)) }
             if !flushed { log("recording: the disk did not take everything within 2 s; the rest is lost") }
             reportRecordingProblems()
         }
         refresh(resting: false)
         let renders = self.renders
-        if await !onItsOwnThread({ renders.drain(by: deadline) }) {
+        if await !onTheBlockingPool({ renders.drain(by: deadline) }) {
             log("stopped before every picture was drawn")
         }
         renders.stop()
@@ -227,9 +227,9 @@ package final class InspectorServer: Sendable {
     }
 }
 
-/// Runs blocking `work` on a thread of its own, so no thread of the cooperative pool waits for it.
-private func onItsOwnThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: work()) }.start()
-    }
+/// Runs blocking `work` on NIO's shared pool for blocking work, so no thread of the cooperative pool waits for it.
+private func onTheBlockingPool<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+    if let value = try? await NIOThreadPool.singleton.runIfActive(work) { return value }
+    // The shared pool is never shut down; should it ever be, the work still runs.
+    return work()
 }

@@ -6,7 +6,8 @@ import NIOConcurrencyHelpers
 
 /// Answers the page's requests from the sessions held in memory: pictures, models and event lists.
 ///
-/// Called on a queue of its own, never on an event loop, so drawing a big tree never holds up a hook connection.
+/// Called on the page's thread pool (`PageWork`), never on an event loop, so drawing a big tree never holds up a hook
+/// connection.
 final class InspectorPage: Sendable {
     /// An answer: status, type and body; `seq` is the last event the answer shows, sent as `X-Lens-Seq`.
     struct Response {

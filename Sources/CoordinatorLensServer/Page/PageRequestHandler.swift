@@ -29,11 +29,11 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let feed: PageFeed
     private let hosts: HostCheck
     private let access: PageAccess
-    private let work: DispatchQueue
+    private let work: PageWork
     private var request: HTTPRequestHead?
     private var feedClient: Int?
 
-    init(page: InspectorPage, feed: PageFeed, hosts: HostCheck, access: PageAccess, work: DispatchQueue) {
+    init(page: InspectorPage, feed: PageFeed, hosts: HostCheck, access: PageAccess, work: PageWork) {
         self.page = page
         self.feed = feed
         self.hosts = hosts
@@ -107,9 +107,14 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             startFeed(head, context: context)
         default:
             let page = self.page
-            work.async {
+            let admitted = work.submit {
                 let response = page.respond(to: route)
                 Self.write(response, version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
+            }
+            if !admitted {
+                var busy = InspectorPage.Response.text(503, "the inspector has \(work.limit) requests in hand already; try again in a moment")
+                busy.headers.append(("Retry-After", "1"))
+                Self.write(busy, version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
             }
         }
     }

@@ -13,8 +13,8 @@ final class PageServer: Sendable {
     private let page: InspectorPage
     private let gate: ConnectionGate
     private let requestTimeout: Double
-    // Concurrent: a page asks for a session's model and picture at once, and only the picture waits for libgvc.
-    private let work = DispatchQueue(label: "coordlens-page", attributes: .concurrent)
+    // Two threads: a page asks for a session's model and picture at once, and only the picture waits for libgvc.
+    private let work = PageWork(threads: 2, limit: 32)
     /// The listening channel, set by `start` and taken by `stop`, which may run on other threads.
     private let channel = NIOLockedValueBox<(any Channel)?>(nil)
 
@@ -35,6 +35,7 @@ final class PageServer: Sendable {
 
     /// Binds `host:port` (0: a free port); returns the port bound.
     func start(host: String, port: Int, group: any EventLoopGroup) async throws -> Int {
+        work.start()
         let (page, feed, work, token) = (self.page, self.feed, self.work, self.token)
         let (gate, requestTimeout) = (self.gate, self.requestTimeout)
         let bootstrap = ServerBootstrap(group: group)
@@ -78,5 +79,6 @@ final class PageServer: Sendable {
         }
         try? await channel?.close()
         await gate.closeAll()
+        await work.shutdown()
     }
 }

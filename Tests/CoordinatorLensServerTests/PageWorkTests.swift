@@ -1,0 +1,34 @@
+import CoordinatorWire
+import Foundation
+import Testing
+
+@testable import CoordinatorLensServer
+
+/// The page's blocking work runs on a pool of its own with a bound: past it a request is refused at once.
+@Suite struct PageWorkTests {
+    @Test(.timeLimit(.minutes(1)))
+    func pastItsLimitWorkIsRefusedAndRoomComesBackWhenItFinishes() async throws {
+        let work = PageWork(threads: 1, limit: 2)
+        work.start()
+        // The first request blocks until released; the second waits behind it.
+        let gate = ConditionBox((released: false, started: 0, finished: 0))
+        let blocking: @Sendable () -> Void = {
+            gate.withLockedValue { $0.started += 1 }
+            gate.wait { $0.released ? .found(()) : .waiting(nanoseconds: nil) }
+            gate.withLockedValue { $0.finished += 1 }
+        }
+        #expect(work.submit(blocking))
+        #expect(work.submit(blocking))
+        gate.wait { $0.started == 1 ? .found(()) : .waiting(nanoseconds: 10_000_000) }
+        #expect(!work.submit(blocking), "a third is refused while two are in hand")
+        #expect(work.pending == 2)
+
+        gate.withLockedValue { $0.released = true }
+        gate.wait { $0.finished == 2 ? .found(()) : .waiting(nanoseconds: 10_000_000) }
+        // The count drops after the body returns; wait for it rather than race it.
+        for _ in 0..<500 where work.pending > 0 { try await Task.sleep(nanoseconds: 2_000_000) }
+        #expect(work.pending == 0)
+        #expect(work.submit {})
+        await work.shutdown()
+    }
+}
