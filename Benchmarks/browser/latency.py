@@ -6,6 +6,7 @@ follow, each after a quiet moment: one `add` line is written to the hook socket,
 picture that includes that event has been put in the document and painted (the next animation frame). Both clocks
 are this machine's wall clock. Prints the median and 90th percentile per size against the targets.
 """
+import contextlib
 import json
 import os
 import re
@@ -118,16 +119,8 @@ def measure_lifetimes(browser, binary, size, runs=5):
         if number % 3 == 0:
             recording.write(line(number * 2, {"event": "dismiss", "id": number}))
     recording.close()
-    log = tempfile.NamedTemporaryFile("w+", suffix=".log", delete=False)
-    process = subprocess.Popen([binary, "view", "--http-port", "0", recording.name], stdout=log, stderr=subprocess.STDOUT)
+    process, url = start_view(binary, recording.name)
     try:
-        url = None
-        deadline = time.time() + 30
-        while url is None and time.time() < deadline:
-            with open(log.name) as text:
-                found = re.search(r"Inspector: (http://\S+)", text.read())
-            url = found.group(1) if found else None
-            time.sleep(0.05)
         page = browser.new_page(viewport={"width": 1440, "height": 900})
         page.goto(url)
         page.wait_for_function(f"() => state.model && state.model.nodes.length === {size}", timeout=60000)
@@ -136,7 +129,6 @@ def measure_lifetimes(browser, binary, size, runs=5):
         process.terminate()
         process.wait(10)
         os.unlink(recording.name)
-        os.unlink(log.name)
 
 
 def start_view(binary, recording):
@@ -179,11 +171,26 @@ def daily_recording(size):
 DAILY = {"first paint": 1_500, "pick": 100, "search": 200, "show all": 3_000}
 
 
-def measure_daily_use(browser, binary, size=100_000, show_all_size=20_000, runs=5):
-    figures = {}
+@contextlib.contextmanager
+def viewing(binary, size):
+    """`coordlens view` over a daily recording of `size` coordinators; yields the page's address."""
     recording = daily_recording(size)
     process, url = start_view(binary, recording)
     try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(10)
+        os.unlink(recording)
+
+
+def next_frame(page):
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+
+
+def measure_daily_use(browser, binary, size=100_000, show_all_size=20_000, runs=5):
+    figures = {}
+    with viewing(binary, size) as url:
         paints = []
         for _ in range(3):
             page = browser.new_page(viewport={"width": 1440, "height": 900})
@@ -191,7 +198,7 @@ def measure_daily_use(browser, binary, size=100_000, show_all_size=20_000, runs=
             page.goto(url)
             page.wait_for_selector("#outline [role=treeitem]", timeout=120_000)
             page.wait_for_selector("#tree svg", timeout=120_000)
-            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+            next_frame(page)
             paints.append((time.time() - started) * 1000)
             page.close()
         figures["first paint"] = paints
@@ -214,13 +221,7 @@ def measure_daily_use(browser, binary, size=100_000, show_all_size=20_000, runs=
             requestAnimationFrame(() => done(performance.now() - started));
         })""", query) for query in ["Share", "Profile", "#4242", "Settings", "Feed"]]
         page.close()
-    finally:
-        process.terminate()
-        process.wait(10)
-        os.unlink(recording)
-    recording = daily_recording(show_all_size)
-    process, url = start_view(binary, recording)
-    try:
+    with viewing(binary, show_all_size) as url:
         times = []
         for _ in range(2):
             page = browser.new_page(viewport={"width": 1440, "height": 900})
@@ -232,16 +233,12 @@ def measure_daily_use(browser, binary, size=100_000, show_all_size=20_000, runs=
             started = time.time()
             page.check("#show-all")
             page.wait_for_selector("#tree svg .summary", state="detached", timeout=120_000)
-            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+            next_frame(page)
             times.append((time.time() - started) * 1000)
             if not page.evaluate("window.__busySeen"):
                 print("  (Show all finished without the busy indicator showing)")
             page.close()
         figures["show all"] = times
-    finally:
-        process.terminate()
-        process.wait(10)
-        os.unlink(recording)
     for name, values in figures.items():
         median = statistics.median(values)
         target = DAILY[name]

@@ -5,6 +5,7 @@ import re
 import subprocess
 import tempfile
 import time
+import unittest
 
 from playwright.sync_api import sync_playwright
 
@@ -128,3 +129,25 @@ class NetworkNamespace:
     def remove(self):
         subprocess.run([IP, "link", "delete", self.outside_link], capture_output=True, timeout=20)
         subprocess.run([IP, "netns", "delete", self.name], capture_output=True, timeout=20)
+
+
+class ViewedRecording(unittest.TestCase):
+    """`coordlens view` over the recording a subclass makes, with one browser for the class."""
+
+    view_arguments = ()
+
+    @classmethod
+    def make_recording(cls):
+        raise NotImplementedError
+
+    @classmethod
+    def setUpClass(cls):
+        cls.file = cls.make_recording()
+        cls.viewer, cls.url = view(cls.file, *cls.view_arguments)
+        cls.browser = Browser().__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.__exit__(None, None, None)
+        cls.viewer.stop()
+        os.unlink(cls.file)

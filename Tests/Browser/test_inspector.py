@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import expect
 
-from inspector_support import BIN, Browser, NetworkNamespace, Process, coordlens, listen, run_sample, view, write_recording
+from inspector_support import BIN, Browser, NetworkNamespace, Process, ViewedRecording, coordlens, listen, run_sample, view, write_recording
 
 SCREENSHOT = os.environ.get("INSPECTOR_SCREENSHOT")
 SVG = "{http://www.w3.org/2000/svg}"
@@ -191,28 +191,6 @@ def zoom_until(page, reached):
             return
         page.mouse.wheel(0, 400 if out else -400)
     raise AssertionError("the view never reached the scale asked for")
-
-
-class ViewedRecording(unittest.TestCase):
-    """`coordlens view` over the recording a subclass makes, with one browser for the class."""
-
-    view_arguments = ()
-
-    @classmethod
-    def make_recording(cls):
-        raise NotImplementedError
-
-    @classmethod
-    def setUpClass(cls):
-        cls.file = cls.make_recording()
-        cls.viewer, cls.url = view(cls.file, *cls.view_arguments)
-        cls.browser = Browser().__enter__()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.__exit__(None, None, None)
-        cls.viewer.stop()
-        os.unlink(cls.file)
 
 
 class BigPictureTests(ViewedRecording):

@@ -8,7 +8,7 @@ import unittest
 
 from playwright.sync_api import expect
 
-from inspector_support import Browser, listen, view, write_recording
+from inspector_support import Browser, ViewedRecording, listen, view, write_recording
 
 SHARES = 1200
 FEED_ITEMS = 3000
@@ -42,18 +42,13 @@ def big_recording():
     return write_recording(lines), next_id
 
 
-class OutlineTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.file, cls.leak = big_recording()
-        cls.viewer, cls.url = view("--editor-url", "vscode://file/{path}:{line}", cls.file)
-        cls.browser = Browser().__enter__()
+class OutlineTests(ViewedRecording):
+    view_arguments = ("--editor-url", "vscode://file/{path}:{line}")
 
     @classmethod
-    def tearDownClass(cls):
-        cls.browser.__exit__(None, None, None)
-        cls.viewer.stop()
-        os.unlink(cls.file)
+    def make_recording(cls):
+        file, cls.leak = big_recording()
+        return file
 
     def open(self, viewport=None):
         page = self.browser.page(self.url, viewport)
