@@ -46,6 +46,24 @@ package struct ChunkedArray<Element>: RandomAccessCollection {
         chunks[chunks.count - 1].append(element)
         count += 1
     }
+
+    /// Adds `count` copies of `element` at the end.
+    package mutating func append(repeating element: Element, count: Int) {
+        for _ in 0..<count { append(element) }
+    }
 }
 
 extension ChunkedArray: Sendable where Element: Sendable {}
+
+extension ChunkedArray: Equatable where Element: Equatable {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.count == rhs.count && lhs.elementsEqual(rhs)
+    }
+}
+
+extension ChunkedArray: Hashable where Element: Hashable {
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for element in self { hasher.combine(element) }
+    }
+}

@@ -5,12 +5,8 @@
 /// stays proportional to the coordinators, never to the largest id: ids that double from line to line land in the
 /// dictionary instead of making the array follow them.
 struct CoordinatorIndex: Hashable, Sendable {
-    /// Position + 1 by id; 0 means absent, so the array needs no optionals. One Array, not chunks like the tree's
-    /// other lists: chunked (as a `ChunkedArray<Int>` or by hand), the hook's XCTest front-end test crashed under Thread
-    /// Sanitizer with Swift 6.3.1, returning with Swift's error register set; the plain array does not. Copying it
-    /// after a judgement is then the longest hold of the server's hook loop at a million coordinators: 3.6-4.9 ms
-    /// against 1 ms chunked (`coordlens-bench hold`).
-    private var dense: [Int] = []
+    /// Position + 1 by id; 0 means absent, so the array needs no optionals.
+    private var dense = ChunkedArray<Int>()
     /// Ids stored while outside the array's reach; an id stays here even once the array has grown past it.
     private var sparse: [CoordinatorID: Int] = [:]
     /// How many ids are stored, in either place.
@@ -54,7 +50,7 @@ struct CoordinatorIndex: Hashable, Sendable {
                 // The next id in line, as the hook's counter gives them: one append.
                 dense.append(newValue + 1)
             } else if slot >= 0, slot < 2 * count + Self.headStart {
-                dense.append(contentsOf: repeatElement(0, count: slot + 1 - dense.count))
+                dense.append(repeating: 0, count: slot + 1 - dense.count)
                 dense[slot] = newValue + 1
             } else {
                 sparse[id] = newValue
