@@ -65,6 +65,21 @@ class PageModuleTests(unittest.TestCase):
         }""")
         self.assertEqual(said, ["—", "0.00 s", "4.2 ms", "2.25 s", "12.5 s"])
 
+    def test_change_notification_reaches_each_listener_of_its_topic_until_it_leaves(self):
+        heard = self.call("""async () => {
+          const { changed, onChange } = await import("/state.js");
+          const heard = [];
+          const leave = onChange("test-topic", () => heard.push("first"));
+          onChange("test-topic", () => heard.push("second"));
+          onChange("other-topic", () => heard.push("other"));
+          changed("test-topic");
+          leave();
+          changed("test-topic");
+          changed("nobody-listens");
+          return heard;
+        }""")
+        self.assertEqual(heard, ["first", "second", "second"])
+
     def test_the_keyboard_walk_follows_the_tree_pattern(self):
         walked = self.call("""async () => {
           const { walk } = await import("/outline.js");

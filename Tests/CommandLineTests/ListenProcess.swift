@@ -37,9 +37,10 @@ final class ListenProcess: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// The inspector page's port, from the `Inspector: http://…:PORT/` line it printed on start.
+    /// The inspector page's port, from the `Inspector: http://…:PORT/` line it prints on start, waited for: the page
+    /// binds after the hook port, so the line can come a moment after the one `init` waits for.
     var pagePort: Int? {
-        guard let line = lines.first(where: { $0.hasPrefix("Inspector: ") }), let address = line.split(separator: " ").dropFirst().first,
+        guard let line = waitForLine(timeout: 20, { $0.hasPrefix("Inspector: ") }), let address = line.split(separator: " ").dropFirst().first,
             let colon = address.lastIndex(of: ":")
         else { return nil }
         return Int(address[address.index(after: colon)...].prefix { $0.isNumber })

@@ -8,7 +8,7 @@ import { selectNode } from "./details.js";
 import { elementId } from "./ids.js";
 import { inertSvg } from "./sanitise.js";
 import { select } from "./sessions.js";
-import { state } from "./state.js";
+import { onChange, state } from "./state.js";
 import { zoomable } from "./zoom.js";
 
 const PREVIOUS = "";   // the A choice that means "the previous run of B's app"
@@ -201,8 +201,7 @@ export function addCompareButton() {
   });
   toolbar.append(button);
   // The session list changes as the feed reports sessions: keep the selects in step.
-  const list = document.getElementById("sessions");
-  if (list) new MutationObserver(() => { if (shown) fillSelects(); }).observe(list, { childList: true });
+  onChange("sessions", () => { if (shown) fillSelects(); });
   if (fromAddress()) open();
   // Back and Forward between the tree and a comparison.
   window.addEventListener("popstate", () => {

@@ -3,7 +3,7 @@
 import { $, el } from "./dom.js";
 import { breakable, seconds, site } from "./format.js";
 import { elementId } from "./ids.js";
-import { REPORT, state, nodeById, nodesById } from "./state.js";
+import { REPORT, changed, state, nodeById, nodesById } from "./state.js";
 import { refresh } from "./feed.js";
 import { showInOutline } from "./outline.js";
 import { isDrawn, markSelection, zoomTo } from "./tree-view.js";
@@ -15,6 +15,7 @@ export function selectNode(id, centre) {
   markSelection();
   drawDetails();
   showInOutline(id);
+  changed("selection");
   if (!centre) return;
   if (isDrawn(id)) zoomTo(id);
   else if (nodeById(id)) {

@@ -3,7 +3,7 @@
 // (`state.model`) and follows the panel's and the tree's redraws; every text from the model goes through textContent.
 import { svgElement as svg } from "./dom.js";
 import { elementId } from "./ids.js";
-import { state } from "./state.js";
+import { onChange, state } from "./state.js";
 
 let chosen = null;
 
@@ -108,12 +108,9 @@ function update() {
   if (chosen) drawChart(model);
 }
 
-// Follows every redraw of the leaks panel and the tree from now on.
+// Follows every new model (the leaks panel redrawn) and every new picture from now on.
 export function watchKnownLeaks() {
-  const observer = new MutationObserver(update);
-  for (const id of ["leaks", "tree"]) {
-    const target = document.getElementById(id);
-    if (target) observer.observe(target, { childList: true, subtree: id === "leaks" });
-  }
+  onChange("model", update);
+  onChange("tree", update);
   update();
 }

@@ -6,7 +6,7 @@
 import { selectNode } from "./details.js";
 import { svgElement as svg } from "./dom.js";
 import { elementId } from "./ids.js";
-import { state, nodesById } from "./state.js";
+import { onChange, state, nodesById } from "./state.js";
 
 const ROW = 18, LABEL = 260, OVERSCAN = 10;
 let shown = false, rows = [], scale = null, lastModel = null;
@@ -162,7 +162,6 @@ export function addLifetimesButton() {
     if (shown) open(); else close();
   });
   toolbar.append(button);
-  // The model changes when main.js redraws the panels; follow it while the lifetimes are shown.
-  const leaks = document.getElementById("leaks");
-  if (leaks) new MutationObserver(() => refresh(false)).observe(leaks, { childList: true });
+  // Follow each new model while the lifetimes are shown.
+  onChange("model", () => refresh(false));
 }

@@ -17,7 +17,7 @@ import { inertSvg } from "./sanitise.js";
 import { runSearch, wireSearch } from "./search.js";
 import { sessionsChanged, wireSessions } from "./sessions.js";
 import { drawTimeline, step, wireSlider } from "./slider.js";
-import { REPORT, state } from "./state.js";
+import { REPORT, changed, state } from "./state.js";
 import { fit, markSelection, panAndZoom, showTree } from "./tree-view.js";
 
 function drawPanels() {
@@ -32,6 +32,7 @@ function drawPanels() {
   drawDetails();
   drawOutline();
   drawLegend();
+  changed("model");
 }
 
 const pick = (id) => selectNode(id, true);
@@ -43,7 +44,7 @@ function openSummary(firstMember) {
 
 onArrival({
   sessions: sessionsChanged,
-  tree: (svg, seq) => { showTree(svg, seq); runSearch(false); drawCaption(); },
+  tree: (svg, seq) => { showTree(svg, seq); runSearch(false); drawCaption(); changed("tree"); },
   model: () => { markSelection(); drawPanels(); runSearch(false); },
   failed: showProblem,
 });

@@ -3,7 +3,7 @@ import { $, el } from "./dom.js";
 import { drawDetails } from "./details.js";
 import { refresh, sessionMoved } from "./feed.js";
 import { resetOutline } from "./outline.js";
-import { VERDICTS, state } from "./state.js";
+import { VERDICTS, changed, state } from "./state.js";
 
 // The feed changed the sessions: keep one selected (a live one first) and fetch it again when it moved.
 export function sessionsChanged() {
@@ -12,6 +12,7 @@ export function sessionsChanged() {
     if (first) select(first.run); else if (state.run != null) select(null);
   }
   drawSessions();
+  changed("sessions");
   if (state.shown && sessionMoved()) refresh();
 }
 

@@ -1,5 +1,7 @@
 // What the page knows: the sessions the feed reported, the one shown, the model on screen and the view's position.
-// Every module reads and writes this one object; only the feed replaces what it holds from the network.
+// Every module reads this one object; only the feed replaces what it holds from the network. Whoever changes a part
+// says so (`changed`), and the views that follow that part subscribe (`onChange`) rather than watch each other's
+// elements for mutations.
 
 // The one-file report (`coordlens render -o report.html`) carries its session in a JSON element instead of a feed.
 export const REPORT = (() => {
@@ -45,3 +47,15 @@ export function nodeById(id) {
 
 // Benchmarks set `window.lensTiming = []` to see where an update's time goes.
 export const timing = (label) => { if (window.lensTiming) window.lensTiming.push([label, performance.now()]); };
+
+// Change notification, by topic: "sessions" (state.sessions was redrawn), "model" (state.model and the panels drawn
+// from it), "tree" (a new picture is in the document), "selection" (state.node).
+const listeners = new Map();
+export function onChange(topic, listener) {
+  if (!listeners.has(topic)) listeners.set(topic, new Set());
+  listeners.get(topic).add(listener);
+  return () => listeners.get(topic).delete(listener);
+}
+export function changed(topic) {
+  for (const listener of [...(listeners.get(topic) || [])]) listener();
+}
