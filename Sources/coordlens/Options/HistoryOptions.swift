@@ -11,14 +11,11 @@ struct HistoryStoreOption: ParsableArguments {
     )
     var location: String?
 
-    @Option(help: "Seconds to wait for a SQLite history that another process holds locked before giving up (exit 2).")
-    var busyTimeout: Double = HistoryStore.defaultBusyTimeout
-
-    @OptionGroup var tls: PostgresTLSOption
+    @OptionGroup var connection: HistoryConnectionOptions
 
     /// Runs `body` on the store and closes it, also when `body` throws; a `HistoryError` becomes a usage failure (exit 2).
     func using<T>(_ body: (HistoryStore) async throws -> T) async throws -> T {
-        try await HistoryStoreOption.using(location ?? HistoryLocation.defaultPath, busyTimeout: busyTimeout, tls: tls, body)
+        try await HistoryStoreOption.using(location ?? HistoryLocation.defaultPath, busyTimeout: connection.busyTimeout, tls: connection.tls, body)
     }
 
     static func using<T>(
@@ -71,12 +68,17 @@ struct CheckHistoryOptions: ParsableArguments {
     )
     var location: String?
 
+    @OptionGroup var connection: HistoryConnectionOptions
+
+    @OptionGroup var tags: RunTagOptions
+}
+
+/// How a history is reached, whichever option names it: the wait for a locked SQLite file, TLS to PostgreSQL.
+struct HistoryConnectionOptions: ParsableArguments {
     @Option(help: "Seconds to wait for a SQLite history that another process holds locked before giving up (exit 2).")
     var busyTimeout: Double = HistoryStore.defaultBusyTimeout
 
     @OptionGroup var tls: PostgresTLSOption
-
-    @OptionGroup var tags: RunTagOptions
 }
 
 extension CheckHistoryOptions {
@@ -84,7 +86,7 @@ extension CheckHistoryOptions {
     /// seen before in the earlier runs of the same app (and `--label`, when given); nil without `--history`.
     func record(_ checks: [SessionCheck]) async throws -> CheckHistoryMarks? {
         guard let location else { return nil }
-        return try await HistoryStoreOption.using(location, busyTimeout: busyTimeout, tls: tls) { store in
+        return try await HistoryStoreOption.using(location, busyTimeout: connection.busyTimeout, tls: connection.tls) { store in
             var sessions: [CheckHistoryMarks.Session] = []
             var notes = LeakNotes()
             for (index, check) in checks.enumerated() {
