@@ -80,6 +80,7 @@ function draw() {
       id: rowElementId(row.id), role: "treeitem", class: "row", "data-index": index,
       "aria-level": row.depth + 1, "aria-setsize": row.setsize, "aria-posinset": row.posinset,
       "aria-selected": String(row.id === state.node),
+      title: `${node.type}#${node.id} · ${node.verdict}` + (node.screen ? ` · ${node.screen}` : ""),
     };
     if (row.hasChildren) attributes["aria-expanded"] = String(isOpen(row));
     const item = el("div", attributes,

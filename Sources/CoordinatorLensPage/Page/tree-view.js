@@ -107,8 +107,9 @@ export function centreOn(id) {
   state.view.y += box.top + box.height / 2 - c.y;
   applyView();
 }
-// Type in a picture is 10-14 pt; picking zooms until it is at least this many CSS pixels, and never zooms out.
-const READABLE_PX = 11;
+// Type in a picture is 10-14 pt; picking zooms until it is this many CSS pixels, less if the box would then be wider
+// than the view (a retained box carries its whole reason), never below the least readable size, never zooming out.
+const READABLE_PX = 11, LEAST_READABLE_PX = 9;
 // Brings a coordinator to the middle of the view at a size its label reads at, and keeps the view there.
 export function zoomTo(id) {
   const node = $("tree").querySelector("#" + CSS.escape(elementId(id)));
@@ -119,9 +120,11 @@ export function zoomTo(id) {
   if (text && units) {
     const perUnit = svg.getBoundingClientRect().width / units;
     const fontPx = Number(text.getAttribute("font-size") || 14) * perUnit;
-    if (fontPx > 0 && fontPx < READABLE_PX) {
-      const k = Math.min(8, state.view.k * (READABLE_PX / fontPx));
-      const box = $("viewport").getBoundingClientRect();
+    const box = $("viewport").getBoundingClientRect();
+    const fitting = (box.width - 40) / Math.max(1, node.getBoundingClientRect().width);
+    const wanted = Math.max(LEAST_READABLE_PX / fontPx, Math.min(READABLE_PX / fontPx, fitting));
+    if (fontPx > 0 && wanted > 1) {
+      const k = Math.min(8, state.view.k * wanted);
       const c = screenCentre(node);
       // Zoomed about the node, then centred below.
       const px = c.x - box.left, py = c.y - box.top;
