@@ -295,4 +295,50 @@ import Testing
         await serving.value
         withExtendedLifetime((staying, third, fourth)) {}
     }
+
+    /// A long `listen` keeps the spellings of string ids only for the sessions it still holds: those of evicted
+    /// sessions are freed, the page finds a held one by its spelling, and a spelling a request names is not kept.
+    @Test func aLongListenFreesTheStringIdsOfTheSessionsItEvicts() async throws {
+        var options = ListenOptions()
+        options.port = 0
+        options.httpPort = 0
+        options.maxSessions = 3
+        let server = InspectorServer(options: options) { _ in }
+        let port = try await server.start()
+        let page = try #require(server.pagePort)
+        let tag = UUID().uuidString
+        func spelling(_ session: Int, _ coordinator: Int) -> String { "\(tag)-\(session)-\(coordinator)" }
+        func inUse(_ session: Int) -> Int { (0..<200).count { CoordinatorID(existingText: spelling(session, $0)) != nil } }
+        let sessions = 12
+        for session in 0..<sessions {
+            let connection = try RawConnection(port: port)
+            var text = sessionLine(app: "Strings", run: "strings-\(session)")
+            for coordinator in 0..<200 {
+                let parent = coordinator == 0 ? "" : #","parent":"\#(spelling(session, 0))""#
+                text += #"{"seq":\#(coordinator + 1),"t":0.1,"event":"add","id":"\#(spelling(session, coordinator))","type":"Flow"\#(parent)}"# + "\n"
+            }
+            text += #"{"seq":201,"t":5,"event":"end"}"# + "\n"
+            try connection.send(text)
+            connection.close()
+            #expect(await eventually(server) { server.sessions.finishedCount == session + 1 }, "session \(session) ended")
+        }
+        #expect(server.sessions.runs == (sessions - 3..<sessions).map { "strings-\($0)" })
+        let freed = await eventually(server) { (0..<sessions - 3).allSatisfy { inUse($0) == 0 } }
+        #expect(freed, "evicted sessions' spellings still kept: \((0..<sessions - 3).map(inUse))")
+        #expect((sessions - 3..<sessions).map(inUse) == [200, 200, 200], "the held sessions' spellings stay")
+
+        func get(_ path: String) throws -> String {
+            let connection = try RawConnection(port: page)
+            defer { connection.close() }
+            try connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(page)\r\nConnection: close\r\n\r\n")
+            return try connection.receiveUntilQuiet(5, seconds: 20)
+        }
+        let held = try get("/api/coordinator?run=strings-11&sid=\(spelling(11, 7))")
+        #expect(held.hasPrefix("HTTP/1.1 200") && held.contains(#""add""#), "\(held.prefix(600))")
+        let unknown = "never-sent-\(tag)"
+        let answer = try get("/api/coordinator?run=strings-11&sid=\(unknown)")
+        #expect(answer.hasPrefix("HTTP/1.1 200") && answer.hasSuffix("\r\n\r\n[]"), "\(answer.prefix(600))")
+        #expect(CoordinatorID(existingText: unknown) == nil, "a request's spelling is looked up, not kept")
+        await server.stop()
+    }
 }

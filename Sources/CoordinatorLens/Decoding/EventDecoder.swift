@@ -97,7 +97,7 @@ public enum EventDecoder {
                 time = try scanner.number(.t)
                 if scanner.skipKey("event") {
                     kind = try scanner.kind()
-                    if scanner.skipKey("id") { id = try scanner.coordinatorID(.id) }
+                    if scanner.skipKey("id") { id = try scanner.coordinatorID(.id, heldBy: strings.idScope) }
                 }
             }
         }
@@ -106,9 +106,9 @@ public enum EventDecoder {
             case .event: kind = try scanner.kind()
             case .seq: seq = try scanner.integer(key)
             case .t: time = try scanner.number(key)
-            case .id: id = try scanner.coordinatorID(key)
+            case .id: id = try scanner.coordinatorID(key, heldBy: strings.idScope)
             case .type: type = try scanner.text(key, &strings)
-            case .parent: parent = try scanner.coordinatorID(key)
+            case .parent: parent = try scanner.coordinatorID(key, heldBy: strings.idScope)
             case .screen: screen = try scanner.text(key, &strings)
             case .label: label = try scanner.text(key, &strings)
             case .count: count = try scanner.integer(key)
@@ -296,9 +296,10 @@ extension JSONScanner {
     }
 
     /// A coordinator id (`id`, `parent`): a JSON integer, or a non-empty JSON string of at most
-    /// `InputLimits.maximumIDBytes` bytes. How the wire writes ids is decided here alone.
+    /// `InputLimits.maximumIDBytes` bytes, its spelling held by `scope` when there is one. How the wire writes ids is
+    /// decided here alone.
     @inline(__always)
-    fileprivate mutating func coordinatorID(_ key: EventDecoder.Key) throws -> CoordinatorID? {
+    fileprivate mutating func coordinatorID(_ key: EventDecoder.Key, heldBy scope: IDSpellingScope?) throws -> CoordinatorID? {
         guard try peekValue() == .string else { return try integer(key).map { CoordinatorID($0) } }
         let text = try readText()
         guard !text.isEmpty else { throw EventDecoder.FieldError(message: "\"\(key.name)\" must not be an empty string") }
@@ -306,7 +307,7 @@ extension JSONScanner {
         guard bytes <= InputLimits.maximumIDBytes else {
             throw EventDecoder.FieldError(message: "\"\(key.name)\" is a string of \(bytes) bytes, longer than the limit of \(InputLimits.maximumIDBytes)")
         }
-        return CoordinatorID(text: text)
+        return scope.map { CoordinatorID(text: text, heldBy: $0) } ?? CoordinatorID(text: text)
     }
 
     @inline(__always)

@@ -19,6 +19,9 @@ public struct SessionLog: Sendable {
     package var limits: InputLimits
     /// The session's tree after its last line, when its recording kept that instead of `entries`.
     var treeAtEnd: SessionTree?
+    /// Holds the string ids of its entries when they would otherwise be freed (a live session's); every replay's tree
+    /// holds them too.
+    package var idScope: IDSpellingScope?
 
     /// An empty session for `header`; entries and notes are appended as the input is read.
     package init(header: SessionHeader, limits: InputLimits = .default) {
@@ -40,6 +43,7 @@ public struct SessionLog: Sendable {
             return (treeAtEnd, treeAtEnd.lastTime)
         }
         var tree = SessionTree(header: header, limits: limits)
+        tree.idScope = idScope
         notes.forEach { tree.report($0) }
         for entry in entries {
             switch entry {

@@ -40,6 +40,14 @@ public struct StreamReader: Sendable {
     /// How many regions a second thread decoded, so tests can tell that they exercised it.
     package private(set) var regionsDecodedElsewhere = 0
     private var tracker: RunTracker
+    /// Holds the string ids this reader decodes until whoever takes the items holds them; nil keeps them for good
+    /// (see `IDSpellings`).
+    package var idScope: IDSpellingScope? {
+        didSet {
+            strings.idScope = idScope
+            regionStrings.idScope = idScope
+        }
+    }
     /// The run the next line belongs to; nil before any line of the stream.
     package var run: String? { tracker.run }
 
@@ -93,6 +101,7 @@ public struct StreamReader: Sendable {
         regionStrings = .uncached
         guard decoder.start() else {
             regionStrings = StringInterner()
+            regionStrings.idScope = idScope
             consumeHere(UnsafeRawBufferPointer(rebasing: chunk[regionStart...]), body)
             return true
         }

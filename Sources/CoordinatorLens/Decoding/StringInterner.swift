@@ -16,6 +16,8 @@ import Darwin
 /// Call sites repeat the same way (an app calls the hook from a few dozen places), so it shares those too: one
 /// `CallSite` box per place rather than one allocation per event.
 package struct StringInterner: Sendable {
+    /// Holds the string ids decoded with this interner; nil keeps them for good (see `IDSpellings`).
+    package var idScope: IDSpellingScope?
     private var slots: [String?]
     private var sites: [CallSite?]
     private static let slotCount = 1_024

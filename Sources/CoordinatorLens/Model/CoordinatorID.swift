@@ -4,7 +4,7 @@
 /// producers write). The two kinds never equal each other, as JSON's types differ: `5` and `"5"` are two coordinators.
 /// A string keeps its spelling in every output. Either way the id is two plain words, copied and compared without
 /// reference counting, so the integer path costs what an `Int` did: a string is interned once (`IDSpellings`) and the
-/// id holds its number there.
+/// id holds its number there. The live server's string ids are interned in scopes and freed with their session.
 public struct CoordinatorID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable,
     ExpressibleByIntegerLiteral, ExpressibleByStringLiteral
 {
@@ -25,11 +25,29 @@ public struct CoordinatorID: Hashable, Sendable, Comparable, CustomStringConvert
         isText = true
     }
 
+    /// The token the producer sent as a JSON string, its spelling held by `scope` rather than kept for good.
+    package init(text: String, heldBy scope: IDSpellingScope) {
+        number = IDSpellings.shared.number(of: text, heldBy: scope)
+        isText = true
+    }
+
+    /// The string id spelled `text` if one is in use; nil otherwise, and nothing is interned: for names that come
+    /// from a request rather than from a stream.
+    package init?(existingText text: String) {
+        guard let number = IDSpellings.shared.existingNumber(of: text) else { return nil }
+        self.number = number
+        isText = true
+    }
+
     public init(integerLiteral value: Int) { self.init(value) }
     public init(stringLiteral value: String) { self.init(text: value) }
 
     /// The string, for a string token; nil for an integer token.
-    public var text: String? { isText ? IDSpellings.shared.spelling(number) : nil }
+    public var text: String? {
+        guard isText else { return nil }
+        // Only an id kept past the last value that held its scope has no spelling: said, rather than trapping.
+        return IDSpellings.shared.spelling(number) ?? "(released string id \(number))"
+    }
 
     /// The integer, for an integer token; nil for a string token.
     public var integer: Int? { isText ? nil : number }

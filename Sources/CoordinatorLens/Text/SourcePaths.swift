@@ -58,6 +58,7 @@ public struct SourcePaths: Hashable, Sendable {
             warnings: snapshot.warnings
         )
         applied.heldBy = snapshot.heldBy
+        applied.idSpellings = snapshot.idSpellings
         return applied
     }
 

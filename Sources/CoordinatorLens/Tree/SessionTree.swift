@@ -38,6 +38,9 @@ package struct SessionTree: Sendable {
     package private(set) var aliveLimits: [AliveLimit] = []
     /// What the hook's retainer search found, by coordinator: kept beside the coordinators, as few have one.
     package private(set) var heldBy: [CoordinatorID: HeldBy] = [:]
+    /// Holds the string ids of every event applied, for a tree whose ids would otherwise be freed with the connection
+    /// that read them (the live server's); nil for a tree read from a file, whose ids are kept for good.
+    package var idScope: IDSpellingScope?
 
     /// Stored with empty `children`: each one's children are in `childLists`, filled in when it is read.
     private var coordinators = ChunkedArray<Coordinator>()
@@ -154,6 +157,7 @@ package struct SessionTree: Sendable {
     /// Applies one event; problems become diagnostics naming the record's line.
     package mutating func apply(_ record: EventRecord) {
         eventCount += 1
+        idScope?.hold(idsOf: record.event)
         checkSequence(record)
         if ended, record.event != .end {
             warn(record, "\(record.event.kindName) after the session's end")

@@ -69,6 +69,8 @@ public struct Snapshot: Hashable, Sendable, Codable {
     public let warnings: [Diagnostic]
     /// Who holds each coordinator the hook's retainer search looked at, by id.
     public internal(set) var heldBy: [CoordinatorID: HeldBy] = [:]
+    /// Keeps the spellings of its string ids while it lives, when its tree's ids are held by a scope.
+    package var idSpellings = SpellingHold(nil)
     private var position: CoordinatorIndex
 
     /// Makes a snapshot from already judged nodes.
@@ -225,6 +227,7 @@ extension SessionTree {
             ended: ended, roots: roots, nodes: nodes, marks: marks, warnings: warnings, positions: positions
         )
         snapshot.heldBy = heldBy
+        snapshot.idSpellings = SpellingHold(idScope)
         return snapshot
     }
 }

@@ -37,7 +37,8 @@ package struct DOTWriter: Sendable {
                 bytes.append(byte)
             }
             guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
-            return CoordinatorID(text: text)
+            // Looked up, not interned: the name comes from a request, and an id no session uses names nothing.
+            return CoordinatorID(existingText: text)
         }
         let negative = name.hasPrefix("cn")
         guard name.hasPrefix("c"), let magnitude = Int(name.dropFirst(negative ? 2 : 1)), magnitude >= 0,

@@ -38,6 +38,8 @@ final class HookConnectionHandler: ChannelInboundHandler {
         self.changed = changed
         self.log = log
         reader = StreamReader(maxLineBytes: maxLineBytes, inventedRunPrefix: "\(name)-")
+        // Its string ids are held from decoding until their session's tree holds them, and not for good.
+        reader.idScope = IDSpellingScope()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

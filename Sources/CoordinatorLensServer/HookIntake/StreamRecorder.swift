@@ -248,6 +248,8 @@ final class StreamRecorder: @unchecked Sendable {
     /// The highest seq of each run in the first `size` bytes of the file: a chunk at a time, through the core's reader.
     private static func highestSeqs(descriptor: Int32, size: off_t) -> [String: Int] {
         var reader = StreamReader(maxLineBytes: 1 << 20)
+        // Only seqs are wanted: the file's string ids go with the reader.
+        reader.idScope = IDSpellingScope()
         var highest: [String: Int] = [:]
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var offset: off_t = 0

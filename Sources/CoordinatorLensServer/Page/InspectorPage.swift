@@ -83,7 +83,7 @@ final class InspectorPage: Sendable {
             }
         case .coordinator(let run, let id):
             guard let (log, _) = sessions.history(run: run) else { return unknownRun(run) }
-            return json(CoordinatorEvent.byCoordinator(in: log, paths: paths)[id] ?? [])
+            return json(id.flatMap { CoordinatorEvent.byCoordinator(in: log, paths: paths)[$0] } ?? [])
         case .compare(let query):
             return compared(query)
         case .events, .asset, .notFound:

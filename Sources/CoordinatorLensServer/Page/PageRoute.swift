@@ -14,8 +14,8 @@ enum PageRoute: Equatable {
     case tree(ViewQuery)
     /// A session's coordinators, leaks, marks and warnings as JSON.
     case model(ViewQuery)
-    /// One coordinator's own events, in stream order.
-    case coordinator(run: String, id: CoordinatorID)
+    /// One coordinator's own events, in stream order; a nil id names a string id no session uses.
+    case coordinator(run: String, id: CoordinatorID?)
     /// Two sessions compared as `coordlens diff` compares them.
     case compare(CompareQuery)
     case notFound
@@ -53,7 +53,8 @@ enum PageRoute: Equatable {
             if components.path == "/api/coordinator" {
                 // A producer's ids are integers or strings, and 5 is not "5": `id` names the one, `sid` the other.
                 if let text = query["sid"] {
-                    self = .coordinator(run: run, id: CoordinatorID(text: text))
+                    // Looked up, not interned: a request must not add to the spellings the server keeps.
+                    self = .coordinator(run: run, id: CoordinatorID(existingText: text))
                 } else if let number = query["id"].flatMap({ Int($0) }) {
                     self = .coordinator(run: run, id: CoordinatorID(number))
                 } else {

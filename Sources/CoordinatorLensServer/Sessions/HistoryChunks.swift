@@ -20,8 +20,9 @@ package struct HistoryChunks: Sendable {
     }
 
     /// The lines as one session log, built by whoever asks, outside any lock.
-    func log(header: SessionHeader, notes: [Diagnostic]) -> SessionLog {
+    func log(header: SessionHeader, notes: [Diagnostic], idScope: IDSpellingScope?) -> SessionLog {
         var log = SessionLog(header: header)
+        log.idScope = idScope
         log.entries.reserveCapacity(count)
         for chunk in chunks { log.entries.append(contentsOf: chunk) }
         log.notes = notes

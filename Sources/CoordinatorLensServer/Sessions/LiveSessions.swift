@@ -107,8 +107,10 @@ package final class LiveSessions: Sendable {
     /// A run's lines so far, to replay up to an earlier point, and whether events past the history limit were left
     /// out of it.
     package func history(run: String) -> (log: SessionLog, complete: Bool)? {
-        let kept = table.withLockedValue { $0.entries[run].map { ($0.history, $0.notes, $0.tree.header, !$0.historyFull) } }
-        return kept.map { history, notes, header, complete in (history.log(header: header, notes: notes), complete) }
+        let kept = table.withLockedValue { $0.entries[run].map { ($0.history, $0.notes, $0.tree, !$0.historyFull) } }
+        return kept.map { history, notes, tree, complete in
+            (history.log(header: tree.header, notes: notes, idScope: tree.idScope), complete)
+        }
     }
 
     /// The runs changed since the last call (opened, fed, closed, warned) and the runs no longer held.

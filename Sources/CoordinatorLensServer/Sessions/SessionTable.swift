@@ -131,7 +131,10 @@ package struct SessionTable: Sendable {
                 guard let oldest = evictOldestDisconnected() else { return (.full, nil) }
                 evicted = oldest
             }
-            entries[header.run] = Entry(tree: SessionTree(header: header), now: now)
+            var tree = SessionTree(header: header)
+            // The tree holds its string ids, so they go when the last copy of it does, not with the connection.
+            tree.idScope = IDSpellingScope()
+            entries[header.run] = Entry(tree: tree, now: now)
             order.append(header.run)
         }
         let shared = entries[header.run]!.connections > 0
