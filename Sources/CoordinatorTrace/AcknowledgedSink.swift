@@ -8,6 +8,9 @@ protocol AcknowledgedSink: TraceSink {
     /// Whether a delivery that took nothing may take more soon (a live connection whose buffer is full), so the
     /// session's end waits for it rather than giving up.
     var holdsLiveConnection: Bool { get }
+    /// Whether the receiver was reached at least once this session: one that was there is tried until the session's
+    /// end gives up, since it may be restarting or not answering yet after the network came back.
+    var hasReachedReceiver: Bool { get }
     /// Waits at most `milliseconds` until the connection can take more (or the receiver confirmed lines).
     func waitForRoom(milliseconds: Int32)
     /// Waits at most `timeout` seconds until the receiver has confirmed every line delivered; true when it has.

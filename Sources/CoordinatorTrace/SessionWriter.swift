@@ -263,8 +263,8 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     /// Delivers what is left within `endTimeout` from `start`, giving up on a sink that takes nothing three times
-    /// running with no live connection, and waits for the receiver's acknowledgements; then closes the sink. Giving
-    /// up, it keeps the last half of the time (at most 1 s: a loaded machine behind a slow link needs it) to send one
+    /// running with no live connection and no receiver reached this session, and waits for the receiver's
+    /// acknowledgements; then closes the sink. Giving up, it keeps the last half of the time (at most 1 s: a loaded machine behind a slow link needs it) to send one
     /// `dropped` line counting every line surely lost, and the `end` again.
     private func deliverRest(startedAt start: UInt64) {
         acknowledged?.prepareForLastDelivery()
@@ -333,6 +333,12 @@ final class SessionWriter: @unchecked Sendable {
                 // it stalls.
                 if let acknowledged, acknowledged.holdsLiveConnection {
                     acknowledged.waitForRoom(milliseconds: 20)
+                } else if let acknowledged, acknowledged.hasReachedReceiver {
+                    // An inspector reached before may be restarting, or its address may not answer yet after the
+                    // network came back (a neighbour that failed to resolve reads as "no route" for a moment): tried
+                    // again until the deadline, since giving up counts as lost lines it would take a moment later.
+                    acknowledged.prepareForLastDelivery()
+                    Thread.sleep(forTimeInterval: 0.05)
                 } else {
                     idle += 1
                     Thread.sleep(forTimeInterval: 0.02)

@@ -89,6 +89,8 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     /// A connection that took nothing for a moment is waited for, up to `stallNanoseconds` without progress.
     var holdsLiveConnection: Bool { socket >= 0 }
 
+    private(set) var hasReachedReceiver = false
+
     /// Lines sent and not acknowledged yet.
     var unacknowledged: Int { unacked.count - unackedStart }
 
@@ -258,6 +260,7 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         }
         // What this inspector does not hold yet goes out again before anything new.
         unsentFrom = unackedStart
+        hasReachedReceiver = true
         return true
     }
 

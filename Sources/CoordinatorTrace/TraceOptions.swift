@@ -7,7 +7,8 @@ public struct TraceOptions: Sendable {
     /// How often the writer wakes to encode, deliver and (where no probe reports deaths) sweep for freed objects.
     public var tickInterval: Double = 0.01
     /// How long `end()` waits for the sink to take what is left; a sink that takes nothing three times running is
-    /// given up at once (no inspector listening), so `end()` does not block the app for it.
+    /// given up at once when no inspector was reached all session, so `end()` does not block the app for it; one that
+    /// was reached is tried again until the time kept for the last lines (half of it, at most 1 s) is all that is left.
     public var endTimeout: Double = 2
     /// The longest `end()` waits for coordinators that are done (dismissed, removed, orphaned) but not yet freed, so
     /// that the stream carries final verdicts. Match it to `coordlens --grace` (default 2 s); 0 does not wait.

@@ -79,6 +79,38 @@ import Testing
         #expect(dropped == 0, "a backlog with room keeps what was sent before the inspector started")
     }
 
+    /// The inspector goes away mid-session and is back only after `end()` began: an inspector the hook reached before
+    /// is tried until `end()`'s deadline, not given up after three empty tries as one never reached is, so the new
+    /// `listen` gets every line the first one did not.
+    @Test(.timeLimit(.minutes(2)))
+    func anInspectorBackOnlyAfterTheEndBeganGetsEverything() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/rec.ndjson"
+        let port = try freePort()
+        let first = try ListenProcess(["--record", path], port: port)
+        defer { withExtendedLifetime(first) {} }
+        let tracer = Tracer()
+        tracer.start(app: "Faults", sink: .tcp(port: port), options: TraceOptions(endTimeout: 20))
+        let run = try #require(tracer.runID)
+        HookStreamer(tracer, rounds: 5, perRound: 100, pause: 0.01).wait()
+        _ = tracer.flush()
+        #expect(first.send(SIGTERM, exitWithin: 10))
+        HookStreamer(tracer, rounds: 5, perRound: 100, pause: 0).wait()
+        let ended = DispatchSemaphore(value: 0)
+        Thread {
+            tracer.end()
+            ended.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.5)
+        let second = try ListenProcess(["--record", path], port: port)
+        #expect(ended.wait(timeout: .now() + 30) == .success, "end() returned")
+        #expect(second.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(second.lines)")
+        #expect(second.send(SIGTERM, exitWithin: 10))
+        let dropped = try HookAccounting.expectEverythingAccounted(tracer, run: run, path: path)
+        #expect(dropped == 0, "the lines waiting when end() began reached the inspector that came back")
+    }
+
     /// A startup burst: 100,000 coordinators added from 8 threads at once into a live `listen`, with the default queue
     /// and backlog: the queue holds the burst, the writer encodes only as fast as the connection takes lines, and
     /// nothing is dropped. (`endTimeout` is raised only because a debug `listen` on a loaded machine takes longer than
