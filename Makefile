@@ -167,13 +167,13 @@ test-browser: browser-tools
 	cd Tests/Browser && COORDLENS_BIN="$$($(SWIFT) build --show-bin-path)" CHROMIUM=$(CHROMIUM) \
 		INSPECTOR_SCREENSHOT="$(abspath $(SCREENSHOT))" $(CURDIR)/$(VENV)/bin/python -m unittest -v
 
-## test-thread-sanitizer: the hook's tests and the reader's second thread (SecondThreadReadingTests), then EndToEndTests,
-## which run `listen` and the page inside the test process
-## (CommandLineTests only drive `coordlens` child processes, which TSan on the test process cannot see into). One run
+## test-thread-sanitizer: the hook's tests, the reader's second thread (SecondThreadReadingTests) and the id
+## spellings it shares (IDSpellingScopeTests), then EndToEndTests, which run `listen` and the page inside the test
+## process (CommandLineTests only drive `coordlens` child processes, which TSan on the test process cannot see into). One run
 ## each: run together on two cores, two of the hook's tests once read no session back from the hook's memory sink.
 test-thread-sanitizer: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests'
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter EndToEndTests
 
 ## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their

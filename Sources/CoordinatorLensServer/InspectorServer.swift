@@ -75,7 +75,8 @@ package final class InspectorServer: Sendable {
         let page = options.httpPort.map { _ in
             PageServer(
                 sessions: self.sessions, grace: options.grace, paths: options.sourcePaths, editorURL: options.editorURL,
-                context: options.leakContext, token: options.token, limits: options.page, connectionLimit: self.descriptors.pageConnections, log: self.log
+                context: options.leakContext, token: options.token, limits: options.page, connectionLimit: self.descriptors.pageConnections,
+                feedTimers: self.pageGroup.next(), log: self.log
             )
         }
         running.withLockedValue { $0.page = page }

@@ -1,10 +1,10 @@
 import CoordinatorLens
 import CoordinatorLensPage
-import Dispatch
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Pushes session summaries to every open page as Server-Sent Events: small messages saying what changed, never the
 /// trees themselves (a page fetches the picture of the one session it shows).
@@ -30,21 +30,24 @@ final class PageFeed: Sendable {
     /// Seconds a page's connection may stay full before the page is dropped.
     private let stallTimeout: Double
     private let log: @Sendable (String) -> Void
-    /// Sends, in order; it never judges a tree, so a page that connects is answered while a big session is judged.
-    private let queue = DispatchQueue(label: "coordlens-page-feed")
-    /// Judges the changed sessions of each round, then hands the messages to `queue`.
-    private let judging = DispatchQueue(label: "coordlens-page-feed-judging")
+    /// Sends, in order (one thread: its work runs in the order handed in); it judges no tree but a never-judged one
+    /// for a page's first message, so a page that connects is answered while a big session is judged.
+    private let sending = NIOThreadPool(numberOfThreads: 1)
+    /// Judges the changed sessions of each round, one round at a time, then hands the messages to `sending`.
+    private let judging = NIOThreadPool(numberOfThreads: 1)
+    /// Keeps the feed's clocks (the next round, stalled pages, pings); what they start runs on the pools.
+    private let timers: any EventLoop
     private struct State {
         var clients: [Int: any Channel] = [:]
         /// Since when each full page has been full.
-        var fullSince: [Int: DispatchTime] = [:]
+        var fullSince: [Int: NIODeadline] = [:]
         /// The pages that missed a message while full: sent every session anew once they drain. Kept apart from
         /// `fullSince`, since a page whose connection fills while it reads missed nothing, and resending everything to
         /// it at each drain would fill it again, for ever.
         var lagging = Set<Int>()
         var nextClient = 0
         var scheduled = false
-        var lastRound = DispatchTime(uptimeNanoseconds: 0)
+        var lastRound = NIODeadline.uptimeNanoseconds(0)
         var interval = 0.02
         var pinging = false
 
@@ -58,15 +61,36 @@ final class PageFeed: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
+    /// A feed whose clocks run on `timers`; its two threads start at once and end with `shutdown`.
     init(
         sessions: LiveSessions, grace: Double, context: LeakContext? = nil, stallTimeout: Double = PageLimits().feedStallTimeout,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        timers: any EventLoop, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.sessions = sessions
         self.context = context
         self.grace = grace
         self.stallTimeout = stallTimeout
+        self.timers = timers
         self.log = log
+        sending.start()
+        judging.start()
+    }
+
+    /// Lets the work in hand finish and drops what waits (the pages' connections close anyway), then ends the threads.
+    func shutdown() async {
+        try? await judging.shutdownGracefully()
+        try? await sending.shutdownGracefully()
+    }
+
+    private static func run(on pool: NIOThreadPool, _ body: @escaping @Sendable () -> Void) {
+        pool.submit { state in
+            if case .active = state { body() }
+        }
+    }
+
+    private func sendLater(after seconds: Double, _ body: @escaping @Sendable () -> Void) {
+        let sending = self.sending
+        timers.scheduleTask(in: .nanoseconds(Int64(max(0, seconds) * 1e9))) { Self.run(on: sending, body) }
     }
 
     /// Pages connected now.
@@ -101,7 +125,7 @@ final class PageFeed: Sendable {
             log("inspector page feed: \(Self.maximumClients) pages open; closed \(which) for a new one (a browser reconnects by itself)")
             displaced.channel.close(promise: nil)
         }
-        queue.async { self.sendEverything(to: id) }
+        Self.run(on: sending) { self.sendEverything(to: id) }
         return id
     }
 
@@ -116,7 +140,7 @@ final class PageFeed: Sendable {
             if first { state.fullSince[id] = .now() }
             return first
         }
-        if first { queue.asyncAfter(deadline: .now() + stallTimeout) { self.dropIfStalled(id) } }
+        if first { sendLater(after: stallTimeout) { self.dropIfStalled(id) } }
     }
 
     private func dropIfStalled(_ id: Int) {
@@ -124,7 +148,7 @@ final class PageFeed: Sendable {
         let stalled = state.withLockedValue { state -> (any Channel)?? in
             // A page that drained and filled again since has a later check of its own.
             guard let since = state.fullSince[id],
-                DispatchTime.now().uptimeNanoseconds >= since.uptimeNanoseconds + UInt64(stallTimeout * 1e9)
+                NIODeadline.now() >= since + .nanoseconds(Int64(stallTimeout * 1e9))
             else { return nil }
             return .some(state.forget(id))
         }
@@ -139,26 +163,27 @@ final class PageFeed: Sendable {
             state.fullSince[id] = nil
             return state.lagging.remove(id) != nil
         }
-        if missed { queue.async { self.sendEverything(to: id) } }
+        if missed { Self.run(on: sending) { self.sendEverything(to: id) } }
     }
 
     /// Something changed in the sessions; cheap, called from event loops after each read.
     func changed() {
-        let due = state.withLockedValue { state -> UInt64? in
+        let due = state.withLockedValue { state -> NIODeadline? in
             guard !state.scheduled else { return nil }
             state.scheduled = true
-            return state.lastRound.uptimeNanoseconds + UInt64(state.interval * 1e9)
+            return state.lastRound + .nanoseconds(Int64(state.interval * 1e9))
         }
         guard let due else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
-        judging.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: max(now, due))) { self.round() }
+        // A deadline already past runs at once.
+        let judging = self.judging
+        timers.scheduleTask(deadline: due) { Self.run(on: judging) { self.round() } }
     }
 
     /// Sessions the refresher judged, for example because a pending coordinator's grace ran out while all was quiet.
     func push(_ lives: [LiveSnapshot]) {
         guard !lives.isEmpty else { return }
         let text = lives.map { Self.message("session", SessionSummary($0, context: context)) }.joined()
-        queue.async { self.broadcast(text) }
+        Self.run(on: sending) { self.broadcast(text) }
     }
 
     private func round() {
@@ -166,15 +191,15 @@ final class PageFeed: Sendable {
             state.scheduled = false
             state.lastRound = .now()
         }
-        let started = DispatchTime.now().uptimeNanoseconds
+        let started = NIODeadline.now()
         let (changed, gone) = sessions.takeChangedRuns()
         var text = gone.sorted().map { Self.message("gone", ["run": $0]) }.joined()
         for run in changed.sorted() {
             if let live = sessions.live(run: run, grace: grace) { text += Self.message("session", SessionSummary(live, context: context)) }
         }
-        let took = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let took = Double((NIODeadline.now() - started).nanoseconds) / 1e9
         state.withLockedValue { $0.interval = min(1, max(0.02, took * 2)) }
-        if !text.isEmpty { queue.async { [text] in self.broadcast(text) } }
+        if !text.isEmpty { Self.run(on: sending) { [text] in self.broadcast(text) } }
     }
 
     private func sendEverything(to id: Int) {
@@ -199,7 +224,7 @@ final class PageFeed: Sendable {
 
     /// A comment line now and then: a page that vanished without closing is found when the write fails.
     private func schedulePing() {
-        queue.asyncAfter(deadline: .now() + Self.pingInterval) {
+        sendLater(after: Self.pingInterval) {
             self.broadcast(": ping\n\n")
             let any = self.state.withLockedValue { state in
                 state.pinging = !state.clients.isEmpty

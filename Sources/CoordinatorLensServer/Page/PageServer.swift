@@ -1,6 +1,5 @@
 import CoordinatorLens
 import CoordinatorLensPage
-import Dispatch
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -24,11 +23,12 @@ final class PageServer: Sendable {
     init(
         sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), editorURL: String? = nil,
         context: LeakContext? = nil, token: AccessToken? = nil, limits: PageLimits = PageLimits(), connectionLimit: Int,
-        log: @escaping @Sendable (String) -> Void
+        feedTimers: any EventLoop, log: @escaping @Sendable (String) -> Void
     ) {
         self.token = token
         page = InspectorPage(sessions: sessions, grace: grace, paths: paths, editorURL: editorURL, context: context)
-        feed = PageFeed(sessions: sessions, grace: grace, context: context, stallTimeout: limits.feedStallTimeout, log: log)
+        feed = PageFeed(
+            sessions: sessions, grace: grace, context: context, stallTimeout: limits.feedStallTimeout, timers: feedTimers, log: log)
         gate = ConnectionGate(limit: connectionLimit, kind: "page connection", log: log)
         requestTimeout = limits.requestTimeout
     }
@@ -80,5 +80,6 @@ final class PageServer: Sendable {
         try? await channel?.close()
         await gate.closeAll()
         await work.shutdown()
+        await feed.shutdown()
     }
 }

@@ -24,7 +24,7 @@ package final class RecordingViewer: Sendable {
         let budget = DescriptorBudget.current(reserved: ListenOptions().reservedDescriptors, pageLimit: limits.maxConnections)
         page = PageServer(
             sessions: sessions, grace: grace, paths: paths, editorURL: editorURL, context: context, token: token, limits: limits,
-            connectionLimit: budget.pageConnections, log: log
+            connectionLimit: budget.pageConnections, feedTimers: group.next(), log: log
         )
     }
 
