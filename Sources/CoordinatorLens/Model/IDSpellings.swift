@@ -109,7 +109,9 @@ package final class IDSpellingScope: Sendable {
 
     deinit { IDSpellings.shared.release(ObjectIdentifier(self)) }
 
-    /// Holds the string ids `event` names, for as long as this scope lives.
+    /// Holds the string ids `event` names, for as long as this scope lives. Inlined into the tree's `apply`, which
+    /// every live event passes: an integer id costs a test of one flag.
+    @inline(__always)
     package func hold(idsOf event: Event) {
         switch event {
         case .add(let id, _, let parent):
@@ -126,9 +128,14 @@ package final class IDSpellingScope: Sendable {
     }
 
     /// Holds `id`'s spelling, when it is a string id, for as long as this scope lives.
+    @inline(__always)
     package func hold(_ id: CoordinatorID) {
-        guard id.isText else { return }
-        IDSpellings.shared.hold(id.number, by: self)
+        if id.isText { holdText(id.number) }
+    }
+
+    @inline(never)
+    private func holdText(_ number: Int) {
+        IDSpellings.shared.hold(number, by: self)
     }
 }
 
