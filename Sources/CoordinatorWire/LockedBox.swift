@@ -35,7 +35,7 @@ import Musl
     }
 
     /// Runs `body` with exclusive access to the value; keep it short, every other caller waits on this lock. (A box
-    /// of `()` used only as a lock draws a false race report from the Thread Sanitizer: give it a value to keep.)
+    /// of `()` used only as a lock drew a Thread Sanitizer race report in CI: give it a value to keep.)
     @inlinable @inline(__always)
     public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, lock in
