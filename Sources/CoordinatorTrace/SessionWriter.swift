@@ -323,6 +323,10 @@ final class SessionWriter: @unchecked Sendable {
         FileHandle.standardError.write(Data(message.utf8))
     }
 
+    /// How long before a delivery deadline no new connection is tried: a connection that opens waits up to half a
+    /// second for the inspector's first acknowledgement (`TCPSink.firstAcknowledgementMilliseconds`).
+    static let lastAttemptReserve: UInt64 = 600_000_000
+
     private func deliverBacklog(until deadline: UInt64) {
         var idle = 0
         while backlogStart < backlog.count, MonotonicClock.now() < deadline, idle < 3 {
@@ -333,10 +337,14 @@ final class SessionWriter: @unchecked Sendable {
                 // it stalls.
                 if let acknowledged, acknowledged.holdsLiveConnection {
                     acknowledged.waitForRoom(milliseconds: 20)
-                } else if let acknowledged, acknowledged.hasReachedReceiver {
+                } else if let acknowledged, acknowledged.hasReachedReceiver,
+                    MonotonicClock.now() &+ Self.lastAttemptReserve < deadline
+                {
                     // An inspector reached before may be restarting, or its address may not answer yet after the
                     // network came back (a neighbour that failed to resolve reads as "no route" for a moment): tried
                     // again until the deadline, since giving up counts as lost lines it would take a moment later.
+                    // Not within the reserve of it: an attempt that connects may wait that long for its first
+                    // acknowledgement, and `end()` waits for this thread only a second past its timeout.
                     acknowledged.prepareForLastDelivery()
                     Thread.sleep(forTimeInterval: 0.05)
                 } else {

@@ -134,7 +134,7 @@ public final class Tracer: @unchecked Sendable {
 
     /// Ends the session: first waits, at most `TraceOptions.grace`, for coordinators that are done but not yet freed,
     /// so the stream carries final verdicts; then what is queued is written, the sink closed (waiting at most
-    /// `TraceOptions.endTimeout`, and not at all for a sink that cannot deliver), and later calls ignored.
+    /// `TraceOptions.endTimeout`, and not at all for a sink that never reached its receiver), and later calls ignored.
     public func end() {
         settle()
         searchRetainers()
