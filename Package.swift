@@ -34,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Its TLS, which the history configures (`--postgres-tls`); postgres-nio depends on it already.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
+        // The real Combine shapes (subjects, `sink`, `AnyCancellable` sets) the retainer search is tested on; tests and the
+        // stranger app only, under the `Tools` trait, so an app that embeds the hook resolves nothing new.
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         // The wire format's vocabulary and JSON string escaping, shared by the hook and the core: no dependencies.
@@ -138,9 +141,25 @@ let package = Package(
             path: "samples/checkout-fix",
             exclude: ["before.ndjson", "after.ndjson", "diff.svg", "diff.png", "diff.txt"]
         ),
+        // A stranger-shaped app for the retainer search, built in debug as apps embed the hook: Combine-style view models
+        // (OpenCombine), a generic router, a `[String: Any]` user info, a C callback, busy threads while it ends.
+        .executableTarget(
+            name: "StrangerCombineApp",
+            dependencies: [
+                "CoordinatorTrace",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(traits: ["Tools"])),
+            ],
+            path: "Tests/StrangerApps/CombineRouter"
+        ),
         // Helpers the test targets share: SVG reading, finding built executables, running them as processes.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CoordinatorTraceTests", dependencies: ["CoordinatorTrace", "CoordinatorLens"]),
+        .testTarget(
+            name: "CoordinatorTraceTests",
+            dependencies: [
+                "CoordinatorTrace", "CoordinatorLens",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(traits: ["Tools"])),
+            ]
+        ),
         .testTarget(name: "CoordinatorLensTests", dependencies: ["CoordinatorLens"]),
         // Runs the built `coordlens` as a real process: exit codes, formats, listen over TCP.
         .testTarget(name: "CommandLineTests", dependencies: ["CoordinatorTrace", "CoordinatorLensServer", "coordlens", "TestSupport"]),

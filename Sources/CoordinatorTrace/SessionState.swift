@@ -115,10 +115,10 @@ struct SessionState {
         for tracked in registry.takeDeparted(screen) { bind(tracked, to: screen, site: nil) }
     }
 
-    /// What a retainer search needs now; nil when the search is off or nothing new is retained.
+    /// What a retainer search needs now (with the search off, the coordinators to say so of); nil when nothing new is
+    /// retained.
     mutating func retainerPlan() -> RetainerPlan? {
         let options = writer.options.retainerSearch
-        guard options.isEnabled else { return nil }
         let now = MonotonicClock.now()
         let grace = writer.options.graceNanoseconds
         var plan = RetainerPlan(writer: writer, options: options)

@@ -425,6 +425,7 @@ final class SessionWriter: @unchecked Sendable {
                 line.field("via", path.outcome.rawValue)
                 line.field("count", path.visited)
                 line.field("label", HeldStepsText.encode(path.steps))
+                if let reason = path.reason { line.field("why", reason) }
             }
         case .heartbeat:
             emit(.heartbeat, at: event.nanos, from: event) { _ in }

@@ -70,4 +70,11 @@ public struct TraceOptions: Sendable {
     }
 
     var graceNanoseconds: UInt64 { UInt64(grace * 1e9) }
+
+    /// The longest `end()` takes, in seconds: the grace wait, the retainer search's total budget, and delivery
+    /// (`endTimeout`, plus up to two seconds for the writer to tell lost lines from held ones and finish a cut line).
+    public var endBudget: Double {
+        let options = sanitized
+        return options.grace + (options.retainerSearch.isEnabled ? options.retainerSearch.totalTimeBudget : 0) + options.endTimeout + 2
+    }
 }

@@ -133,8 +133,10 @@ public final class Tracer: @unchecked Sendable {
     }
 
     /// Ends the session: first waits, at most `TraceOptions.grace`, for coordinators that are done but not yet freed,
-    /// so the stream carries final verdicts; then what is queued is written, the sink closed (waiting at most
+    /// so the stream carries final verdicts; then searches who holds those still alive (at most
+    /// `RetainerSearchOptions.totalTimeBudget`); then what is queued is written and the sink closed (waiting at most
     /// `TraceOptions.endTimeout`, and not at all for a sink that never reached its receiver), and later calls ignored.
+    /// It returns within `TraceOptions.endBudget`, whatever the sink or the app's other threads do.
     public func end() {
         settle()
         searchRetainers()
@@ -145,24 +147,71 @@ public final class Tracer: @unchecked Sendable {
     }
 
     /// Looks for who holds each coordinator still alive past its grace period after it was done (each once per
-    /// session), sends the paths it finds (`held`) and returns them. Call it on the thread that owns your objects (the
-    /// main thread in an app); `end()` calls it. Bounded by `TraceOptions.retainerSearch`.
+    /// session), sends the paths it finds (`held`) and returns them; with the search off, or where it cannot run, each
+    /// says why (`notSearched`). The search reads memory through copies that cannot fault and never touches the app's
+    /// values (README, "Who holds it"), so any thread may call it; on Apple platforms it runs on the main thread,
+    /// which owns UIKit's objects (from another thread it waits for the main thread within its budget). `end()` calls
+    /// it. Bounded by `TraceOptions.retainerSearch`.
     @discardableResult
     public func searchRetainers() -> [RetainerPath] {
         guard gate.mayBeOpen, let plan = afterSweep({ $0.session?.retainerPlan() }) else { return [] }
-        let search = RetainerSearch(ids: plan.ids, options: plan.options)
-        let stop = MonotonicClock.now() &+ UInt64(plan.options.totalTimeBudget * 1e9)
-        let paths = plan.retained.map { retained in
-            MonotonicClock.now() < stop
-                ? search.path(to: retained.object, id: retained.id, roots: plan.roots)
-                : RetainerPath(coordinator: retained.id, type: RetainerSearch.name(of: retained.object), outcome: .budget, steps: [], visited: 0)
-        }
+        let paths = Self.searchOnOwnerThread(plan)
         state.withLock { tracer in
             guard tracer.session?.writer === plan.writer else { return }
             for path in paths { tracer.session?.held(path) }
         }
         return paths
     }
+
+    private static func search(_ plan: RetainerPlan) -> [RetainerPath] {
+        guard plan.options.isEnabled else {
+            return plan.notSearched("the search is off (TraceOptions.retainerSearch.isEnabled)")
+        }
+        let search = RetainerSearch(ids: plan.ids, options: plan.options)
+        if let reason = search.unavailableReason { return plan.notSearched(reason) }
+        let stop = MonotonicClock.now() &+ UInt64(plan.options.totalTimeBudget * 1e9)
+        return plan.retained.map { retained in
+            MonotonicClock.now() < stop
+                ? search.path(to: retained.object, id: retained.id, roots: plan.roots)
+                : RetainerPath(coordinator: retained.id, type: RetainerSearch.name(of: retained.object), outcome: .budget, steps: [], visited: 0)
+        }
+    }
+
+    #if canImport(Darwin)
+    /// The search on the main thread: from another thread it is handed there and waited for within the search's total
+    /// budget; a main thread that does not take it in time (blocked, or waiting on this thread) gets no search.
+    private static func searchOnOwnerThread(_ plan: RetainerPlan) -> [RetainerPath] {
+        guard plan.options.isEnabled, !Thread.isMainThread else { return search(plan) }
+        struct Handed: @unchecked Sendable { let plan: RetainerPlan }
+        let handed = Handed(plan: plan)
+        let result = ConditionBox<(taken: Bool, paths: [RetainerPath]?)>((false, nil))
+        DispatchQueue.main.async {
+            let mine = result.withLockedValue { state -> Bool in
+                defer { state.taken = true }
+                return !state.taken
+            }
+            guard mine else { return }
+            let paths = search(handed.plan)
+            result.withLockedValue { $0.paths = paths }
+        }
+        let deadline = MonotonicClock.now() &+ UInt64((plan.options.totalTimeBudget + 0.5) * 1e9)
+        let paths = result.wait { state -> ConditionBox<(taken: Bool, paths: [RetainerPath]?)>.Look<[RetainerPath]?> in
+            if let paths = state.paths { return .found(paths) }
+            let now = MonotonicClock.now()
+            // Not taken by the deadline: taken back, so a late main thread does not search for nobody.
+            if !state.taken, now >= deadline {
+                state.taken = true
+                return .found(nil)
+            }
+            return .waiting(untilMonotonic: state.taken ? now &+ 50_000_000 : deadline, now: now)
+        }
+        return paths ?? plan.notSearched("the main thread did not take the search within its budget")
+    }
+    #else
+    private static func searchOnOwnerThread(_ plan: RetainerPlan) -> [RetainerPath] {
+        search(plan)
+    }
+    #endif
 
     /// Waits until everything recorded so far has reached the sink, including deallocations that already happened.
     @discardableResult

@@ -88,6 +88,7 @@ public enum EventDecoder {
         var via: String?
         var per: String?
         var recorder: String?
+        var why: String?
         // The hook writes seq, t, event and id first, in that order and without spaces: matched whole, these keys
         // skip the general key lookup. Any other order or spacing reads them in the loop below like every other key.
         // (A line in the hook's exact form is read by `HookLineReader` before it gets here.)
@@ -124,6 +125,7 @@ public enum EventDecoder {
             case .max: maximum = try scanner.integer(key)
             case .per: per = try scanner.text(key, &strings)
             case .recorder: recorder = try scanner.text(key, &strings)
+            case .why: why = try scanner.text(key, &strings)
             case .other: try scanner.skipValue()
             }
         }
@@ -171,12 +173,13 @@ public enum EventDecoder {
         case .known(.held):
             let outcome = try required(via, .via)
             guard let kind = HeldBy.Outcome(rawValue: outcome) else {
-                throw FieldError(message: "\"via\" of a held line must be \"live\", \"cycle\", \"unreachable\" or \"budget\", not \"\(outcome)\"")
+                let known = HeldBy.Outcome.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                throw FieldError(message: "\"via\" of a held line must be one of \(known), not \"\(outcome)\"")
             }
             guard let steps = HeldBy.steps(fromWire: label ?? "") else {
                 throw FieldError(message: "\"label\" of a held line must be steps of four fields (holder, id, field, kind)")
             }
-            event = .held(id: try required(id, .id), by: HeldBy(outcome: kind, steps: steps, visited: count ?? 0))
+            event = .held(id: try required(id, .id), by: HeldBy(outcome: kind, steps: steps, visited: count ?? 0, reason: why))
         case .known(.deinitialized): event = .deinitialized(id: try required(id, .id))
         case .known(.mark): event = .mark(label: try required(label, .label))
         case .known(.dropped):
@@ -216,7 +219,7 @@ public enum EventDecoder {
 
     /// The keys wire format v1 knows, matched on raw bytes so they never become Strings.
     fileprivate enum Key {
-        case event, seq, t, id, type, parent, screen, label, count, file, line, function, path, app, run, pid, v, via, max, per, recorder
+        case event, seq, t, id, type, parent, screen, label, count, file, line, function, path, app, run, pid, v, via, max, per, recorder, why
         case other
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -234,7 +237,7 @@ public enum EventDecoder {
                             ? .run
                             : matches(.pid)
                                 ? .pid
-                                : matches(.via) ? .via : matches(.max) ? .max : matches(.per) ? .per : .other
+                                : matches(.via) ? .via : matches(.max) ? .max : matches(.per) ? .per : matches(.why) ? .why : .other
             case 4: self = matches(.type) ? .type : matches(.file) ? .file : matches(.line) ? .line : matches(.path) ? .path : .other
             case 5: self = matches(.event) ? .event : matches(.label) ? .label : matches(.count) ? .count : .other
             case 6: self = matches(.parent) ? .parent : matches(.screen) ? .screen : .other
@@ -269,6 +272,7 @@ public enum EventDecoder {
             case .max: "max"
             case .per: "per"
             case .recorder: "recorder"
+            case .why: "why"
             case .other: ""
             }
         }

@@ -2,7 +2,7 @@
 /// strong references from a living coordinator or screen, or from the coordinator itself around a cycle, to it.
 public struct HeldBy: Hashable, Sendable, Codable {
     /// How the search ended.
-    public enum Outcome: String, Hashable, Sendable, Codable {
+    public enum Outcome: String, Hashable, Sendable, Codable, CaseIterable {
         /// A living coordinator or its screen holds it, through `steps`.
         case live
         /// It holds itself: `steps` go from it back to it.
@@ -11,6 +11,11 @@ public struct HeldBy: Hashable, Sendable, Codable {
         case unreachable
         /// The search stopped at its budget.
         case budget
+        /// A path was found, but a reference on it no longer held when read again: other threads changed the graph
+        /// while it was searched. `steps` are what was seen.
+        case changed
+        /// No search ran; `reason` says why.
+        case notSearched = "unsearched"
     }
 
     /// One strong reference on the way.
@@ -45,12 +50,15 @@ public struct HeldBy: Hashable, Sendable, Codable {
     public var steps: [Step]
     /// Objects the search looked at.
     public var visited: Int
+    /// Why no search ran, what ended the branches it could not follow, or why its path is stale.
+    public var reason: String?
 
     /// A search's result.
-    package init(outcome: Outcome, steps: [Step], visited: Int) {
+    package init(outcome: Outcome, steps: [Step], visited: Int, reason: String? = nil) {
         self.outcome = outcome
         self.steps = steps
         self.visited = visited
+        self.reason = reason
     }
 
     /// The leak trace in one line, ending at `target` (`ShareCoordinator#7`), or what the search could not find.
@@ -59,8 +67,10 @@ public struct HeldBy: Hashable, Sendable, Codable {
         case .live, .cycle: return (steps.map(\.text) + [target]).joined(separator: " › ") + (outcome == .cycle ? " (a cycle)" : "")
         case .unreachable:
             return "nothing a living coordinator or screen holds, and no cycle (\(visited) objects looked at): a global or static, "
-                + "a timer, a notification observer or a pending asynchronous closure holds it"
+                + "a timer, a notification observer or a pending asynchronous closure holds it" + (reason.map { "; \($0)" } ?? "")
         case .budget: return "the search stopped at its budget after \(visited) objects"
+        case .changed: return "the graph changed while it was searched; last seen: " + (steps.map(\.text) + [target]).joined(separator: " › ")
+        case .notSearched: return "not searched: \(reason ?? "no reason given")"
         }
     }
 

@@ -107,7 +107,7 @@ function heldRow(node) {
   const held = (state.model.heldBy || []).find((entry) => entry.id === node.id);
   if (!held) return [];
   const by = held.by;
-  if (by.outcome === "unreachable" || by.outcome === "budget") return [["held by", held.text]];
+  if (by.outcome !== "live" && by.outcome !== "cycle") return [["held by", held.text]];
   const lines = by.steps.map((step, i) => el("li", { class: i === by.steps.length - 1 ? "suspect" : "" },
     step.holderID != null ? link(step.holderID) : el("span", { class: "mono" }, step.holder),
     el("wbr"), el("span", { class: "mono" }, `.${step.field}`), step.kind === "property" ? "" : ` (${step.kind})`));

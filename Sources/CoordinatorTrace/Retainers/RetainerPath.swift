@@ -12,6 +12,12 @@ public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
         case unreachable
         /// The search stopped at its object or time budget (`RetainerSearchOptions`) before it found a holder.
         case budget
+        /// A path was found, but a reference on it no longer held the next object when read again (other threads
+        /// changed the graph during the search, twice): `steps` are what was seen.
+        case changed
+        /// No search ran: `reason` says why (turned off, this process cannot read its own memory safely, the runtime is
+        /// not one the walker knows, out of time).
+        case notSearched = "unsearched"
     }
 
     /// What a step's reference is.
@@ -49,21 +55,35 @@ public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
     public var steps: [Step]
     /// Objects the search looked at.
     public var visited: Int
+    /// Why no search ran, what ended the branches the search could not follow, or why a path is stale.
+    public var reason: String?
+
+    init(coordinator: Int, type: String, outcome: Outcome, steps: [Step], visited: Int, reason: String? = nil) {
+        self.coordinator = coordinator
+        self.type = type
+        self.outcome = outcome
+        self.steps = steps
+        self.visited = visited
+        self.reason = reason
+    }
 
     /// `BrowserCoordinator#1.router › Router.completions[ShareViewController] (capture) › ShareCoordinator#7`.
     public var description: String {
         switch outcome {
         case .unreachable:
             return "\(type)#\(coordinator): no path from a living coordinator or screen, nor a cycle (\(visited) objects looked at): "
-                + "a global or static, a timer, a notification observer or a pending asynchronous closure holds it"
+                + "a global or static, a timer, a notification observer or a pending asynchronous closure holds it" + (reason.map { "; \($0)" } ?? "")
         case .budget:
             return "\(type)#\(coordinator): the search stopped at its budget after \(visited) objects"
-        case .live, .cycle:
+        case .notSearched:
+            return "\(type)#\(coordinator): not searched: \(reason ?? "no reason given")"
+        case .live, .cycle, .changed:
             let chain = steps.map { step in
                 let holder = step.holderID.map { "\(step.holder)#\($0)" } ?? step.holder
                 return "\(holder).\(step.field)\(step.kind == .property ? "" : " (\(step.kind.rawValue))")"
             }
-            return (chain + ["\(type)#\(coordinator)"]).joined(separator: " › ")
+            let path = (chain + ["\(type)#\(coordinator)"]).joined(separator: " › ")
+            return outcome == .changed ? "the graph changed while it was searched; last seen: \(path)" : path
         }
     }
 }

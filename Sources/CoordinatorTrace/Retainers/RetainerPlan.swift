@@ -10,4 +10,11 @@ struct RetainerPlan {
     var roots: [AnyObject] = []
     /// Every living coordinator's id, to name holders.
     var ids: [ObjectIdentifier: Int] = [:]
+
+    /// A `notSearched` result for each retained coordinator.
+    func notSearched(_ reason: String) -> [RetainerPath] {
+        retained.map {
+            RetainerPath(coordinator: $0.id, type: RetainerSearch.name(of: $0.object), outcome: .notSearched, steps: [], visited: 0, reason: reason)
+        }
+    }
 }

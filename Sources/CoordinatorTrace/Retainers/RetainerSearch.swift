@@ -1,241 +1,590 @@
 /// Walks the app's object graph for strong references to one retained coordinator: breadth first from the living
-/// coordinators and their screens (the shortest chain from something that is meant to be alive), else from the
-/// coordinator itself (a cycle).
+/// coordinators and their screens (the shortest chain from something meant to be alive), else from the coordinator
+/// itself (a cycle).
 ///
-/// Safety rules, as the hook must never harm the app: a value is read only as the type the runtime says it has (stored
-/// properties through their field records, closure captures through their capture descriptors); a `weak` or
-/// `unowned` field or capture is never read as an object; a closure context is read no further than its allocation;
-/// no other raw pointer is followed. Runs on the caller's thread, which should own the objects (the main thread in an
-/// app); bounded by `RetainerSearchOptions`.
+/// Reading rules, as the hook must never harm the app (README, "Who holds it"):
+/// - every byte comes through `MemoryReader`, a copy that cannot fault; nothing read is used as a live value: no
+///   `Mirror`, no casts, no retains, no value witness copies of the app's values;
+/// - a word is taken for an object only when its metadata validates (`LayoutDecoder`), for a type only when it reads
+///   as metadata of a kind the walker knows;
+/// - `weak` and `unowned` references are never followed; actors, Objective-C objects, tasks, types without reflection
+///   metadata and unreadable memory end their branch, counted by reason;
+/// - before a path is reported each of its references is read again and must still hold the next object: other
+///   threads may change the graph during a search, so a result may be stale but is then said to be.
 final class RetainerSearch {
-    private let ids: [ObjectIdentifier: Int]
+    private let ids: [UInt: Int]
     private let options: RetainerSearchOptions
-    private var fieldsByType: [ObjectIdentifier: [StoredField]] = [:]
-    /// Whether a struct type is the standard library's or Foundation's, by type: its name is built once, not per value.
-    private var libraryTypes: [ObjectIdentifier: Bool] = [:]
+    private let decoder: LayoutDecoder?
+    private let unavailable: String?
 
-    // One breadth-first pass: the objects reached, each with the node it was reached from and the step from there.
-    private var objects: [AnyObject] = []
-    /// Per object: the node it was reached from (-1 for a start), the field and the kind; the step's names are built
-    /// only for the chain that is reported.
-    private var reachedFrom: [(node: Int, field: String, kind: RetainerPath.Kind)] = []
-    private var seen: Set<ObjectIdentifier> = []
+    /// A reference followed on the way from a holder to an object: where the word was read and what it held.
+    private struct Dereference {
+        var at: UInt
+        var value: UInt
+    }
+
+    /// How a node was reached: the node it was reached from (-1 for a start), the field, the kind, and the words
+    /// followed in between.
+    private struct Reach {
+        var node: Int
+        var field: String
+        var kind: RetainerPath.Kind
+        var trail: [Dereference]
+    }
+
+    // One breadth-first pass.
+    private var objects: [UInt] = []
+    private var metadataOf: [UInt] = []
+    private var reachedFrom: [Reach] = []
+    private var seen: Set<UInt> = []
+    /// The words followed from the current holder to the value being read.
+    private var trail: [Dereference] = []
+    /// Contexts and boxes read for the current holder: a closure graph is read once per holder.
+    private var readInline: Set<UInt> = []
+    private var target: UInt = 0
+    private var found: [RetainerPath.Step]?
+    private var foundTrail: [Reach] = []
     private var deadline: UInt64 = 0
     private var valuesRead = 0
     private var outOfBudget = false
+    /// Branches that ended unread, by reason.
+    private var ended: [String: Int] = [:]
 
     /// A search over objects whose coordinator ids are `ids`.
     init(ids: [ObjectIdentifier: Int], options: RetainerSearchOptions) {
-        self.ids = ids
+        self.ids = Dictionary(uniqueKeysWithValues: ids.map { (UInt(bitPattern: $0.key), $0.value) })
         self.options = options
+        switch (MemoryReader.shared, RuntimeEntryPoints.shared) {
+        case (.success(let reader), .success(let runtime)):
+            decoder = LayoutDecoder(reader: reader, runtime: runtime)
+            unavailable = nil
+        case (.failure(let failure), _), (_, .failure(let failure)):
+            decoder = nil
+            unavailable = failure.reason
+        }
     }
+
+    /// Why no search can run in this process, or nil.
+    var unavailableReason: String? { unavailable }
 
     /// Who holds `target` (coordinator `id`), from `roots` (living coordinators and screens) or from itself.
-    func path(to target: AnyObject, id: Int, roots: [AnyObject]) -> RetainerPath {
-        deadline = MonotonicClock.now() &+ UInt64(max(0, options.timeBudget) * 1e9)
-        outOfBudget = false
-        var visited = 0
-        let type = Self.name(of: target)
-        for (starts, outcome) in [(roots.filter { $0 !== target }, RetainerPath.Outcome.live), ([target], .cycle)] {
-            let steps = find(target, from: starts)
-            visited += objects.count
-            defer { objects.removeAll() }
-            if let steps { return RetainerPath(coordinator: id, type: type, outcome: outcome, steps: steps, visited: visited) }
-            if outOfBudget { break }
+    func path(to object: AnyObject, id: Int, roots: [AnyObject]) -> RetainerPath {
+        let type = Self.name(of: object)
+        guard decoder != nil else {
+            return RetainerPath(coordinator: id, type: type, outcome: .notSearched, steps: [], visited: 0, reason: unavailable)
         }
-        return RetainerPath(coordinator: id, type: type, outcome: outOfBudget ? .budget : .unreachable, steps: [], visited: visited)
+        let address = Self.address(of: object)
+        let starts = roots.map(Self.address(of:)).filter { $0 != address }
+        var visited = 0
+        var stale: [RetainerPath.Step]?
+        // A path that no longer holds when read again is searched once more: the graph may have settled since.
+        for _ in 0..<2 {
+            stale = nil
+            deadline = MonotonicClock.now() &+ UInt64(max(0, options.timeBudget) * 1e9)
+            outOfBudget = false
+            ended = [:]
+            for (from, outcome) in [(starts, RetainerPath.Outcome.live), ([address], .cycle)] {
+                let steps = find(address, from: from)
+                visited += objects.count
+                if let steps {
+                    if stillHolds() {
+                        return RetainerPath(coordinator: id, type: type, outcome: outcome, steps: steps, visited: visited)
+                    }
+                    stale = steps
+                    break
+                }
+                if outOfBudget { break }
+            }
+            guard stale != nil, !outOfBudget else { break }
+        }
+        withExtendedLifetime((object, roots)) {}
+        if let stale {
+            return RetainerPath(
+                coordinator: id, type: type, outcome: .changed, steps: stale, visited: visited,
+                reason: "the graph changed while it was searched: a reference on the way no longer held the next object when read again")
+        }
+        return RetainerPath(coordinator: id, type: type, outcome: outOfBudget ? .budget : .unreachable, steps: [], visited: visited, reason: endedSummary)
     }
 
-    private func find(_ target: AnyObject, from starts: [AnyObject]) -> [RetainerPath.Step]? {
-        objects.removeAll()
-        reachedFrom.removeAll()
-        seen.removeAll()
-        for start in starts where seen.insert(ObjectIdentifier(start)).inserted {
+    /// What ended branches, most frequent first (`2 actors; 1 Objective-C object`), or nil.
+    private var endedSummary: String? {
+        guard !ended.isEmpty else { return nil }
+        let reasons = ended.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(4)
+        return "not followed: " + reasons.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+    }
+
+    // MARK: The breadth-first pass
+
+    private func find(_ target: UInt, from starts: [UInt]) -> [RetainerPath.Step]? {
+        objects.removeAll(keepingCapacity: true)
+        metadataOf.removeAll(keepingCapacity: true)
+        reachedFrom.removeAll(keepingCapacity: true)
+        seen.removeAll(keepingCapacity: true)
+        self.target = target
+        found = nil
+        for start in starts where seen.insert(start).inserted {
             objects.append(start)
-            reachedFrom.append((-1, "", .property))
+            metadataOf.append(0)
+            reachedFrom.append(Reach(node: -1, field: "", kind: .property, trail: []))
         }
-        var found: [RetainerPath.Step]?
         var node = 0
         while node < objects.count, found == nil, !outOfBudget {
-            let holder = objects[node]
-            let current = node
-            _ = references(of: holder) { object, field, kind in
-                if object === target {
-                    found = self.chain(to: current) + [self.step(from: holder, field, kind)]
-                    return false
-                }
-                guard self.seen.insert(ObjectIdentifier(object)).inserted else { return true }
-                guard self.objects.count < self.options.maximumObjects else {
-                    self.outOfBudget = true
-                    return false
-                }
-                self.objects.append(object)
-                self.reachedFrom.append((current, field, kind))
-                return true
-            }
+            expand(node)
             node += 1
         }
         return found
     }
 
-    private func chain(to node: Int) -> [RetainerPath.Step] {
-        var steps: [RetainerPath.Step] = []
-        var at = node
-        while at >= 0, reachedFrom[at].node >= 0 {
-            let (from, field, kind) = reachedFrom[at]
-            steps.append(step(from: objects[from], field, kind))
-            at = from
+    /// Reads one object and follows every strong reference it holds.
+    private func expand(_ node: Int) {
+        guard let decoder else { return }
+        let address = objects[node]
+        guard let header = decoder.reader.bytes(address, count: 16) else { return note("unreadable memory") }
+        let metadata = Self.isaMask & header.withUnsafeBytes { $0.load(as: UInt.self) }
+        guard case .instance(let layout)? = decoder.layout(ofHeapObjectWith: metadata) else {
+            return note("a word that is not an object")
         }
-        return steps.reversed()
+        metadataOf[node] = metadata
+        if let ends = layout.ends {
+            // The standard library's and Foundation's objects hold nothing of the app: not worth a word.
+            if !ends.hasSuffix("library's own object") { note(ends) }
+            return
+        }
+        guard let bytes = decoder.reader.bytes(address, count: layout.instanceSize) else { return note("unreadable memory") }
+        readInline.removeAll(keepingCapacity: true)
+        bytes.withUnsafeBytes { buffer in
+            for part in layout.parts {
+                guard walk(part.type, in: buffer, at: part.offset, source: address, field: part.name ?? "", kind: .property, depth: 0, from: node)
+                else { return }
+            }
+        }
     }
 
-    private func step(from holder: AnyObject, _ field: String, _ kind: RetainerPath.Kind) -> RetainerPath.Step {
-        RetainerPath.Step(holder: Self.name(of: holder), holderID: ids[ObjectIdentifier(holder)], field: field, kind: kind)
-    }
-
-    /// Calls `reach` with every object `holder` holds strongly, the field it is held in and how; stops when `reach`
-    /// returns false.
-    private func references(of holder: AnyObject, _ reach: (AnyObject, String, RetainerPath.Kind) -> Bool) -> Bool {
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(holder).toOpaque())
-        for field in fields(of: type(of: holder)) where field.isStrong {
-            let value = ClosureContext.load(field.type, at: base + field.offset)
-            guard walk(value, field.name, .property, depth: 0, reach) else { return false }
+    /// Called for each strong reference to an object: the target ends the search, anything new joins the queue.
+    private func reach(_ object: UInt, field: String, kind: RetainerPath.Kind, from node: Int) -> Bool {
+        if object == target {
+            foundTrail = chainReaches(to: node) + [Reach(node: node, field: field, kind: kind, trail: trail)]
+            found = chain(to: node) + [step(from: node, field, kind)]
+            return false
         }
+        guard seen.insert(object).inserted else { return true }
+        guard objects.count < options.maximumObjects else {
+            outOfBudget = true
+            return false
+        }
+        objects.append(object)
+        metadataOf.append(0)
+        reachedFrom.append(Reach(node: node, field: field, kind: kind, trail: trail))
         return true
     }
 
-    private func fields(of type: Any.Type) -> [StoredField] {
-        let key = ObjectIdentifier(type)
-        if let known = fieldsByType[key] { return known }
-        let found = StoredField.fields(of: type)
-        fieldsByType[key] = found
-        return found
-    }
+    // MARK: Values
 
-    /// Follows one value inside a holder to the objects it holds: structs by their stored properties, enums,
-    /// optionals and tuples by their payloads, the standard library's collections by their elements, closures by
-    /// their captures.
-    private func walk(_ value: Any, _ field: String, _ kind: RetainerPath.Kind, depth: Int, _ reach: (AnyObject, String, RetainerPath.Kind) -> Bool) -> Bool {
+    /// Follows one value in the walker's copy `buffer` (read from `source` in the app) to the objects it holds.
+    /// Returns false when the search is over (found, or out of budget).
+    private func walk(
+        _ type: UInt, in buffer: UnsafeRawBufferPointer, at offset: Int, source: UInt, field: String, kind: RetainerPath.Kind, depth: Int,
+        from node: Int
+    ) -> Bool {
+        guard let decoder else { return false }
         valuesRead += 1
         if valuesRead & 0xFF == 0, MonotonicClock.now() > deadline {
             outOfBudget = true
             return false
         }
         guard depth < 48 else { return true }
-        let type = type(of: value)
-        let metadata = MetadataKind(of: type)
-        switch metadata {
-        case .classInstance:
-            return reach(value as AnyObject, field, kind)
-        case .function:
-            var copy = value
-            // A function in an existential container is two words inline: the code, then the context.
-            let context = withUnsafeBytes(of: &copy) { $0.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: UnsafeRawPointer?.self) }
-            guard let context else { return true }
-            return walkContext(context, field, depth: depth + 1, reach)
-        case .optional, .enumeration, .tuple:
-            for child in Mirror(reflecting: value).children {
-                // An optional's payload and a tuple's unnamed elements (`.0`) add nothing to the name; an enum's case does.
-                let named = metadata != .optional && !(child.label ?? ".").hasPrefix(".")
-                guard walk(child.value, named ? "\(field).\(child.label!)" : field, kind, depth: depth + 1, reach) else { return false }
+        guard let layout = decoder.layout(ofType: type) else {
+            note("a value whose type does not read")
+            return true
+        }
+        guard offset >= 0, offset + layout.size <= buffer.count else {
+            note("a value past the memory read")
+            return true
+        }
+        switch layout.shape {
+        case .inert:
+            return true
+        case .unread(let why):
+            note(why)
+            return true
+        case .object, .classExistential:
+            return follow(object: buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self), at: source + UInt(offset), field: field, kind: kind, from: node)
+        case .parts(let parts):
+            for part in parts {
+                let named = part.name.map { field.isEmpty ? $0 : "\(field).\($0)" } ?? field
+                guard walk(part.type, in: buffer, at: offset + part.offset, source: source, field: named, kind: kind, depth: depth + 1, from: node)
+                else { return false }
             }
             return true
-        case .structure:
-            return walkStruct(value, type, field, kind, depth: depth, reach)
-        case .closureContext, .other:
+        case .enumeration(let cases):
+            return walkEnum(cases, type: type, size: layout.size, in: buffer, at: offset, source: source, field: field, kind: kind, depth: depth, from: node)
+        case .opaqueExistential:
+            let dynamic = Self.pointerMask & buffer.loadUnaligned(fromByteOffset: offset + 24, as: UInt.self)
+            guard dynamic != 0, let inner = decoder.layout(ofType: dynamic) else { return true }
+            if inner.isInline {
+                return walk(dynamic, in: buffer, at: offset, source: source, field: field, kind: kind, depth: depth + 1, from: node)
+            }
+            // Out of line: word 0 is a box whose value starts past the box's header, aligned for the value.
+            let box = buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self)
+            return walkOutOfLine(
+                dynamic, box: box, valueOffset: (16 + inner.alignMask) & ~inner.alignMask, at: source + UInt(offset), field: field, kind: kind,
+                depth: depth, from: node)
+        case .errorExistential:
+            let box = Self.pointerMask & buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self)
+            guard LayoutDecoder.isPlausible(box), let header = decoder.reader.word(box),
+                case .errorBox? = decoder.layout(ofHeapObjectWith: Self.isaMask & header)
+            else {
+                note("an error that is not a Swift error box")
+                return true
+            }
+            guard let (inner, valueOffset) = decoder.errorValue(inBox: box) else { return true }
+            return walkOutOfLine(inner, box: box, valueOffset: valueOffset, at: source + UInt(offset), field: field, kind: kind, depth: depth, from: node)
+        case .function:
+            let context = buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self)
+            return follow(context: context, at: source + UInt(offset + 8), field: field, valueKind: .capture, depth: depth + 1, from: node)
+        case .array(let element):
+            return walkArray(
+                element, storage: buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self), at: source + UInt(offset), field: field, depth: depth, from: node
+            )
+        case .set(let element):
+            return walkHashed(
+                key: element, value: nil, storage: buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self), at: source + UInt(offset), field: field,
+                depth: depth, from: node)
+        case .dictionary(let key, let value):
+            return walkHashed(
+                key: key, value: value, storage: buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self), at: source + UInt(offset), field: field,
+                depth: depth, from: node)
+        }
+    }
+
+    /// An enum's payload: the case is read by the runtime from the walker's own copy of the value; an indirect case's
+    /// payload lives in a box.
+    private func walkEnum(
+        _ cases: TypeLayout.EnumCases, type: UInt, size: Int, in buffer: UnsafeRawBufferPointer, at offset: Int, source: UInt, field: String,
+        kind: RetainerPath.Kind, depth: Int, from node: Int
+    ) -> Bool {
+        guard let decoder else { return false }
+        var copy = [UInt8](repeating: 0, count: max(size, 16))
+        copy.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + size])) }
+        let caseName = copy.withUnsafeBytes { bytes -> String? in
+            guard let metadata = UnsafeRawPointer(bitPattern: type), let name = decoder.runtime.enumCaseName(bytes.baseAddress!, metadata) else { return nil }
+            return String(cString: name)
+        }
+        guard let caseName, let index = cases.names.firstIndex(of: caseName), let payload = cases.payloads[index] else { return true }
+        let named = cases.isOptional ? field : (field.isEmpty ? caseName : "\(field).\(caseName)")
+        if cases.indirect[index] {
+            let box = buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self)
+            return follow(context: box, at: source + UInt(offset), field: named, valueKind: kind, depth: depth + 1, from: node)
+        }
+        return walk(payload, in: buffer, at: offset, source: source, field: named, kind: kind, depth: depth + 1, from: node)
+    }
+
+    /// A value that lives in a heap box of its own (an existential's out-of-line value, an error): read from there.
+    private func walkOutOfLine(
+        _ type: UInt, box word: UInt, valueOffset: Int, at source: UInt, field: String, kind: RetainerPath.Kind, depth: Int, from node: Int
+    ) -> Bool {
+        guard let decoder, let layout = decoder.layout(ofType: type) else { return true }
+        let box = Self.pointerMask & word
+        guard LayoutDecoder.isPlausible(box), readInline.insert(box).inserted else { return true }
+        guard let bytes = decoder.reader.bytes(box + UInt(valueOffset), count: layout.size) else {
+            note("unreadable memory")
+            return true
+        }
+        trail.append(Dereference(at: source, value: word))
+        defer { trail.removeLast() }
+        return bytes.withUnsafeBytes {
+            walk(type, in: $0, at: 0, source: box + UInt(valueOffset), field: field, kind: kind, depth: depth + 1, from: node)
+        }
+    }
+
+    // MARK: References
+
+    /// A strong reference in a value: an object reached.
+    private func follow(object word: UInt, at source: UInt, field: String, kind: RetainerPath.Kind, from node: Int) -> Bool {
+        let object = Self.pointerMask & word
+        guard object != 0 else { return true }
+        guard LayoutDecoder.isPlausible(object), !Self.isTaggedPointer(word) else {
+            note("a reference that is not a native object")
+            return true
+        }
+        trail.append(Dereference(at: source, value: word))
+        defer { trail.removeLast() }
+        return reach(object, field: field, kind: kind, from: node)
+    }
+
+    /// A closure's context or a box: the object itself (a closure that captures only it, or a bound method), a
+    /// context whose captures its descriptor names, or a box holding one value.
+    private func follow(context word: UInt, at source: UInt, field: String, valueKind: RetainerPath.Kind, depth: Int, from node: Int) -> Bool {
+        guard let decoder else { return false }
+        let context = Self.pointerMask & word
+        guard context != 0 else { return true }
+        guard LayoutDecoder.isPlausible(context), let header = decoder.reader.word(context) else {
+            note("a closure context that does not read")
+            return true
+        }
+        guard let layout = decoder.layout(ofHeapObjectWith: Self.isaMask & header) else {
+            note("a closure context that does not read")
+            return true
+        }
+        if case .instance = layout {
+            trail.append(Dereference(at: source, value: word))
+            defer { trail.removeLast() }
+            return reach(context, field: field, kind: valueKind == .capture ? .closure : valueKind, from: node)
+        }
+        guard depth < 48, readInline.insert(context).inserted else { return true }
+        trail.append(Dereference(at: source, value: word))
+        defer { trail.removeLast() }
+        switch layout {
+        case .instance: return true
+        case .context(let captures): return walkCaptures(captures, context: context, field: field, kind: valueKind, depth: depth, from: node)
+        case .box(let valueOffset, let type):
+            guard let inner = decoder.layout(ofType: type), let bytes = decoder.reader.bytes(context + UInt(valueOffset), count: inner.size) else {
+                return true
+            }
+            return bytes.withUnsafeBytes {
+                walk(type, in: $0, at: 0, source: context + UInt(valueOffset), field: field, kind: valueKind, depth: depth + 1, from: node)
+            }
+        case .errorBox:
+            note("an error box where a closure was expected")
+            return true
+        case .ends(let why):
+            note(why)
             return true
         }
     }
 
-    private func walkStruct(
-        _ value: Any, _ type: Any.Type, _ field: String, _ kind: RetainerPath.Kind, depth: Int, _ reach: (AnyObject, String, RetainerPath.Kind) -> Bool
-    ) -> Bool {
-        if isLibraryType(type) {
-            let mirror = Mirror(reflecting: value)
-            switch mirror.displayStyle {
-            case .collection?, .set?:
-                for (index, element) in mirror.children.enumerated() {
-                    guard walk(element.value, "\(field)[\(index)]", .element, depth: depth + 1, reach) else { return false }
-                }
-            case .dictionary?:
-                for entry in mirror.children {
-                    let pair = Array(Mirror(reflecting: entry.value).children)
-                    guard pair.count == 2 else { continue }
-                    let key = "\(field)[\(Self.describe(key: pair[0].value))]"
-                    guard walk(pair[1].value, key, .element, depth: depth + 1, reach), walk(pair[0].value, key, .element, depth: depth + 1, reach)
-                    else { return false }
-                }
-            default:
-                // Strings, numbers, dates, URLs: the standard library's and Foundation's other values hold no objects
-                // of the app.
-                break
+    /// A context's captures: offsets are worked out for this context, since a capture of a generic parameter's type
+    /// takes its size from the metadata in the context's own bindings.
+    private func walkCaptures(_ layout: CaptureLayout, context: UInt, field: String, kind: RetainerPath.Kind, depth: Int, from node: Int) -> Bool {
+        guard let decoder else { return false }
+        var bytes = [UInt8]()
+        func covered(_ end: Int) -> Bool {
+            if end <= bytes.count { return true }
+            guard end < 1 << 20, let read = decoder.reader.bytes(context, count: max(end, layout.start + 256)) ?? decoder.reader.bytes(context, count: end)
+            else {
+                return false
             }
+            bytes = read
             return true
         }
-        func readFields<T>(_ value: T) -> Bool {
-            var copy = value
-            return withUnsafeBytes(of: &copy) { raw in
-                guard let base = raw.baseAddress else { return true }
-                for stored in fields(of: T.self) where stored.isStrong {
-                    let inner = ClosureContext.load(stored.type, at: base + stored.offset)
-                    guard walk(inner, "\(field).\(stored.name)", kind, depth: depth + 1, reach) else { return false }
+        // A box's one value is a captured `var`; a closure's values are captures.
+        let valueKind: RetainerPath.Kind = kind == .capturedVar ? .capturedVar : .capture
+        var offset = layout.start
+        for storage in layout.captures {
+            var type: UInt = 0
+            var width = 8
+            var alignMask = 7
+            switch storage {
+            case .value(let known): type = known
+            case .boundValue(let bindingOffset):
+                guard covered(bindingOffset + 8) else { return unreadable() }
+                type = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: bindingOffset, as: UInt.self) }
+            case .function: width = 16
+            case .classReference, .box, .notStrong: break
+            }
+            if type != 0 {
+                guard let typeLayout = decoder.layout(ofType: type) else {
+                    note("a capture whose type does not read")
+                    return true
+                }
+                (width, alignMask) = (typeLayout.size, typeLayout.alignMask)
+            }
+            offset = (offset + alignMask) & ~alignMask
+            guard covered(offset + width) else { return unreadable() }
+            let at = context + UInt(offset)
+            let word = width >= 8 ? bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt.self) } : 0
+            let going: Bool
+            switch storage {
+            case .value, .boundValue:
+                going = bytes.withUnsafeBytes { walk(type, in: $0, at: offset, source: context, field: field, kind: valueKind, depth: depth + 1, from: node) }
+            case .classReference:
+                going = follow(object: word, at: at, field: field, kind: valueKind, from: node)
+            case .box:
+                going = follow(context: word, at: at, field: field, valueKind: .capturedVar, depth: depth + 1, from: node)
+            case .function:
+                let inner = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self) }
+                going = follow(context: inner, at: at + 8, field: field, valueKind: .capture, depth: depth + 1, from: node)
+            case .notStrong:
+                going = true
+            }
+            guard going else { return false }
+            offset += width
+        }
+        if let unread = layout.unread { note(unread) }
+        return true
+    }
+
+    private func unreadable() -> Bool {
+        note("unreadable memory")
+        return true
+    }
+
+    // MARK: Collections
+
+    /// An array's elements, read from its storage in chunks: the count after the object header, the elements after
+    /// the count and capacity words, aligned for the element.
+    private func walkArray(_ element: UInt, storage word: UInt, at source: UInt, field: String, depth: Int, from node: Int) -> Bool {
+        guard let decoder, let layout = decoder.layout(ofType: element) else { return true }
+        if case .inert = layout.shape { return true }
+        let storage = Self.pointerMask & word
+        guard LayoutDecoder.isPlausible(storage), let count = decoder.reader.word(storage + 16) else { return true }
+        guard count < 1 << 32 else {
+            note("an array that does not read")
+            return true
+        }
+        let stride = max(1, (layout.size + layout.alignMask) & ~layout.alignMask)
+        let start = storage + UInt((32 + layout.alignMask) & ~layout.alignMask)
+        trail.append(Dereference(at: source, value: word))
+        defer { trail.removeLast() }
+        let perChunk = max(1, 65_536 / stride)
+        var index = 0
+        while index < Int(count) {
+            let inChunk = min(perChunk, Int(count) - index)
+            let chunkStart = start + UInt(index * stride)
+            guard let bytes = decoder.reader.bytes(chunkStart, count: inChunk * stride) else { return unreadable() }
+            let going = bytes.withUnsafeBytes { buffer -> Bool in
+                for position in 0..<inChunk {
+                    guard
+                        walk(
+                            element, in: buffer, at: position * stride, source: chunkStart, field: "\(field)[\(index + position)]", kind: .element,
+                            depth: depth + 1, from: node)
+                    else { return false }
                 }
                 return true
             }
+            guard going else { return false }
+            index += inChunk
         }
-        return _openExistential(value, do: readFields)
+        return true
     }
 
-    private func isLibraryType(_ type: Any.Type) -> Bool {
-        let key = ObjectIdentifier(type)
-        if let known = libraryTypes[key] { return known }
-        let name = _typeName(type, qualified: true)
-        let library = name.hasPrefix("Swift.") || name.hasPrefix("Foundation.") || name.hasPrefix("_StringProcessing.")
-        libraryTypes[key] = library
-        return library
-    }
-
-    /// A closure's context: the object itself (a closure that captures only it, or a bound method), or a context
-    /// whose captures its descriptor names.
-    private func walkContext(_ context: UnsafeRawPointer, _ field: String, depth: Int, _ reach: (AnyObject, String, RetainerPath.Kind) -> Bool) -> Bool {
-        switch MetadataKind(ofHeapObject: context) {
-        case .classInstance:
-            return reach(Unmanaged<AnyObject>.fromOpaque(context).takeUnretainedValue(), field, .closure)
-        case .closureContext:
-            for capture in ClosureContext(context).captures {
-                switch capture {
-                case .value(let value):
-                    guard walk(value, field, .capture, depth: depth + 1, reach) else { return false }
-                case .box(let box):
-                    guard MetadataKind(ofHeapObject: box) == .closureContext else { continue }
-                    for boxed in ClosureContext(box).captures {
-                        guard case .value(let value) = boxed else { continue }
-                        guard walk(value, field, .capturedVar, depth: depth + 1, reach) else { return false }
+    /// A set's or dictionary's occupied buckets, from the storage's bitmap: keys (or elements) and values live in
+    /// arrays of their own, one slot per bucket.
+    private func walkHashed(key: UInt, value: UInt?, storage word: UInt, at source: UInt, field: String, depth: Int, from node: Int) -> Bool {
+        guard let decoder, let keyLayout = decoder.layout(ofType: key) else { return true }
+        let valueLayout = value.flatMap { decoder.layout(ofType: $0) }
+        let keyHolds = !(keyLayout.shape.isInert)
+        let valueHolds = valueLayout.map { !$0.shape.isInert } ?? false
+        // Keys are read for a dictionary's names even when only its values hold objects.
+        guard keyHolds || valueHolds else { return true }
+        let storage = Self.pointerMask & word
+        guard LayoutDecoder.isPlausible(storage), let header = decoder.reader.word(storage),
+            case .instance(let storageLayout)? = decoder.layout(ofHeapObjectWith: Self.isaMask & header),
+            let countOffset = storageLayout.offsets["_count"], let scaleOffset = storageLayout.offsets["_scale"],
+            let keysOffset = storageLayout.offsets[value == nil ? "_rawElements" : "_rawKeys"],
+            let count = decoder.reader.word(storage + UInt(countOffset)), count > 0,
+            let scale = decoder.reader.bytes(storage + UInt(scaleOffset), count: 1)?.first, scale < 32,
+            let keys = decoder.reader.word(storage + UInt(keysOffset))
+        else { return true }
+        let values = value == nil ? nil : storageLayout.offsets["_rawValues"].flatMap { decoder.reader.word(storage + UInt($0)) }
+        let buckets = 1 << Int(scale)
+        let keyStride = max(1, (keyLayout.size + keyLayout.alignMask) & ~keyLayout.alignMask)
+        let valueStride = valueLayout.map { max(1, ($0.size + $0.alignMask) & ~$0.alignMask) } ?? 0
+        let bitmapStart = storage + UInt((storageLayout.instanceSize + 7) & ~7)
+        guard buckets * max(keyStride, valueStride) < 1 << 28,
+            let bitmap = decoder.reader.bytes(bitmapStart, count: (buckets + 63) / 64 * 8),
+            let keyBytes = decoder.reader.bytes(Self.pointerMask & keys, count: buckets * keyStride)
+        else { return unreadable() }
+        let keysBase = Self.pointerMask & keys
+        let valuesBase = values.map { Self.pointerMask & $0 } ?? 0
+        let valueBytes = values.flatMap { decoder.reader.bytes(Self.pointerMask & $0, count: buckets * valueStride) }
+        if value != nil, valueBytes == nil { return unreadable() }
+        trail.append(Dereference(at: source, value: word))
+        defer { trail.removeLast() }
+        var position = 0
+        for bucket in 0..<buckets where bitmap[bucket / 8] & (1 << (bucket % 8)) != 0 {
+            defer { position += 1 }
+            let going = keyBytes.withUnsafeBytes { keyBuffer -> Bool in
+                let name: String
+                if let value, let valueBytes, let valueLayout {
+                    let keyValue = UnsafeRawBufferPointer(rebasing: keyBuffer[bucket * keyStride..<bucket * keyStride + keyLayout.size])
+                    name = "\(field)[\(StringKey.describe(keyValue, type: key, reader: decoder.reader) { decoder.name(ofType: key) })]"
+                    if !valueLayout.shape.isInert {
+                        let valueGoing = valueBytes.withUnsafeBytes {
+                            walk(value, in: $0, at: bucket * valueStride, source: valuesBase, field: name, kind: .element, depth: depth + 1, from: node)
+                        }
+                        guard valueGoing else { return false }
                     }
-                case .function(let inner):
-                    guard let inner else { continue }
-                    guard walkContext(inner, field, depth: depth + 1, reach) else { return false }
-                case .weak, .unowned:
-                    continue
+                } else {
+                    name = "\(field)[\(position)]"
                 }
+                guard keyHolds else { return true }
+                return walk(key, in: keyBuffer, at: bucket * keyStride, source: keysBase, field: name, kind: .element, depth: depth + 1, from: node)
             }
-            return true
-        default:
-            return true
+            guard going else { return false }
         }
+        return true
     }
 
-    /// A dictionary key as a step names it: strings and numbers as they are (short), anything else by its type, so no
-    /// `description` of the app's own runs inside the search.
-    private static func describe(key: Any) -> String {
-        switch key {
-        case let text as String: return text.count > 40 ? "\"\(text.prefix(40))…\"" : "\"\(text)\""
-        case let number as Int: return "\(number)"
-        default: return _typeName(type(of: key), qualified: false)
+    // MARK: Paths
+
+    private func note(_ reason: String) {
+        ended[reason, default: 0] += 1
+    }
+
+    private func chainReaches(to node: Int) -> [Reach] {
+        var reaches: [Reach] = []
+        var at = node
+        while at >= 0, reachedFrom[at].node >= 0 {
+            reaches.append(reachedFrom[at])
+            at = reachedFrom[at].node
         }
+        return reaches.reversed()
+    }
+
+    private func chain(to node: Int) -> [RetainerPath.Step] {
+        chainReaches(to: node).map { step(from: $0.node, $0.field, $0.kind) }
+    }
+
+    private func step(from node: Int, _ field: String, _ kind: RetainerPath.Kind) -> RetainerPath.Step {
+        let holder = decoder.map { $0.name(ofType: metadataOf[node]) } ?? "?"
+        return RetainerPath.Step(holder: holder, holderID: ids[objects[node]], field: field, kind: kind)
+    }
+
+    /// Every reference of the path found, read again: each must still hold what it held during the search.
+    private func stillHolds() -> Bool {
+        guard let reader = decoder?.reader else { return false }
+        for reach in foundTrail {
+            for reference in reach.trail {
+                guard let now = reader.word(reference.at), Self.pointerMask & now == Self.pointerMask & reference.value else { return false }
+            }
+        }
+        return true
+    }
+
+    // MARK: Words
+
+    /// Spare bits a multi-payload enum may keep its tag in (the top byte, the low three bits) are no part of an address.
+    static let pointerMask: UInt = 0x00FF_FFFF_FFFF_FFF8
+
+    #if canImport(ObjectiveC) && arch(arm64)
+    /// An Objective-C object's isa may carry flags around the class pointer.
+    static let isaMask: UInt = 0x0000_000F_FFFF_FFF8
+    #else
+    static let isaMask: UInt = 0x00FF_FFFF_FFFF_FFF8
+    #endif
+
+    /// Objective-C tagged pointers (the top bit on Apple's 64-bit platforms) point at no memory.
+    private static func isTaggedPointer(_ word: UInt) -> Bool {
+        #if canImport(ObjectiveC)
+        return word & (1 << 63) != 0
+        #else
+        return false
+        #endif
+    }
+
+    static func address(of object: AnyObject) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     }
 
     static func name(of object: AnyObject) -> String {
         _typeName(type(of: object), qualified: false)
+    }
+}
+
+extension TypeLayout.Shape {
+    var isInert: Bool {
+        if case .inert = self { return true }
+        return false
     }
 }

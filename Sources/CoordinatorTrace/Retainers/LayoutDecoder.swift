@@ -1,0 +1,427 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// Decodes type metadata into layouts, reading every byte through `MemoryReader`, and validates a word before it is
+/// taken for metadata: it must be readable, of a kind the walker knows, with a sane value witness table, and a nominal
+/// type's descriptor must lie in a loaded image and be of the metadata's kind. Only validated metadata is handed to the
+/// runtime's reflection entry points. One per search: its caches hold what one search decoded.
+final class LayoutDecoder {
+    let reader: MemoryReader
+    let runtime: RuntimeEntryPoints
+    private var types: [UInt: TypeLayout?] = [:]
+    private var heaps: [UInt: HeapLayout] = [:]
+    private var names: [UInt: String] = [:]
+    private var modules: [UInt: String?] = [:]
+    private var descriptorsInImages: [UInt: Bool] = [:]
+    private var mangledNames: [UInt: UInt?] = [:]
+    private lazy var nativeObjectTypes: Set<UInt> = Set(["Bo", "BO", "Bb"].compactMap(resolveBuiltin))
+
+    init(reader: MemoryReader, runtime: RuntimeEntryPoints) {
+        self.reader = reader
+        self.runtime = runtime
+    }
+
+    // MARK: Offsets of the Swift ABI (64-bit)
+
+    #if canImport(ObjectiveC)
+    /// With Objective-C interop a class's metadata carries the isa, the cache and the data words first.
+    private static let classDescriptionOffset: UInt = 64
+    private static let classInstanceSizeOffset: UInt = 48
+    private static let classDataOffset: UInt = 32
+    /// The runtime's error box starts with NSError's layout: type at 40, value after five more words.
+    private static let errorTypeOffset: UInt = 40
+    private static let errorHeaderSize = 72
+    #else
+    private static let classDescriptionOffset: UInt = 40
+    private static let classInstanceSizeOffset: UInt = 24
+    private static let errorTypeOffset: UInt = 16
+    private static let errorHeaderSize = 32
+    #endif
+
+    /// Value witness flags.
+    private static let alignmentMask: UInt32 = 0xFF
+    private static let isNonPOD: UInt32 = 0x1_0000
+    private static let isNonInline: UInt32 = 0x2_0000
+
+    /// The libraries whose classes and structs hold no objects of the app: not followed.
+    static let libraryModules: Set<String> = [
+        "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "FoundationNetworking", "_StringProcessing",
+        "_RegexParser", "_Concurrency", "Dispatch", "Synchronization", "CoreFoundation", "ObjectiveC", "Observation",
+    ]
+
+    // MARK: Values
+
+    /// The layout of values of the type whose metadata is at `metadata`, or nil when the word is not metadata.
+    func layout(ofType metadata: UInt) -> TypeLayout? {
+        if let known = types[metadata] { return known }
+        types[metadata] = .some(nil)  // a type that contains itself reads as unknown while it is decoded
+        let decoded = decodeType(metadata)
+        types[metadata] = .some(decoded)
+        return decoded
+    }
+
+    private func decodeType(_ metadata: UInt) -> TypeLayout? {
+        guard Self.isPlausible(metadata), let kindWord = reader.word(metadata), let witnesses = reader.word(metadata &- 8),
+            Self.isPlausible(witnesses), let table = reader.bytes(witnesses + 64, count: 24)
+        else { return nil }
+        let size = table.withUnsafeBytes { $0.load(as: Int.self) }
+        let stride = table.withUnsafeBytes { $0.load(fromByteOffset: 8, as: Int.self) }
+        let flags = table.withUnsafeBytes { $0.load(fromByteOffset: 16, as: UInt32.self) }
+        let alignMask = Int(flags & Self.alignmentMask)
+        guard size >= 0, size < 1 << 24, stride >= size, stride < 1 << 25, alignMask < 64 else { return nil }
+        var layout = TypeLayout(size: size, alignMask: alignMask, isInline: flags & Self.isNonInline == 0, shape: .inert)
+        let kind = MetadataKind(raw: kindWord)
+        // Classes are references whatever their flags say; the rest hold nothing when trivially copyable.
+        guard kind == .classInstance || kind == .objcClassWrapper || flags & Self.isNonPOD != 0 else {
+            return isKnownValueKind(kind) ? layout : nil
+        }
+        switch kind {
+        case .classInstance, .objcClassWrapper, .foreignClass:
+            layout.shape = .object
+        case .structure:
+            guard let descriptor = nominalDescriptor(of: metadata, kind: 17) else { return nil }
+            layout.shape = structShape(metadata, descriptor: descriptor)
+        case .enumeration, .optional:
+            guard let descriptor = nominalDescriptor(of: metadata, kind: 18) else { return nil }
+            layout.shape = enumShape(metadata, descriptor: descriptor, isOptional: kind == .optional)
+        case .tuple:
+            guard let shape = tupleShape(metadata) else { return nil }
+            layout.shape = shape
+        case .function:
+            guard let flagsWord = reader.word(metadata + 8) else { return nil }
+            switch (flagsWord >> 16) & 0xFF {
+            case 0: layout.shape = .function
+            case 1: layout.shape = .unread("an Objective-C block")
+            default: layout.shape = .inert
+            }
+        case .existential:
+            guard let existentialFlags = reader.uint32(metadata + 8) else { return nil }
+            if (existentialFlags >> 24) & 0x3F == 1 {
+                layout.shape = .errorExistential
+            } else {
+                // The flag is set when the existential is NOT class-constrained.
+                layout.shape = existentialFlags & 0x8000_0000 == 0 ? .classExistential : .opaqueExistential
+            }
+        case .opaque:
+            layout.shape = nativeObjectTypes.contains(metadata) ? .object : .unread("a builtin type")
+        case .extendedExistential:
+            layout.shape = .unread("a constrained existential (any P<T>)")
+        case .metatype, .existentialMetatype:
+            layout.shape = .inert
+        default:
+            return nil
+        }
+        return layout
+    }
+
+    private func isKnownValueKind(_ kind: MetadataKind) -> Bool {
+        switch kind {
+        case .other, .closureContext, .genericBox, .errorBox, .task: false
+        default: true
+        }
+    }
+
+    private func structShape(_ metadata: UInt, descriptor: UInt) -> TypeLayout.Shape {
+        if let module = moduleName(of: descriptor), Self.libraryModules.contains(module) {
+            guard module == "Swift", let name = descriptorName(descriptor) else { return .inert }
+            // Value types' generic arguments follow the kind and the description.
+            let first = reader.word(metadata + 16)
+            switch name {
+            case "Array", "ContiguousArray": return first.map { .array(element: $0) } ?? .unread("an array of unknown elements")
+            case "Set": return first.map { .set(element: $0) } ?? .unread("a set of unknown elements")
+            case "Dictionary":
+                guard let first, let second = reader.word(metadata + 24) else { return .unread("a dictionary of unknown elements") }
+                return .dictionary(key: first, value: second)
+            default: return .inert
+            }
+        }
+        guard let fields = storedFields(of: metadata) else { return .unread("a type with no reflection metadata") }
+        return .parts(fields.filter(\.isStrong).map { TypeLayout.Part(name: $0.name, offset: $0.offset, type: $0.type) })
+    }
+
+    private func enumShape(_ metadata: UInt, descriptor: UInt, isOptional: Bool) -> TypeLayout.Shape {
+        guard let records = fieldRecords(descriptor) else { return .unread("an enum with no reflection metadata") }
+        guard let counts = reader.uint32(descriptor + 20) else { return .unread("an unreadable enum descriptor") }
+        let payloadCount = Int(counts & 0xFF_FFFF)
+        var cases = TypeLayout.EnumCases(names: [], payloads: [], indirect: [], isMultiPayload: payloadCount > 1, isOptional: isOptional)
+        for (index, record) in records.enumerated() {
+            cases.names.append(record.name)
+            cases.indirect.append(record.flags & 1 != 0)
+            guard index < payloadCount, let typeName = record.typeName else {
+                cases.payloads.append(nil)
+                continue
+            }
+            // A payload type is resolved in the enum's own generic context, with its arguments from the metadata.
+            guard let payload = resolve(typeName, context: descriptor, arguments: metadata + 16) else {
+                return .unread("an enum payload of a type that does not resolve")
+            }
+            cases.payloads.append(payload)
+        }
+        return .enumeration(cases)
+    }
+
+    private func tupleShape(_ metadata: UInt) -> TypeLayout.Shape? {
+        guard let count = reader.word(metadata + 8), count <= 64 else { return nil }
+        let labels = reader.word(metadata + 16).flatMap { $0 == 0 ? nil : reader.cString($0) }
+        let names = labels.map { $0.split(separator: " ", omittingEmptySubsequences: false).map(String.init) } ?? []
+        var parts: [TypeLayout.Part] = []
+        for index in 0..<Int(count) {
+            let element = metadata + 24 + UInt(index) * 16
+            guard let type = reader.word(element), let offset = reader.word(element + 8), offset < 1 << 24 else { return nil }
+            let name = index < names.count && !names[index].isEmpty ? names[index] : nil
+            parts.append(TypeLayout.Part(name: name, offset: Int(offset), type: type))
+        }
+        return .parts(parts)
+    }
+
+    // MARK: Heap objects
+
+    /// The layout of heap objects whose metadata is at `metadata`, or nil when the word is not heap metadata.
+    func layout(ofHeapObjectWith metadata: UInt) -> HeapLayout? {
+        if let known = heaps[metadata] { return known }
+        guard let decoded = decodeHeap(metadata) else { return nil }
+        heaps[metadata] = decoded
+        return decoded
+    }
+
+    private func decodeHeap(_ metadata: UInt) -> HeapLayout? {
+        guard Self.isPlausible(metadata), let kindWord = reader.word(metadata) else { return nil }
+        switch MetadataKind(raw: kindWord) {
+        case .classInstance: return classLayout(metadata).map(HeapLayout.instance)
+        case .closureContext: return captureLayout(metadata).map(HeapLayout.context)
+        case .genericBox:
+            guard let offset = reader.uint32(metadata + 8), offset < 4096, let type = reader.word(metadata + 16), layout(ofType: type) != nil
+            else { return nil }
+            return .box(valueOffset: Int(offset), type: type)
+        case .errorBox: return .errorBox(type: 0)
+        case .task: return .ends("a task")
+        default: return nil
+        }
+    }
+
+    /// The type stored in the error box at `box`, and where its value starts; nil when it does not read.
+    func errorValue(inBox box: UInt) -> (type: UInt, offset: Int)? {
+        guard let type = reader.word(box + Self.errorTypeOffset), let layout = layout(ofType: type) else { return nil }
+        return (type, (Self.errorHeaderSize + layout.alignMask) & ~layout.alignMask)
+    }
+
+    private func classLayout(_ metadata: UInt) -> ClassLayout? {
+        #if canImport(ObjectiveC)
+        // Swift classes set the low bits of the data word; anything else is an Objective-C class.
+        guard let data = reader.word(metadata + Self.classDataOffset) else { return nil }
+        guard data & 3 != 0 else { return ClassLayout(metadata: metadata, instanceSize: 16, parts: [], offsets: [:], ends: "an Objective-C object") }
+        #endif
+        guard let description = reader.word(metadata + Self.classDescriptionOffset), let size = reader.uint32(metadata + Self.classInstanceSizeOffset),
+            size >= 16, size < 1 << 20, isDescriptor(description, ofKind: 16), let flags = reader.uint32(description)
+        else { return nil }
+        var layout = ClassLayout(metadata: metadata, instanceSize: Int(size), parts: [], offsets: [:], ends: nil)
+        let module = moduleName(of: description)
+        if let module, Self.libraryModules.contains(module) { layout.ends = "the \(module) library's own object" }
+        // TypeContextDescriptorFlags sit in the kind-specific half: bit 7 is an actor.
+        if flags & (1 << (16 + 7)) != 0 { layout.ends = "an actor" }
+        guard let fields = storedFields(of: metadata) else {
+            if layout.ends == nil { layout.ends = "a type with no reflection metadata" }
+            return layout
+        }
+        for field in fields {
+            layout.offsets[field.name] = field.offset
+            if field.isStrong { layout.parts.append(TypeLayout.Part(name: field.name, offset: field.offset, type: field.type)) }
+        }
+        return layout
+    }
+
+    private func captureLayout(_ metadata: UInt) -> CaptureLayout? {
+        guard let first = reader.uint32(metadata + 8), first >= 16, first < 4096 else { return nil }
+        guard let descriptor = reader.word(metadata + 16), descriptor != 0 else {
+            return CaptureLayout(start: Int(first), captures: [], unread: "the closure has no capture descriptor (reflection metadata stripped)")
+        }
+        guard isInImage(descriptor), let header = reader.bytes(descriptor, count: 12) else { return nil }
+        let (typeCount, sourceCount, bindingCount) = header.withUnsafeBytes {
+            (Int($0.load(as: UInt32.self)), Int($0.load(fromByteOffset: 4, as: UInt32.self)), Int($0.load(fromByteOffset: 8, as: UInt32.self)))
+        }
+        guard typeCount < 512, sourceCount < 512, bindingCount < 512 else { return nil }
+        // The generic bindings (type metadata and witness tables) come first, then the captures.
+        var layout = CaptureLayout(start: Int(first) + bindingCount * 8, captures: [], unread: nil)
+        let sources = metadataSources(descriptor + 12 + UInt(typeCount) * 4, count: sourceCount)
+        for index in 0..<typeCount {
+            guard let name = reader.relative(descriptor + 12 + UInt(index) * 4), let mangled = MangledName(reader: reader, at: name) else {
+                layout.unread = "capture \(index + 1) has no readable type name"
+                return layout
+            }
+            switch mangled.referenceStorage {
+            case .box?: layout.captures.append(.box)
+            case .notStrong?: layout.captures.append(.notStrong)
+            case .thickFunction?: layout.captures.append(.function)
+            case nil:
+                if let type = resolve(name, context: nil, arguments: nil) {
+                    layout.captures.append(.value(type: type))
+                } else if let source = sources.first(where: { $0.parameter == mangled.bytes }), source.binding < bindingCount {
+                    layout.captures.append(.boundValue(bindingOffset: Int(first) + source.binding * 8))
+                } else if mangled.namesGenericClass(reader: reader, isClass: isClassDescriptor) {
+                    layout.captures.append(.classReference)
+                } else {
+                    layout.unread = "capture \(index + 1) has a generic type the walker cannot lay out"
+                    return layout
+                }
+            }
+        }
+        return layout
+    }
+
+    /// What a closure's metadata sources say of its generic parameters: a parameter's mangled name and the index of
+    /// the binding that holds its metadata (`B0`, `B1`, ...; other sources are not read).
+    private func metadataSources(_ start: UInt, count: Int) -> [(parameter: [UInt8], binding: Int)] {
+        var found: [(parameter: [UInt8], binding: Int)] = []
+        for index in 0..<count {
+            let record = start + UInt(index) * 8
+            guard let parameter = reader.relative(record).flatMap({ MangledName(reader: reader, at: $0) }),
+                let source = reader.relative(record + 4).flatMap({ MangledName(reader: reader, at: $0) }),
+                source.bytes.first == UInt8(ascii: "B"), let binding = Int(String(decoding: source.bytes.dropFirst(), as: UTF8.self))
+            else { continue }
+            found.append((parameter.bytes, binding))
+        }
+        return found
+    }
+
+    // MARK: Descriptors, names, fields
+
+    struct StoredField {
+        var name: String
+        var offset: Int
+        var type: UInt
+        var isStrong: Bool
+    }
+
+    /// A struct's or class's stored properties through the runtime's reflection (given only the validated type), or
+    /// nil when the type has no reflection metadata.
+    private func storedFields(of metadata: UInt) -> [StoredField]? {
+        guard let type = UnsafeRawPointer(bitPattern: metadata) else { return nil }
+        let count = runtime.fieldCount(type)
+        guard count >= 0, count < 4096 else { return nil }
+        var fields: [StoredField] = []
+        for index in 0..<count {
+            var info = RuntimeEntryPoints.FieldInfo()
+            guard let fieldType = withUnsafeMutablePointer(to: &info, { runtime.fieldType(type, index, UnsafeMutableRawPointer($0)) }) else { return nil }
+            let name = info.name.map { String(cString: $0) } ?? "#\(index)"
+            info.freeName?(info.name)
+            let offset = runtime.fieldOffset(type, index)
+            guard offset >= 0, offset < 1 << 24 else { return nil }
+            fields.append(StoredField(name: name, offset: offset, type: UInt(bitPattern: fieldType), isStrong: info.isStrong))
+        }
+        return fields
+    }
+
+    /// The nominal type descriptor of value metadata, checked to be in an image and of `kind` (17 struct, 18 enum).
+    private func nominalDescriptor(of metadata: UInt, kind: UInt32) -> UInt? {
+        guard let descriptor = reader.word(metadata + 8), isDescriptor(descriptor, ofKind: kind) else { return nil }
+        return descriptor
+    }
+
+    private func isDescriptor(_ descriptor: UInt, ofKind kind: UInt32) -> Bool {
+        // Descriptors are 4-byte aligned, unlike metadata and objects.
+        guard Self.isPlausible(descriptor & ~7), descriptor & 3 == 0, let flags = reader.uint32(descriptor) else { return false }
+        return flags & 0x1F == kind && isInImage(descriptor)
+    }
+
+    /// Whether `address` lies in a loaded image: where the compiler puts descriptors, capture descriptors and names.
+    private func isInImage(_ address: UInt) -> Bool {
+        if let known = descriptorsInImages[address] { return known }
+        let found = runtime.isInImage(address)
+        descriptorsInImages[address] = found
+        return found
+    }
+
+    /// The module a type descriptor belongs to, through its parents.
+    func moduleName(of descriptor: UInt) -> String? {
+        if let known = modules[descriptor] { return known }
+        var current = descriptor
+        var name: String?
+        for _ in 0..<16 {
+            guard let flags = reader.uint32(current) else { break }
+            if flags & 0x1F == 0 {
+                name = reader.relative(current + 8).flatMap { reader.cString($0, limit: 256) }
+                break
+            }
+            guard let parent = parentDescriptor(current) else { break }
+            current = parent
+        }
+        modules[descriptor] = .some(name)
+        return name
+    }
+
+    /// A context's parent: a relative pointer that, with its low bit set, points at the pointer to the parent.
+    private func parentDescriptor(_ descriptor: UInt) -> UInt? {
+        guard let raw = reader.uint32(descriptor + 4), raw != 0 else { return nil }
+        let target = UInt(bitPattern: Int(bitPattern: descriptor + 4) &+ Int(Int32(bitPattern: raw & ~1)))
+        return raw & 1 == 0 ? target : reader.word(target)
+    }
+
+    private func descriptorName(_ descriptor: UInt) -> String? {
+        reader.relative(descriptor + 8).flatMap { reader.cString($0, limit: 256) }
+    }
+
+    private struct FieldRecord {
+        var flags: UInt32
+        var name: String
+        var typeName: UInt?
+    }
+
+    /// An enum descriptor's field records: case names, flags and payload type names.
+    private func fieldRecords(_ descriptor: UInt) -> [FieldRecord]? {
+        guard let fields = reader.relative(descriptor + 16), isInImage(fields), let header = reader.bytes(fields + 8, count: 8) else { return nil }
+        // The header: type name, superclass, kind (16 bits), record size (16 bits), record count (32 bits).
+        let recordSize = Int(header.withUnsafeBytes { $0.load(fromByteOffset: 2, as: UInt16.self) })
+        let count = Int(header.withUnsafeBytes { $0.load(fromByteOffset: 4, as: UInt32.self) })
+        guard recordSize >= 12, count < 4096 else { return nil }
+        var records: [FieldRecord] = []
+        for index in 0..<count {
+            let record = fields + 16 + UInt(index * recordSize)
+            guard let flags = reader.uint32(record), let name = reader.relative(record + 8).flatMap({ reader.cString($0, limit: 256) }) else {
+                return nil
+            }
+            records.append(FieldRecord(flags: flags, name: name, typeName: reader.relative(record + 4)))
+        }
+        return records
+    }
+
+    /// A mangled name's metadata, resolved by the runtime in `context` with `arguments`; nil when it does not resolve
+    /// (a generic parameter without a context, a type not linked in). Names come from descriptors in loaded images.
+    private func resolve(_ name: UInt, context: UInt?, arguments: UInt?) -> UInt? {
+        if context == nil, let known = mangledNames[name] { return known }
+        guard isInImage(name), let mangled = MangledName(reader: reader, at: name), !mangled.bytes.isEmpty,
+            let start = UnsafePointer<UInt8>(bitPattern: name)
+        else { return nil }
+        let resolved = runtime.typeByMangledName(
+            start, UInt(mangled.length), context.flatMap(UnsafeRawPointer.init(bitPattern:)), arguments.flatMap(UnsafeRawPointer.init(bitPattern:)))
+        let metadata = resolved.map { UInt(bitPattern: $0) }
+        if context == nil { mangledNames[name] = .some(metadata) }
+        return metadata
+    }
+
+    /// A builtin type's metadata by its mangled name (`Bo`, Builtin.NativeObject).
+    private func resolveBuiltin(_ name: StaticString) -> UInt? {
+        runtime.typeByMangledName(name.utf8Start, UInt(name.utf8CodeUnitCount), nil, nil).map { UInt(bitPattern: $0) }
+    }
+
+    /// Whether a class descriptor's symbolic reference names a class.
+    func isClassDescriptor(_ descriptor: UInt) -> Bool {
+        isDescriptor(descriptor, ofKind: 16)
+    }
+
+    /// The type's name as the runtime prints it, unqualified (`Box<Coordinator>`), for a path's holders.
+    func name(ofType metadata: UInt) -> String {
+        if let known = names[metadata] { return known }
+        let name = _typeName(unsafeBitCast(metadata, to: Any.Type.self), qualified: false)
+        names[metadata] = name
+        return name
+    }
+
+    /// A word that could be the address of metadata, a descriptor or an object: aligned, above the null page, and
+    /// within user space.
+    static func isPlausible(_ address: UInt) -> Bool {
+        address & 7 == 0 && address >= 0x1_0000 && address < 1 << 48
+    }
+}

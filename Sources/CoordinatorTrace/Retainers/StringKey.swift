@@ -1,0 +1,35 @@
+/// A dictionary key as a step names it (`["ShareViewController"]`, `[42]`, `[ObjectIdentifier]`), decoded from the
+/// walker's copy of its bytes: strings from their 64-bit representation, never through the app's `String` value, and
+/// no `description` of the app's own runs.
+enum StringKey {
+    private static let stringType = UInt(bitPattern: unsafeBitCast(String.self as Any.Type, to: Int.self))
+    private static let intType = UInt(bitPattern: unsafeBitCast(Int.self as Any.Type, to: Int.self))
+
+    /// The key at `bytes`, of the type whose metadata is `type`; `typeName` names any other type.
+    static func describe(_ bytes: UnsafeRawBufferPointer, type: UInt, reader: MemoryReader, typeName: () -> String) -> String {
+        if type == intType, bytes.count >= 8 { return "\(bytes.loadUnaligned(as: Int.self))" }
+        if type == stringType, bytes.count >= 16, let text = string(bytes, reader: reader) {
+            return text.count > 40 ? "\"\(text.prefix(40))…\"" : "\"\(text)\""
+        }
+        return typeName()
+    }
+
+    /// A string's text: small strings live in the two words themselves; large native and literal ones start 32 bytes
+    /// past their storage address (the `nativeBias`); bridged and foreign ones are not read.
+    private static func string(_ bytes: UnsafeRawBufferPointer, reader: MemoryReader) -> String? {
+        let countAndFlags = bytes.loadUnaligned(as: UInt64.self)
+        let object = bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        let discriminator = object >> 56
+        if discriminator & 0x20 != 0 {
+            let count = Int(discriminator & 0x0F)
+            guard count <= 15 else { return nil }
+            return String(decoding: bytes[0..<count], as: UTF8.self)
+        }
+        // Bit 62 set: no contiguous UTF-8 (bridged or foreign).
+        guard discriminator & 0x40 == 0 else { return nil }
+        let count = Int(countAndFlags & 0x0000_FFFF_FFFF_FFFF)
+        let start = UInt(object & 0x0FFF_FFFF_FFFF_FFFF) + 32
+        guard let text = reader.bytes(start, count: min(count, 41)) else { return nil }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

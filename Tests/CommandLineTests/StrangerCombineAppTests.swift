@@ -1,0 +1,98 @@
+import CoordinatorLens
+import Foundation
+import TestSupport
+import Testing
+
+/// The stranger-shaped Combine app (Tests/StrangerApps/CombineRouter), built in debug as apps embed the hook and run
+/// as a real process: the retainer search its `end()` runs must survive what such an app holds (a subscriber generic
+/// over its output, closures made in a generic method, a C callback, structs behind `Any` and existentials, threads
+/// changing objects meanwhile) and name the field behind each of the app's two leaks.
+@Suite struct StrangerCombineAppTests {
+    static let app = BuiltProduct("StrangerCombineApp")
+
+    /// One run of the app into a fresh recording; `environment` adds to the app's.
+    struct Run {
+        var process: ProcessRun
+        var recording: String
+        var snapshot: Snapshot
+
+        /// The one coordinator of type `type` in the recording.
+        func node(_ type: String) throws -> SnapshotNode {
+            let nodes = snapshot.nodes.filter { $0.type == type }
+            try #require(nodes.count == 1, "one \(type) in \(snapshot.nodes.map(\.type))")
+            return nodes[0]
+        }
+    }
+
+    static func run(environment: [String: String] = [:]) async throws -> Run {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stranger-combine-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let recording = folder.appendingPathComponent("recording.ndjson").path
+        let process = try await app.runAsync([recording], timeout: 60, environment: environment)
+        // A signal that ends it leaves its number as the status and a backtrace on standard error.
+        try #require(
+            process.status == 0,
+            "StrangerCombineApp exited with \(process.status) (a signal's number when one ended it): \(process.standardError.prefix(6000))"
+        )
+        let recorded = Recording(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: recording))))
+        try #require(recorded.sessions.count == 1)
+        let snapshot = try recorded.sessions[0].snapshot(grace: VerdictRules.defaultGrace)
+        return Run(process: process, recording: recording, snapshot: snapshot)
+    }
+
+    @Test func theSearchSurvivesTheAppAndNamesTheFieldBehindEachLeak() async throws {
+        let run = try await Self.run()
+        let home = try run.node("HomeFlowCoordinator")
+        let composer = try run.node("ComposerCoordinator")
+        let settings = try run.node("SettingsFlowCoordinator")
+        #expect(composer.verdict == .retained && settings.verdict == .retained)
+
+        // The composer: home's view model keeps the subscription whose handler took the composer strongly.
+        let composerHeld = try #require(run.snapshot.heldBy[composer.id], "no held line for the composer")
+        let composerChain = composerHeld.text(target: "ComposerCoordinator#\(composer.id)")
+        #expect(composerHeld.outcome == .live, "\(composerChain)")
+        #expect(composerHeld.steps.first?.text == "HomeFlowCoordinator#\(home.id).viewModel", "\(composerChain)")
+        #expect(
+            composerHeld.steps.contains { $0.holder == "HomeScreenViewModel" && $0.field.hasPrefix("cancellables[") && $0.kind == "element" },
+            "the view model's cancellables: \(composerChain)"
+        )
+        #expect(composerHeld.steps.last?.field == "receiveValue", "the sink's closure captured it: \(composerChain)")
+
+        // Settings: a swipe-down left its completion, which took it strongly, in the router home holds.
+        let settingsHeld = try #require(run.snapshot.heldBy[settings.id], "no held line for settings")
+        let settingsChain = settingsHeld.text(target: "SettingsFlowCoordinator#\(settings.id)")
+        #expect(settingsHeld.outcome == .live, "\(settingsChain)")
+        #expect(settingsHeld.steps.count == 2, "\(settingsChain)")
+        #expect(settingsHeld.steps.first?.text == "HomeFlowCoordinator#\(home.id).router", "\(settingsChain)")
+        let completion = try #require(settingsHeld.steps.last)
+        #expect(completion.holder.hasPrefix("AppRouter"), "\(settingsChain)")
+        #expect(completion.field == #"completions["settings"]"# && completion.kind == "capture", "\(settingsChain)")
+
+        // The app prints what its end's search wrote; `coordlens check` prints it under each leak.
+        #expect(run.process.standardOutput.contains(composerChain), "\(run.process.standardOutput)")
+        #expect(run.process.standardOutput.contains(settingsChain), "\(run.process.standardOutput)")
+        let check = try BuiltProduct.coordlens.run(["check", run.recording])
+        #expect(check.status == 1, "\(check.standardError)")
+        for (coordinator, chain) in [("ComposerCoordinator#\(composer.id)", composerChain), ("SettingsFlowCoordinator#\(settings.id)", settingsChain)] {
+            #expect(check.standardOutput.contains("RETAINED \(coordinator):"), "\(check.standardOutput)")
+            #expect(check.standardOutput.contains("held by: \(chain)\n"), "\(check.standardOutput)")
+        }
+        #expect(check.standardOutput.contains("2 retained in 1 session"), "\(check.standardOutput)")
+    }
+
+    /// The app's own logic, without the search: the two leaks it makes on purpose and nothing else.
+    @Test func withTheSearchOffTheVerdictsAreTheTwoLeaksAlone() async throws {
+        let run = try await Self.run(environment: ["STRANGER_SEARCH": "off"])
+        #expect(run.snapshot.heldBy.values.allSatisfy { $0.steps.isEmpty }, "no search, no chain: \(run.snapshot.heldBy)")
+        let retained = run.snapshot.nodes.filter { $0.verdict == .retained }.map(\.type).sorted()
+        #expect(retained == ["ComposerCoordinator", "SettingsFlowCoordinator"])
+        // A room closed through the router is released; search, cached, swiped away and shown again, is alive.
+        #expect(try run.node("RoomCoordinator").verdict == .released)
+        #expect(try run.node("SearchCoordinator").verdict == .alive)
+
+        let check = try BuiltProduct.coordlens.run(["check", run.recording])
+        #expect(check.status == 1, "\(check.standardError)")
+        #expect(check.standardOutput.components(separatedBy: "RETAINED ").count == 3, "\(check.standardOutput)")
+        #expect(check.standardOutput.contains("2 retained in 1 session"), "\(check.standardOutput)")
+    }
+}
