@@ -18,10 +18,16 @@ public final class CoordinatorRecording: Sendable {
     private let startedAt: UInt64
 
     /// Starts a session on `tracer` that keeps its stream in memory; a session already running on it ends first.
-    /// `grace` is also how long `end()` waits for finished coordinators to be freed.
-    public init(tracer: Tracer = Tracer(), app: String = "tests", grace: Double = CoordinatorRecording.defaultGrace) {
+    /// `grace` is also how long `end()` waits for finished coordinators to be freed; `options` are the hook's (the
+    /// retainer search's among them: `TraceOptions(retainerSearch: RetainerSearchOptions(isEnabled: false))` turns it
+    /// off, and failures then say "not searched"), their grace replaced by `grace`.
+    public init(
+        tracer: Tracer = Tracer(), app: String = "tests", grace: Double = CoordinatorRecording.defaultGrace, options: TraceOptions = TraceOptions()
+    ) {
         self.tracer = tracer
-        tracer.start(app: app, sink: sink, options: TraceOptions(grace: grace))
+        var options = options
+        options.grace = grace
+        tracer.start(app: app, sink: sink, options: options)
         startedAt = DispatchTime.now().uptimeNanoseconds
     }
 

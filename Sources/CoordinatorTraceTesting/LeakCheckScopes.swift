@@ -16,24 +16,26 @@ import Foundation
 ///     return home
 /// }
 /// ```
+///
+/// `options` are the hook's for the scope's session (its grace replaced by `grace`).
 public func assertCoordinatorsReleased<Kept>(
-    grace: Double = CoordinatorRecording.defaultGrace,
+    grace: Double = CoordinatorRecording.defaultGrace, options: TraceOptions = TraceOptions(),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ body: (Tracer) throws -> Kept
 ) rethrows {
     try assertCoordinatorsReleased(grace: grace, fileID: fileID, filePath: filePath, line: line, column: column, body) {
-        CoordinatorRecording(grace: grace)
+        CoordinatorRecording(grace: grace, options: options)
     }
 }
 
 /// `assertCoordinatorsReleased` for async code; `body` runs in the caller's isolation, and waiting holds no thread.
 public func assertCoordinatorsReleased<Kept>(
-    grace: Double = CoordinatorRecording.defaultGrace,
+    grace: Double = CoordinatorRecording.defaultGrace, options: TraceOptions = TraceOptions(),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (Tracer) async throws -> Kept
 ) async rethrows {
-    let recording = CoordinatorRecording(grace: grace)
+    let recording = CoordinatorRecording(grace: grace, options: options)
     defer { recording.end() }
     var kept: Kept? = try await body(recording.tracer)
     let location = FailureLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -50,7 +52,7 @@ public func assertCoordinatorsReleased<Kept>(
 /// while one runs lands in its recording; prefer `assertCoordinatorsReleased` where the code under test can take a
 /// tracer.
 public func assertSharedCoordinatorsReleased<Kept>(
-    grace: Double = CoordinatorRecording.defaultGrace,
+    grace: Double = CoordinatorRecording.defaultGrace, options: TraceOptions = TraceOptions(),
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     _ body: () throws -> Kept
 ) rethrows {
@@ -59,7 +61,7 @@ public func assertSharedCoordinatorsReleased<Kept>(
         return try assertCoordinatorsReleased(grace: grace, fileID: fileID, filePath: filePath, line: line, column: column) { _ in
             try body()
         } recording: {
-            CoordinatorRecording(tracer: .shared, grace: grace)
+            CoordinatorRecording(tracer: .shared, grace: grace, options: options)
         }
     }
 }

@@ -55,6 +55,26 @@ import Testing
             "\(issues.messages)")
     }
 
+    /// A scope takes the hook's options: with the retainer search off the leak still fails the test, and the failure
+    /// says that no search ran and why, rather than leaving the holder out without a word.
+    @Test func aScopeWithTheSearchOffFailsAndSaysItDidNotSearch() {
+        let issues = RecordedIssues()
+        withKnownIssue {
+            assertCoordinatorsReleased(grace: 0.2, options: TraceOptions(retainerSearch: RetainerSearchOptions(isEnabled: false))) { tracer in
+                let home = HomeCoordinator(tracer: tracer, removesFinishedChildren: false)
+                home.start()
+                home.showSettings()()
+                return home
+            }
+        } matching: {
+            issues.matcher()($0)
+        }
+        #expect(issues.messages.count == 1, "\(issues.messages)")
+        #expect(
+            issues.messages.first?.hasSuffix("; held by: DetailCoordinator#2: not searched: the search is off (TraceOptions.retainerSearch.isEnabled)") == true,
+            "\(issues.messages)")
+    }
+
     @Test func childRemovedByItsParentPasses() {
         assertCoordinatorsReleased(grace: 0.2) { tracer in
             let home = HomeCoordinator(tracer: tracer, removesFinishedChildren: true)

@@ -50,14 +50,16 @@ final class RetainerSearch {
     /// Branches that ended unread, by reason.
     private var ended: [String: Int] = [:]
 
-    /// A search over objects whose coordinator ids are `ids`.
-    init(ids: [ObjectIdentifier: Int], options: RetainerSearchOptions) {
+    /// A search over objects whose coordinator ids are `ids`; off, with its reason, where memory cannot be read
+    /// safely, an entry point is missing, or (with `checksLayouts`) the walker's own probe does not read back.
+    init(ids: [ObjectIdentifier: Int], options: RetainerSearchOptions, checksLayouts: Bool = true) {
         self.ids = Dictionary(uniqueKeysWithValues: ids.map { (UInt(bitPattern: $0.key), $0.value) })
         self.options = options
         switch (MemoryReader.shared, RuntimeEntryPoints.shared) {
         case (.success(let reader), .success(let runtime)):
-            decoder = LayoutDecoder(reader: reader, runtime: runtime)
-            unavailable = nil
+            let failure = checksLayouts ? LayoutSelfCheck.failure : nil
+            decoder = failure == nil ? LayoutDecoder(reader: reader, runtime: runtime) : nil
+            unavailable = failure
         case (.failure(let failure), _), (_, .failure(let failure)):
             decoder = nil
             unavailable = failure.reason
@@ -367,8 +369,8 @@ final class RetainerSearch {
             bytes = read
             return true
         }
-        // A box's one value is a captured `var`; a closure's values are captures.
-        let valueKind: RetainerPath.Kind = kind == .capturedVar ? .capturedVar : .capture
+        // The caller says what the values are: a closure's captures, a captured `var`, an indirect enum's payload.
+        let valueKind = kind
         var offset = layout.start
         for storage in layout.captures {
             var type: UInt = 0
