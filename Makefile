@@ -177,12 +177,13 @@ test-thread-sanitizer: deps
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter EndToEndTests
 
 ## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their
-## allocations): its tests, the zoo of holders and the fuzzed object graphs, under AddressSanitizer in a build folder of
-## its own. LeakSanitizer is off: those tests leak coordinators on purpose. This build of every target and test is also
-## the one that treats compiler warnings as errors (the dependencies compile without any), so a warning fails CI.
+## allocations): its tests, the zoo of holders, the races with threads that change what it reads and the fuzzed object
+## graphs, under AddressSanitizer in a build folder of its own. LeakSanitizer is off: those tests leak coordinators on
+## purpose. This build of every target and test is also the one that treats compiler warnings as errors (the
+## dependencies compile without any), so a warning fails CI.
 test-address-sanitizer: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan -Xswiftc -warnings-as-errors
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerGraphFuzzTests|LeakScopeTests'
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerZooTests|RetainerRaceTests|RetainerGraphFuzzTests|LeakScopeTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps

@@ -2,11 +2,20 @@ import Testing
 
 @testable import CoordinatorTrace
 
+#if canImport(OpenCombine)
+import OpenCombine
+#endif
+
 /// Thousands of random object graphs, each holding its nodes every way the search must tell apart (arrays, closures
 /// with one or many captures, dictionaries of closures, enum payloads, captured vars, weak and unowned references and
-/// weak captures): the outcome matches the graph's own strong edges, and every reported path follows them.
+/// weak captures, and the zoo's shapes: existentials holding objects, structs, boxed structs and closures, arrays of
+/// existentials, multi-payload and indirect enums, results, dictionaries keyed by object identifiers and strings, sets
+/// of structs, closures made in generic functions, Combine subscriptions): the outcome matches the graph's own strong
+/// edges, and every reported path follows them.
 @Suite struct RetainerGraphFuzzTests {
-    final class Node {
+    protocol Flow {}
+
+    final class Node: Flow, @unchecked Sendable {
         let index: Int
         var strong: [Node] = []
         weak var weakRef: Node?
@@ -16,6 +25,18 @@ import Testing
         var slot: Slot = .empty
         var boxed: (() -> Int)?
         var handlers: [Int: () -> Int] = [:]
+        var anything: Any?
+        var flows: [any Flow] = []
+        var route: Route = .none
+        var chain: Chain = .end
+        var result: Result<Node, any Error>?
+        var byID: [ObjectIdentifier: () -> Int] = [:]
+        var userInfo: [String: Any] = [:]
+        var boxes: Set<NodeBox> = []
+        var generic: (() -> Void)?
+        #if canImport(OpenCombine)
+        var cancellables = Set<AnyCancellable>()
+        #endif
         /// As a router keeps a completion it was handed: a reabstraction thunk around the closure.
         func keep(_ handler: @escaping () -> Int, as key: Int) { handlers[key] = handler }
         init(_ index: Int) {
@@ -26,6 +47,54 @@ import Testing
     enum Slot {
         case empty
         case held(Node, Int)
+    }
+
+    /// Fits an existential's inline buffer.
+    struct NodeRef: Flow {
+        var node: Node
+        var tag: Int
+    }
+
+    /// Does not: the existential boxes it on the heap.
+    struct LargeNodeRef: Flow {
+        var first = 1
+        var second = 2
+        var third = 3
+        var node: Node
+    }
+
+    struct NodeFailure: Error {
+        var node: Node
+    }
+
+    /// Several payload types: the node is in the second or third case.
+    enum Route {
+        case none
+        case first(Int)
+        case second(Node, Int)
+        case third(NodeRef)
+    }
+
+    enum Chain {
+        case end
+        indirect case link(Node, next: Chain)
+
+        init(_ nodes: [Node]) {
+            self = nodes.reversed().reduce(Chain.end) { next, node in .link(node, next: next) }
+        }
+    }
+
+    /// Equal by key only: a set keeps one box per key.
+    struct NodeBox: Hashable {
+        var key: Int
+        var node: Node
+        static func == (left: Self, right: Self) -> Bool { left.key == right.key }
+        func hash(into hasher: inout Hasher) { hasher.combine(key) }
+    }
+
+    /// A closure made in a generic function: its context holds the parameter's metadata and the value.
+    static func capturing<Value>(_ value: Value) -> () -> Void {
+        { _ = value }
     }
 
     /// SplitMix64: the same graphs on every run and machine.
@@ -49,6 +118,15 @@ import Testing
 
         mutating func edge(_ from: Int, _ label: String, _ to: Int) { edges[from, default: [:]][label, default: []].insert(to) }
 
+        /// A field assigned anew: the edges it held are gone.
+        mutating func clear(_ from: Int, _ labels: String...) {
+            for label in labels { edges[from]?[label] = nil }
+        }
+
+        mutating func clear(_ from: Int, prefix: String) {
+            edges[from] = edges[from]?.filter { !$0.key.hasPrefix(prefix) }
+        }
+
         func reaches(_ goal: Int, from starts: [Int]) -> Bool {
             var seen = Set<Int>()
             var queue = starts
@@ -64,16 +142,28 @@ import Testing
         }
 
         /// Whether `steps` can be walked along the graph's strong edges from a root (or, for a cycle, the target) to
-        /// the target.
+        /// the target. A Combine subscription is one edge (`cancellables`) whose middle steps are OpenCombine's own
+        /// objects: from a node's `cancellables[i]` the steps until the next node's are taken as that edge.
         func follows(_ steps: [RetainerPath.Step], from starts: [Int]) -> Bool {
             var current = Set(starts)
+            // Inside a subscription: the nodes it may lead to.
+            var inside: Set<Int>?
             for step in steps {
+                guard step.holder == "Node" else {
+                    if inside == nil { return false }
+                    continue
+                }
+                if let ahead = inside {
+                    current = ahead
+                    inside = nil
+                }
+                let label = step.field.hasPrefix("cancellables[") ? "cancellables" : step.field
                 var next = Set<Int>()
-                for at in current { next.formUnion(edges[at]?[step.field] ?? []) }
+                for at in current { next.formUnion(edges[at]?[label] ?? []) }
                 guard !next.isEmpty else { return false }
-                current = next
+                if label == "cancellables" { inside = next } else { current = next }
             }
-            return current.contains(target)
+            return (inside ?? current).contains(target)
         }
     }
 
@@ -82,12 +172,13 @@ import Testing
         let count = 3 + random.next(14)
         var graph = Graph(target: count - 1)
         graph.nodes = (0..<count).map(Node.init)
+        var chains: [Int: [Int]] = [:]
         for from in 0..<count {
             let node = graph.nodes[from]
             for _ in 0..<random.next(3) {
                 let to = random.next(count)
                 let other = graph.nodes[to]
-                switch random.next(9) {
+                switch random.next(20) {
                 case 0:
                     graph.edge(from, "strong[\(node.strong.count)]", to)
                     node.strong.append(other)
@@ -119,6 +210,96 @@ import Testing
                     graph.edges[from]?["slot.held"] = nil
                     graph.edge(from, "slot.held", to)
                     node.slot = .held(other, 1)
+                case 9:
+                    // An existential holding the node, a struct holding it (inline or boxed), or a closure capturing it.
+                    graph.clear(from, "anything", "anything.node")
+                    let tag = random.next(10)
+                    switch random.next(4) {
+                    case 0:
+                        graph.edge(from, "anything", to)
+                        node.anything = other
+                    case 1:
+                        graph.edge(from, "anything.node", to)
+                        node.anything = NodeRef(node: other, tag: tag)
+                    case 2:
+                        graph.edge(from, "anything.node", to)
+                        node.anything = LargeNodeRef(node: other)
+                    default:
+                        graph.edge(from, "anything", to)
+                        let closure: () -> Int = { other.index + tag }
+                        node.anything = closure
+                    }
+                case 10:
+                    if random.next(2) == 0 {
+                        graph.edge(from, "flows[\(node.flows.count)]", to)
+                        node.flows.append(other)
+                    } else {
+                        graph.edge(from, "flows[\(node.flows.count)].node", to)
+                        node.flows.append(NodeRef(node: other, tag: 1))
+                    }
+                case 11:
+                    graph.clear(from, prefix: "route.")
+                    if random.next(2) == 0 {
+                        graph.edge(from, "route.second", to)
+                        node.route = .second(other, 2)
+                    } else {
+                        graph.edge(from, "route.third.node", to)
+                        node.route = .third(NodeRef(node: other, tag: 3))
+                    }
+                case 12:
+                    // A linked list: the k-th link's node is `chain.link` and k times `.next.link`.
+                    chains[from, default: []].append(to)
+                    let members = chains[from] ?? []
+                    node.chain = Chain(members.map { graph.nodes[$0] })
+                    graph.clear(from, prefix: "chain.")
+                    for (depth, member) in members.enumerated() {
+                        graph.edge(from, "chain.link" + String(repeating: ".next.link", count: depth), member)
+                    }
+                case 13:
+                    graph.clear(from, prefix: "result.")
+                    if random.next(2) == 0 {
+                        graph.edge(from, "result.success", to)
+                        node.result = .success(other)
+                    } else {
+                        graph.edge(from, "result.failure.node", to)
+                        node.result = .failure(NodeFailure(node: other))
+                    }
+                case 14:
+                    // Keyed by the node itself: a later closure for it replaces the earlier one, to the same node.
+                    let tag = random.next(100)
+                    graph.edge(from, "byID[ObjectIdentifier]", to)
+                    node.byID[ObjectIdentifier(other)] = { other.index + tag }
+                case 15:
+                    let key = "k\(random.next(3))"
+                    graph.clear(from, "userInfo[\"\(key)\"]", "userInfo[\"\(key)\"].node")
+                    if random.next(2) == 0 {
+                        graph.edge(from, "userInfo[\"\(key)\"]", to)
+                        node.userInfo[key] = other
+                    } else {
+                        graph.edge(from, "userInfo[\"\(key)\"].node", to)
+                        node.userInfo[key] = NodeRef(node: other, tag: 4)
+                    }
+                case 16:
+                    // The set's storage order is known only when the graph is built: its edges are added then.
+                    node.boxes.update(with: NodeBox(key: random.next(4), node: other))
+                case 17:
+                    graph.clear(from, "generic", "generic.node")
+                    if random.next(2) == 0 {
+                        graph.edge(from, "generic", to)
+                        node.generic = capturing(other)
+                    } else {
+                        graph.edge(from, "generic.node", to)
+                        node.generic = capturing(NodeRef(node: other, tag: 5))
+                    }
+                #if canImport(OpenCombine)
+                case 18:
+                    let subject = PassthroughSubject<Int, Never>()
+                    let tag = random.next(100)
+                    graph.edge(from, "cancellables", to)
+                    subject
+                        .sink { value in _ = other.index + tag + value }
+                        .store(in: &node.cancellables)
+                #endif
                 default:
                     var captured: Node? = other
                     let tag = random.next(10)
@@ -130,6 +311,9 @@ import Testing
                     }
                 }
             }
+        }
+        for (from, node) in graph.nodes.enumerated() {
+            for (position, box) in node.boxes.enumerated() { graph.edge(from, "boxes[\(position)].node", box.node.index) }
         }
         graph.roots = (0..<count - 1).filter { _ in random.next(3) == 0 }
         return graph
@@ -152,7 +336,7 @@ import Testing
                 #expect(graph.follows(found.steps, from: found.steps.first.flatMap { $0.holderID.map { [$0 - 1] } } ?? graph.roots), "seed \(seed): \(found)")
             case .cycle:
                 #expect(graph.follows(found.steps, from: [graph.target]), "seed \(seed): \(found)")
-            case .unreachable, .budget:
+            case .unreachable, .budget, .changed, .notSearched:
                 #expect(found.steps.isEmpty)
             }
             withExtendedLifetime(graph.nodes) {}

@@ -170,7 +170,8 @@ final class LayoutDecoder {
         var parts: [TypeLayout.Part] = []
         for index in 0..<Int(count) {
             let element = metadata + 24 + UInt(index) * 16
-            guard let type = reader.word(element), let offset = reader.word(element + 8), offset < 1 << 24 else { return nil }
+            // Each element is its type and a 32-bit offset (the word's other half is padding).
+            guard let type = reader.word(element), let offset = reader.uint32(element + 8), offset < 1 << 24 else { return nil }
             let name = index < names.count && !names[index].isEmpty ? names[index] : nil
             parts.append(TypeLayout.Part(name: name, offset: Int(offset), type: type))
         }
@@ -212,12 +213,12 @@ final class LayoutDecoder {
         #if canImport(ObjectiveC)
         // Swift classes set the low bits of the data word; anything else is an Objective-C class.
         guard let data = reader.word(metadata + Self.classDataOffset) else { return nil }
-        guard data & 3 != 0 else { return ClassLayout(metadata: metadata, instanceSize: 16, parts: [], offsets: [:], ends: "an Objective-C object") }
+        guard data & 3 != 0 else { return ClassLayout(metadata: metadata, instanceSize: 16, fields: [], ends: "an Objective-C object") }
         #endif
         guard let description = reader.word(metadata + Self.classDescriptionOffset), let size = reader.uint32(metadata + Self.classInstanceSizeOffset),
             size >= 16, size < 1 << 20, isDescriptor(description, ofKind: 16), let flags = reader.uint32(description)
         else { return nil }
-        var layout = ClassLayout(metadata: metadata, instanceSize: Int(size), parts: [], offsets: [:], ends: nil)
+        var layout = ClassLayout(metadata: metadata, instanceSize: Int(size), fields: [], ends: nil)
         let module = moduleName(of: description)
         if let module, Self.libraryModules.contains(module) { layout.ends = "the \(module) library's own object" }
         // TypeContextDescriptorFlags sit in the kind-specific half: bit 7 is an actor.
@@ -226,10 +227,7 @@ final class LayoutDecoder {
             if layout.ends == nil { layout.ends = "a type with no reflection metadata" }
             return layout
         }
-        for field in fields {
-            layout.offsets[field.name] = field.offset
-            if field.isStrong { layout.parts.append(TypeLayout.Part(name: field.name, offset: field.offset, type: field.type)) }
-        }
+        layout.fields = fields
         return layout
     }
 

@@ -69,6 +69,33 @@ final class RetainerSearch {
     /// Why no search can run in this process, or nil.
     var unavailableReason: String? { unavailable }
 
+    /// Whether the search lists every object and context it reads (`readAddresses`), for tests that check its reading
+    /// against Swift's Remote Mirror.
+    var recordsReads = false
+    private(set) var readAddresses: [UInt] = []
+
+    /// What the walker decodes of one heap object: a class instance's stored properties (superclasses' first), or a
+    /// closure context's or box's captures (unnamed), with offsets and whether each is strong; nil when it does not
+    /// read as one.
+    func decodedObject(at address: UInt) -> (isInstance: Bool, children: [(name: String, offset: Int, isStrong: Bool)])? {
+        guard let decoder, let header = decoder.reader.word(address), let layout = decoder.layout(ofHeapObjectWith: Self.isaMask & header) else {
+            return nil
+        }
+        switch layout {
+        case .instance(let instance): return (true, instance.fields.map { ($0.name, $0.offset, $0.isStrong) })
+        case .context(let captures):
+            let placed = placeCaptures(captures, context: address).placements
+            return (false, placed.map { ("", $0.offset, !Self.isNotStrong($0.storage)) })
+        case .box(let valueOffset, _): return (false, [("", valueOffset, true)])
+        case .errorBox, .ends: return nil
+        }
+    }
+
+    private static func isNotStrong(_ storage: CaptureLayout.Storage) -> Bool {
+        if case .notStrong = storage { return true }
+        return false
+    }
+
     /// Who holds `target` (coordinator `id`), from `roots` (living coordinators and screens) or from itself.
     func path(to object: AnyObject, id: Int, roots: [AnyObject]) -> RetainerPath {
         let type = Self.name(of: object)
@@ -147,6 +174,7 @@ final class RetainerSearch {
             return note("a word that is not an object")
         }
         metadataOf[node] = metadata
+        if recordsReads { readAddresses.append(address) }
         if let ends = layout.ends {
             // The standard library's and Foundation's objects hold nothing of the app: not worth a word.
             if !ends.hasSuffix("library's own object") { note(ends) }
@@ -155,8 +183,8 @@ final class RetainerSearch {
         guard let bytes = decoder.reader.bytes(address, count: layout.instanceSize) else { return note("unreadable memory") }
         readInline.removeAll(keepingCapacity: true)
         bytes.withUnsafeBytes { buffer in
-            for part in layout.parts {
-                guard walk(part.type, in: buffer, at: part.offset, source: address, field: part.name ?? "", kind: .property, depth: 0, from: node)
+            for field in layout.fields where field.isStrong {
+                guard walk(field.type, in: buffer, at: field.offset, source: address, field: field.name, kind: .property, depth: 0, from: node)
                 else { return }
             }
         }
@@ -334,6 +362,7 @@ final class RetainerSearch {
             return reach(context, field: field, kind: valueKind == .capture ? .closure : valueKind, from: node)
         }
         guard depth < 48, readInline.insert(context).inserted else { return true }
+        if recordsReads { readAddresses.append(context) }
         trail.append(Dereference(at: source, value: word))
         defer { trail.removeLast() }
         switch layout {
@@ -355,22 +384,28 @@ final class RetainerSearch {
         }
     }
 
-    /// A context's captures: offsets are worked out for this context, since a capture of a generic parameter's type
-    /// takes its size from the metadata in the context's own bindings.
-    private func walkCaptures(_ layout: CaptureLayout, context: UInt, field: String, kind: RetainerPath.Kind, depth: Int, from node: Int) -> Bool {
-        guard let decoder else { return false }
+    /// One capture of one context: where it is and how to read it.
+    struct CapturePlacement {
+        var offset: Int
+        var storage: CaptureLayout.Storage
+        /// The value's type metadata, for `value` and `boundValue` captures.
+        var type: UInt
+    }
+
+    /// Where each capture of the context at `context` lies, worked out for this context (a capture of a generic
+    /// parameter's type takes its size from the metadata in the context's own bindings), with the context's bytes
+    /// read as far as the last capture; nil past the first capture that does not read, with the reason noted.
+    private func placeCaptures(_ layout: CaptureLayout, context: UInt) -> (placements: [CapturePlacement], bytes: [UInt8], complete: Bool) {
+        guard let decoder else { return ([], [], false) }
         var bytes = [UInt8]()
+        var placements: [CapturePlacement] = []
         func covered(_ end: Int) -> Bool {
             if end <= bytes.count { return true }
             guard end < 1 << 20, let read = decoder.reader.bytes(context, count: max(end, layout.start + 256)) ?? decoder.reader.bytes(context, count: end)
-            else {
-                return false
-            }
+            else { return false }
             bytes = read
             return true
         }
-        // The caller says what the values are: a closure's captures, a captured `var`, an indirect enum's payload.
-        let valueKind = kind
         var offset = layout.start
         for storage in layout.captures {
             var type: UInt = 0
@@ -379,7 +414,10 @@ final class RetainerSearch {
             switch storage {
             case .value(let known): type = known
             case .boundValue(let bindingOffset):
-                guard covered(bindingOffset + 8) else { return unreadable() }
+                guard covered(bindingOffset + 8) else {
+                    note("unreadable memory")
+                    return (placements, bytes, false)
+                }
                 type = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: bindingOffset, as: UInt.self) }
             case .function: width = 16
             case .classReference, .box, .notStrong: break
@@ -387,32 +425,47 @@ final class RetainerSearch {
             if type != 0 {
                 guard let typeLayout = decoder.layout(ofType: type) else {
                     note("a capture whose type does not read")
-                    return true
+                    return (placements, bytes, false)
                 }
                 (width, alignMask) = (typeLayout.size, typeLayout.alignMask)
             }
             offset = (offset + alignMask) & ~alignMask
-            guard covered(offset + width) else { return unreadable() }
-            let at = context + UInt(offset)
-            let word = width >= 8 ? bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt.self) } : 0
-            let going: Bool
-            switch storage {
-            case .value, .boundValue:
-                going = bytes.withUnsafeBytes { walk(type, in: $0, at: offset, source: context, field: field, kind: valueKind, depth: depth + 1, from: node) }
-            case .classReference:
-                going = follow(object: word, at: at, field: field, kind: valueKind, from: node)
-            case .box:
-                going = follow(context: word, at: at, field: field, valueKind: .capturedVar, depth: depth + 1, from: node)
-            case .function:
-                let inner = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self) }
-                going = follow(context: inner, at: at + 8, field: field, valueKind: .capture, depth: depth + 1, from: node)
-            case .notStrong:
-                going = true
+            guard covered(offset + width) else {
+                note("unreadable memory")
+                return (placements, bytes, false)
             }
-            guard going else { return false }
+            placements.append(CapturePlacement(offset: offset, storage: storage, type: type))
             offset += width
         }
         if let unread = layout.unread { note(unread) }
+        return (placements, bytes, layout.unread == nil)
+    }
+
+    /// A context's captures; `kind` says what its values are: a closure's captures, a captured `var`, an indirect
+    /// enum's payload.
+    private func walkCaptures(_ layout: CaptureLayout, context: UInt, field: String, kind: RetainerPath.Kind, depth: Int, from node: Int) -> Bool {
+        let (placements, bytes, _) = placeCaptures(layout, context: context)
+        for placement in placements {
+            let offset = placement.offset
+            let at = context + UInt(offset)
+            let going = bytes.withUnsafeBytes { buffer -> Bool in
+                switch placement.storage {
+                case .value, .boundValue:
+                    return walk(placement.type, in: buffer, at: offset, source: context, field: field, kind: kind, depth: depth + 1, from: node)
+                case .classReference:
+                    return follow(object: buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self), at: at, field: field, kind: kind, from: node)
+                case .box:
+                    let box = buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self)
+                    return follow(context: box, at: at, field: field, valueKind: .capturedVar, depth: depth + 1, from: node)
+                case .function:
+                    let inner = buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self)
+                    return follow(context: inner, at: at + 8, field: field, valueKind: .capture, depth: depth + 1, from: node)
+                case .notStrong:
+                    return true
+                }
+            }
+            guard going else { return false }
+        }
         return true
     }
 
@@ -472,13 +525,13 @@ final class RetainerSearch {
         let storage = Self.pointerMask & word
         guard LayoutDecoder.isPlausible(storage), let header = decoder.reader.word(storage),
             case .instance(let storageLayout)? = decoder.layout(ofHeapObjectWith: Self.isaMask & header),
-            let countOffset = storageLayout.offsets["_count"], let scaleOffset = storageLayout.offsets["_scale"],
-            let keysOffset = storageLayout.offsets[value == nil ? "_rawElements" : "_rawKeys"],
+            let countOffset = storageLayout.offset(of: "_count"), let scaleOffset = storageLayout.offset(of: "_scale"),
+            let keysOffset = storageLayout.offset(of: value == nil ? "_rawElements" : "_rawKeys"),
             let count = decoder.reader.word(storage + UInt(countOffset)), count > 0,
             let scale = decoder.reader.bytes(storage + UInt(scaleOffset), count: 1)?.first, scale < 32,
             let keys = decoder.reader.word(storage + UInt(keysOffset))
         else { return true }
-        let values = value == nil ? nil : storageLayout.offsets["_rawValues"].flatMap { decoder.reader.word(storage + UInt($0)) }
+        let values = value == nil ? nil : storageLayout.offset(of: "_rawValues").flatMap { decoder.reader.word(storage + UInt($0)) }
         let buckets = 1 << Int(scale)
         let keyStride = max(1, (keyLayout.size + keyLayout.alignMask) & ~keyLayout.alignMask)
         let valueStride = valueLayout.map { max(1, ($0.size + $0.alignMask) & ~$0.alignMask) } ?? 0

@@ -76,13 +76,16 @@ enum HeapLayout {
 
 /// A class as the walker reads its instances.
 struct ClassLayout {
+    /// A stored property's offset by name (the standard library's hashed storage is read by its fields' names).
+    func offset(of name: String) -> Int? {
+        fields.first { $0.name == name }?.offset
+    }
+
     /// The metadata's address, for the holder's name when a path is reported.
     var metadata: UInt
     var instanceSize: Int
-    /// Strong stored properties, superclasses' first.
-    var parts: [TypeLayout.Part]
-    /// Every stored property's offset by name, for the standard library's hashed storage.
-    var offsets: [String: Int]
+    /// Stored properties, superclasses' first, with whether each is strong.
+    var fields: [LayoutDecoder.StoredField]
     /// Set for classes whose instances are not followed (actors, the standard library's and Foundation's own).
     var ends: String?
 }

@@ -42,11 +42,7 @@ struct BaselineCommand: ParsableCommand {
             print(text, terminator: "")
             return
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw OutputFailure(message: "cannot write \(output): \(error.localizedDescription)")
-        }
+        try OutputFile.write(Array(text.utf8), to: output)
         let fingerprints = baseline.counts.count == 1 ? "1 leak fingerprint" : "\(baseline.counts.count) leak fingerprints"
         let recordings = summary.recordings == 1 ? "1 recording" : "\(summary.recordings) recordings"
         FileHandle.standardError.write(Data("wrote \(output): \(fingerprints) from \(recordings)\n".utf8))
