@@ -183,7 +183,7 @@ test-thread-sanitizer: deps
 ## dependencies compile without any), so a warning fails CI.
 test-address-sanitizer: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan -Xswiftc -warnings-as-errors
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerZooTests|RetainerRaceTests|RetainerGraphFuzzTests|LeakScopeTests'
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps

@@ -36,6 +36,9 @@ final class SessionWriter: @unchecked Sendable {
     private var lastEventNanos: UInt64 = 0
     private var typeNames: [ObjectIdentifier: [UInt8]] = [:]
     private var callSite = QuotedStaticStrings()
+    private var pairing = CallSitePairing()
+    /// `#filePath`s, with `TraceOptions.sourceRoot` taken off.
+    private var paths: QuotedStaticStrings
     private var backlog: [[UInt8]] = []
     private var backlogStart = 0
     private var lostInBacklog = 0
@@ -62,6 +65,7 @@ final class SessionWriter: @unchecked Sendable {
         acknowledged = sink as? any AcknowledgedSink
         self.options = options
         self.tracer = tracer
+        paths = QuotedStaticStrings(trimming: options.sourceRoot)
     }
 
     func start() {
@@ -462,7 +466,7 @@ final class SessionWriter: @unchecked Sendable {
             line.field("file", quoted: callSite(file))
             line.field("line", Int(event.line))
             if let function = event.function { line.field("function", quoted: callSite(function)) }
-            if let path = event.path { line.field("path", quoted: callSite(path)) }
+            if let path = event.path, pairing.pathAgrees(file: file, path: path) { line.field("path", quoted: paths(path)) }
         }
         backlog.append(line.close())
     }

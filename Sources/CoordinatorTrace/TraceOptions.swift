@@ -29,12 +29,16 @@ public struct TraceOptions: Sendable {
     /// `end()` looks for who holds each coordinator still alive past its grace period after it was done, and sends the
     /// path (`held`); bounded per coordinator, or off.
     public var retainerSearch = RetainerSearchOptions()
+    /// A folder (the package's or project's root) taken off the front of every call site's `#filePath`, so a recording
+    /// carries paths relative to it and names no machine's folders; `coordlens --source-root` joins them again.
+    public var sourceRoot: String?
 
     /// Out-of-range values are clamped when a session starts, never fatal; times are in seconds.
     public init(
         bufferCapacity: Int = 131_072, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2,
         grace: Double = 2, heartbeatInterval: Double = 1, expectedCounts: [ExpectedCount] = [],
-        reusableTypes: [ReusableType] = [], detectsScreenDepartures: Bool = true, retainerSearch: RetainerSearchOptions = RetainerSearchOptions()
+        reusableTypes: [ReusableType] = [], detectsScreenDepartures: Bool = true, retainerSearch: RetainerSearchOptions = RetainerSearchOptions(),
+        sourceRoot: String? = nil
     ) {
         self.bufferCapacity = bufferCapacity
         self.backlogCapacity = backlogCapacity
@@ -46,6 +50,7 @@ public struct TraceOptions: Sendable {
         self.reusableTypes = reusableTypes
         self.detectsScreenDepartures = detectsScreenDepartures
         self.retainerSearch = retainerSearch
+        self.sourceRoot = sourceRoot
     }
 
     /// The same options brought into a range the writer can run with: the hook must not crash or spin on a typo.
@@ -65,7 +70,8 @@ public struct TraceOptions: Sendable {
             detectsScreenDepartures: detectsScreenDepartures,
             retainerSearch: RetainerSearchOptions(
                 isEnabled: retainerSearch.isEnabled, maximumObjects: max(1, retainerSearch.maximumObjects),
-                timeBudget: clamp(retainerSearch.timeBudget, 0...10), totalTimeBudget: clamp(retainerSearch.totalTimeBudget, 0...60))
+                timeBudget: clamp(retainerSearch.timeBudget, 0...10), totalTimeBudget: clamp(retainerSearch.totalTimeBudget, 0...60)),
+            sourceRoot: sourceRoot.flatMap { $0.isEmpty ? nil : $0 }
         )
     }
 
