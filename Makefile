@@ -8,16 +8,16 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: install network-tools deps build test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench samples clean
+.PHONY: install network-tools deps build test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
 
-## deps: libgvc through Debian's libgraphviz-dev and SQLite through libsqlite3-dev (Homebrew: brew install graphviz sqlite
-## pkg-config), when pkg-config cannot find them.
+## deps: libgvc through Debian's libgraphviz-dev, SQLite through libsqlite3-dev and zlib through zlib1g-dev (Homebrew: brew
+## install graphviz sqlite pkg-config), when pkg-config cannot find them.
 deps:
-	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libgvc sqlite3; then :; \
+	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libgvc sqlite3 zlib; then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
-		echo "Installing libgraphviz-dev (libgvc), libsqlite3-dev and pkg-config..."; \
+		echo "Installing libgraphviz-dev (libgvc), libsqlite3-dev, zlib1g-dev and pkg-config..."; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libgraphviz-dev libsqlite3-dev pkg-config fonts-dejavu-core; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libgraphviz-dev libsqlite3-dev zlib1g-dev pkg-config fonts-dejavu-core; \
 	elif command -v brew >/dev/null 2>&1; then brew install graphviz sqlite pkg-config; \
 	else echo "Install Graphviz's development files (libgvc), SQLite's (sqlite3) and pkg-config, then run make again." >&2; exit 1; fi
 	@dir="$$(pkg-config --variable=libdir libgvc)/graphviz"; \
@@ -136,8 +136,9 @@ format:
 	$(SWIFT) format format --in-place --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)
 
 ## test: swift-format's lint, actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
-## own build folder), every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
-test: deps lint api-check python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build
+## own build folder), the hot paths' instruction counts against their baselines (bench-check, a release build in .build-bench),
+## every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
+test: deps lint api-check python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
 	$(SWIFT) build --build-tests
 	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(SWIFT) test --skip-build
 	@$(MAKE) --no-print-directory test-browser
@@ -204,13 +205,53 @@ demo-live: deps
 samples: deps
 	@bash scripts/samples.sh
 
+## bench: the speed and memory figures and their targets, from release builds in a folder of their own (.build-bench),
+## so they never wait for or disturb `make test`'s debug builds.
+BENCH_SCRATCH := .build-bench
+BENCH_BIN = $(CURDIR)/$(BENCH_SCRATCH)/release
 bench: deps browser-tools
-	$(SWIFT) build -c release --product coordlens-bench
-	$(SWIFT) build -c release --product coordlens
-	$$($(SWIFT) build -c release --show-bin-path)/coordlens-bench
-	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python Benchmarks/browser/latency.py "$$($(SWIFT) build -c release --show-bin-path)/coordlens"
-	$(VENV)/bin/python Benchmarks/flood.py "$$($(SWIFT) build -c release --show-bin-path)/coordlens"
+	$(SWIFT) build -c release --product coordlens-bench --scratch-path $(BENCH_SCRATCH)
+	$(SWIFT) build -c release --product coordlens --scratch-path $(BENCH_SCRATCH)
+	$(BENCH_BIN)/coordlens-bench
+	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python Benchmarks/browser/latency.py "$(BENCH_BIN)/coordlens"
+	$(VENV)/bin/python Benchmarks/flood.py "$(BENCH_BIN)/coordlens"
+	$(VENV)/bin/python Benchmarks/readers.py "$(BENCH_BIN)/coordlens"
+	$(VENV)/bin/python Benchmarks/ended_sessions.py "$(BENCH_BIN)/coordlens"
+
+## bench-tools: valgrind (callgrind counts the instructions) and binutils (objcopy, nm), from Debian when missing.
+bench-tools:
+	@if ! command -v valgrind >/dev/null 2>&1 || ! command -v objcopy >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then \
+		if command -v apt-get >/dev/null 2>&1; then \
+			echo "Installing valgrind and binutils..."; \
+			$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends valgrind binutils; \
+		else echo "Install valgrind and binutils (objcopy, nm), then run make again." >&2; exit 1; fi; \
+	fi
+
+## bench-check: the hot paths' instruction counts under callgrind (the same for the same binary and input, whatever
+## else the machine does), each against its line in Benchmarks/instruction-baselines.txt: fails when one grows more
+## than 3 %, naming it with both counts. Part of `make test`. Two to three minutes of counting once the release build is
+## there. bench-baseline WHY="..." writes the figures that moved (ONLY=a,b: just those; ALL=1: every one, e.g. after a
+## merge), for a commit that says why.
+bench-build: deps
+	$(SWIFT) build -c release --product coordlens-bench --scratch-path $(BENCH_SCRATCH)
+
+bench-check: bench-tools bench-build
+	python3 scripts/bench_check.py check $(BENCH_BIN)/coordlens-bench
+
+bench-baseline: bench-tools bench-build
+	@if [ -z "$(WHY)" ]; then echo 'bench-baseline: say why the baselines move: make bench-baseline WHY="..."' >&2; exit 1; fi
+	python3 scripts/bench_check.py record $(BENCH_BIN)/coordlens-bench --why "$(WHY)" $(if $(ONLY),--only "$(ONLY)") $(if $(ALL),--all)
+
+## bench-compare BASE=<rev>: `make bench` for BASE (built in a worktree of its own under .build-compare, kept for the
+## next time) and for this tree, in turn, each number as base→now with the ratio. BENCH_ARGS="decode check" runs
+## only those coordlens-bench figures (then no browser or flood bench); ROUNDS=3 shows medians of three rounds each;
+## COUNTS=1 adds bench-check's instruction counts of both.
+ROUNDS ?= 1
+bench-compare: deps browser-tools $(if $(COUNTS),bench-tools)
+	@if [ -z "$(BASE)" ]; then echo 'bench-compare: name the revision to compare with: make bench-compare BASE=<rev>' >&2; exit 1; fi
+	python3 scripts/bench_compare.py --base "$(BASE)" --rounds $(ROUNDS) $(if $(COUNTS),--counts) -- $(BENCH_ARGS)
 
 clean:
 	@if [ -d .build/postgres ]; then bash scripts/postgres-test-server.sh stop; fi
-	rm -rf .build .build-tsan .build-asan .build-postgres $(DEMO_DIR)
+	rm -rf .build .build-tsan .build-asan .build-postgres $(BENCH_SCRATCH) .build-compare $(DEMO_DIR)
+	@git worktree prune 2>/dev/null || true

@@ -56,6 +56,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         // The inspector page (plain HTML, CSS and JavaScript in Page/, compiled into the binary so it works offline and
         // wherever `coordlens` is copied), what it is sent, and its one-file static form (`render -o report.html`).
         .target(
@@ -77,7 +82,7 @@ let package = Package(
         .target(
             name: "CoordinatorLensServer",
             dependencies: [
-                "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage", "CoordinatorWire",
+                "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage", "CoordinatorWire", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Tools"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Tools"])),

@@ -3,7 +3,10 @@ import Foundation
 
 /// A history in one SQLite file, through the system's SQLite. Many processes may write at once: the file is in WAL
 /// mode and writers take the lock when they begin. A file another process holds locked is waited for up to
-/// `busyTimeout`, saying so on standard error after a second, then refused with a clear error: never waited on forever.
+/// `busyTimeout`, saying so on standard error after a second, then refused with a clear error that says how long it
+/// waited: never waited on forever. Where SQLite answers "busy" without waiting (a file turning to WAL mode or being
+/// created by another process at that moment, a statement outside a transaction), the statement is tried again within
+/// the same time, so two processes creating one store at once both get their run in.
 ///
 /// Text is bound and read with its byte length, so a name with a NUL in it is stored and read back whole.
 final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
@@ -53,9 +56,13 @@ final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
     private func run(_ sql: String, _ binds: [HistoryValue]) throws(HistoryError) -> [[HistoryValue]] {
         wait.start()
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw failure(sqlite3_errcode(handle))
+        while true {
+            let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+            if status == SQLITE_OK, statement != nil { break }
+            // Reading the schema found the file locked.
+            guard Self.isBusy(status), wait.mayTryAgain() else { throw failure(status) }
         }
+        guard let statement else { throw failure(sqlite3_errcode(handle)) }
         defer { sqlite3_finalize(statement) }
         guard Int(sqlite3_bind_parameter_count(statement)) <= binds.count else {
             throw HistoryError("\(path): a statement has more parameters than the \(binds.count) values given: \(sql)")
@@ -85,6 +92,11 @@ final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
         while true {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { return rows }
+            // Outside a transaction (or its COMMIT, which stays open when busy) nothing was done yet: tried again.
+            if Self.isBusy(status), rows.isEmpty, sqlite3_get_autocommit(handle) != 0 || sql == "COMMIT", wait.mayTryAgain() {
+                sqlite3_reset(statement)
+                continue
+            }
             guard status == SQLITE_ROW else { throw failure(status) }
             let count = sqlite3_column_count(statement)
             var row: [HistoryValue] = []
@@ -107,12 +119,15 @@ final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
         }
     }
 
+    private static func isBusy(_ status: Int32) -> Bool {
+        status & 0xff == SQLITE_BUSY || status & 0xff == SQLITE_LOCKED
+    }
+
     private func failure(_ status: Int32) -> HistoryError {
-        let primary = status & 0xff
-        if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
+        if Self.isBusy(status) {
             return HistoryError(
-                "\(path): another process held the history locked for \(seconds(wait.limit)); gave up "
-                    + "(raise --busy-timeout to wait longer)")
+                "\(path): another process held the history locked; gave up after waiting \(seconds(wait.waited, decimals: 1)) "
+                    + "(--busy-timeout \(seconds(wait.limit)); raise it to wait longer)")
         }
         return HistoryError("\(path): \(String(cString: sqlite3_errmsg(handle)))")
     }
@@ -141,23 +156,31 @@ private final class BusyWait: @unchecked Sendable {
         told = false
     }
 
-    /// SQLite's busy handler: non-zero to try again after a short sleep, zero to give up with SQLITE_BUSY.
-    static let handler: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { context, _ in
-        guard let context else { return 0 }
-        let wait = Unmanaged<BusyWait>.fromOpaque(context).takeUnretainedValue()
-        let waited = Date().timeIntervalSince(wait.began)
-        if waited >= wait.limit { return 0 }
-        if waited >= 1, !wait.told {
-            wait.told = true
-            let line = "coordlens: \(wait.path) is locked by another process; waiting up to \(seconds(wait.limit)) for it\n"
+    /// How long the statement has waited so far.
+    var waited: Double { Date().timeIntervalSince(began) }
+
+    /// Within the limit: says so once after a second, sleeps a moment and returns true; past it, false.
+    func mayTryAgain() -> Bool {
+        let waited = self.waited
+        if waited >= limit { return false }
+        if waited >= 1, !told {
+            told = true
+            let line = "coordlens: \(path) is locked by another process; waiting up to \(seconds(limit)) for it\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
         usleep(20_000)
-        return 1
+        return true
+    }
+
+    /// SQLite's busy handler: non-zero to try again after a short sleep, zero to give up with SQLITE_BUSY.
+    static let handler: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { context, _ in
+        guard let context else { return 0 }
+        return Unmanaged<BusyWait>.fromOpaque(context).takeUnretainedValue().mayTryAgain() ? 1 : 0
     }
 }
 
-/// `10 s`, `0.5 s`: a bound as the user gave it.
-private func seconds(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? "\(Int(value)) s" : "\(value) s"
+/// `10 s`, `0.5 s`: a bound as the user gave it; with `decimals`, a time measured, rounded to that many.
+private func seconds(_ value: Double, decimals: Int? = nil) -> String {
+    if let decimals { return String(format: "%.\(decimals)f s", value) }
+    return value == value.rounded() && abs(value) < 1e15 ? "\(Int(value)) s" : "\(value) s"
 }

@@ -23,6 +23,8 @@ package final class InspectorServer: Sendable {
     private let statusBoard: StatusBoard
     private let gate: ConnectionGate
     private let descriptors: DescriptorBudget
+    /// Connections turned away (wrong tokens, page slots), said one status line per few seconds.
+    private let refusals: RefusalSummary
     /// What `start` sets up and `stop` takes down: set by one task, read by the refresher's and by tests.
     private struct Running {
         var channel: (any Channel)?
@@ -42,6 +44,7 @@ package final class InspectorServer: Sendable {
 
     /// A server that listens only once `start()` is called; `log` receives every status line.
     package init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
+        LiveSessions.limitAllocatorArenas()
         self.options = options
         self.log = log
         sessions = LiveSessions(
@@ -55,6 +58,7 @@ package final class InspectorServer: Sendable {
             servesPage: options.httpPort != nil
         )
         gate = ConnectionGate(limit: descriptors.hookConnections, log: log)
+        refusals = RefusalSummary(timers: group.next(), log: log)
     }
 
     /// Binds and starts accepting; returns the port actually bound.
@@ -76,12 +80,12 @@ package final class InspectorServer: Sendable {
             PageServer(
                 sessions: self.sessions, grace: options.grace, paths: options.sourcePaths, editorURL: options.editorURL,
                 context: options.leakContext, token: options.token, limits: options.page, connectionLimit: self.descriptors.pageConnections,
-                feedTimers: self.pageGroup.next(), log: self.log
+                feedTimers: self.pageGroup.next(), summary: self.refusals, log: self.log
             )
         }
         running.withLockedValue { $0.page = page }
         let feed = page?.feed
-        let (sessions, gate, log, token) = (self.sessions, self.gate, self.log, options.token)
+        let (sessions, gate, log, token, refusals) = (self.sessions, self.gate, self.log, options.token, self.refusals)
         let (maxLineBytes, hookIdleTimeout) = (options.maxLineBytes, options.hookIdleTimeout)
         let changed: @Sendable () -> Void = {
             gate.noteRead()
@@ -108,7 +112,7 @@ package final class InspectorServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(
                         LineDeadlineHandler(timeout: hookIdleTimeout, name: "connection-\(number)", log: log)
                     )
-                    try channel.pipeline.syncOperations.addHandler(HookTokenGate(token: token, log: log))
+                    try channel.pipeline.syncOperations.addHandler(HookTokenGate(token: token, summary: refusals, log: log))
                     try channel.pipeline.syncOperations.addHandler(
                         HookConnectionHandler(
                             name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes,
@@ -142,10 +146,20 @@ package final class InspectorServer: Sendable {
     /// Refreshes every `refreshInterval` until the task is cancelled or, when given, `endedSessions` sessions have
     /// ended and disconnected; then stops. Cancelled, it stops within about 2 s; otherwise it draws every last picture.
     package func run(untilEnded endedSessions: Int? = nil) async {
+        var lastCompaction = Date.distantPast
         while !Task.isCancelled {
             refresh()
             evictIdleSessions()
             reportRecordingProblems()
+            if Date().timeIntervalSince(lastCompaction) >= 1 {
+                // Finished sessions give up their lists of events for a compact form, off the event loops and without
+                // holding up the next refresh.
+                lastCompaction = Date()
+                let sessions = self.sessions
+                NIOThreadPool.singleton.submit { state in
+                    if case .active = state { sessions.compactFinished() }
+                }
+            }
             if let endedSessions, sessions.finishedCount >= endedSessions { break }
             try? await Task.sleep(nanoseconds: UInt64(options.refreshInterval * 1e9))
         }
@@ -185,6 +199,7 @@ package final class InspectorServer: Sendable {
         await gate.acknowledgeAll()
         await page?.stop()
         await gate.closeAll()
+        refusals.flush()
         if let recorder {
             let flushed = await onTheBlockingPool { recorder.close(by: started.addingTimeInterval(2)) }
             if !flushed { log("recording: the disk did not take everything within 2 s; the rest is lost") }
@@ -217,12 +232,21 @@ package final class InspectorServer: Sendable {
             let runs = Set(sessions.runs)
             renders.retainOnly(runs)
             statusBoard.retainOnly(runs)
+            page?.forget(Set(idle.map(\.run) + crowded.map(\.run)))
+            // What the evicted sessions held goes back to the system, not only to the allocator.
+            NIOThreadPool.singleton.submit { state in
+                if case .active = state { LiveSessions.returnFreedMemory() }
+            }
         }
     }
 
     private func reportRecordingProblems() {
         guard let (dropped, failure, resumed) = recorder?.takeProblems() else { return }
-        if dropped > 0 { log("recording: \(dropped) lines dropped, the disk could not keep up (the replay shows them as a seq gap)") }
+        if dropped > 0 {
+            log(
+                "recording: \(dropped) lines dropped, the disk could not keep up (a gap line in the recording says how many; hooks that ask for acknowledgements count them dropped)"
+            )
+        }
         if let failure { log(TextSanitizer.visible(failure)) }
         if let resumed { log(resumed) }
     }

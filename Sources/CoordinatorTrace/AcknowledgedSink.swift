@@ -18,6 +18,16 @@ protocol AcknowledgedSink: TraceSink {
     /// Gives up on the lines surely lost (sent on a connection that failed and not sent again): returns them, no
     /// longer kept.
     func abandonLostLines() -> [[UInt8]]
-    /// Lines sent on the connection that still works and not confirmed: the receiver holds some, all or none of them.
-    func unconfirmedLines() -> [[UInt8]]
+    /// Lines sent on the connection that still works and not confirmed, and all lines sent to a receiver that confirms
+    /// nothing: the receiver holds some, all or none of them.
+    func unconfirmedLines() -> LostLines
+    /// Whether the receiver confirms lines: nil until it was reached.
+    var acknowledges: Bool? { get }
+    /// The seq of the oldest line delivered and not confirmed yet; nil when every line delivered is confirmed.
+    var oldestUnacknowledgedSeq: Int? { get }
+    /// Waits at most `milliseconds` for the receiver's next confirmation, reading what it sends.
+    func awaitAcknowledgement(milliseconds: Int32)
+    /// Lines the receiver said it did not keep since the last call (too long, unreadable, a disk that refused them):
+    /// no longer kept, to be counted dropped; with the receiver's first reason.
+    func takeRefusedLines() -> (lines: LostLines, why: String?)
 }

@@ -89,7 +89,8 @@ public enum CoordinatorTrace {
         Tracer.shared.mark(label, file: file, line: line, function: function, filePath: filePath)
     }
 
-    /// Waits until everything recorded so far has reached the sink.
+    /// Waits until everything recorded so far has reached the sink and, with `coordlens listen`, was confirmed by it
+    /// (or counted dropped); false on timeout.
     @discardableResult
     public static func flush(timeout: Double = 2) -> Bool {
         Tracer.shared.flush(timeout: timeout)

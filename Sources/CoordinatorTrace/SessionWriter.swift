@@ -24,6 +24,13 @@ final class SessionWriter: @unchecked Sendable {
         var finalBatch: (events: [RawEvent], refused: Int)?
         /// `tally` as of the writer's last tick.
         var published = TraceCounts(events: 0, dropped: 0)
+        /// The last seq encoded when the latest flush request was completed: what that flush waits to see confirmed.
+        var flushTarget = 0
+        /// Every line up to this seq is confirmed by the receiver or counted dropped (`Int.max` for a sink whose
+        /// receiver confirms nothing by design: a file, memory).
+        var confirmedThrough = 0
+        /// False once the receiver turned out not to confirm lines (an inspector older than acknowledgements).
+        var confirmable = true
     }
 
     private let signals = ConditionBox(Signals())
@@ -44,6 +51,12 @@ final class SessionWriter: @unchecked Sendable {
     private var lostInBacklog = 0
     /// Events the callers' queue refused, not yet reported.
     private var refused = 0
+    /// The latest flush request completed, its target, and how far the receiver confirmed (see `Signals`).
+    private var lastCompletedRequest = 0
+    private var flushTarget = 0
+    private var confirmedThrough = 0
+    /// Whether the app's console was told that the inspector did not keep some lines.
+    private var refusalTold = false
     /// The periodic sweep's place: it checks at most `sweepBudget` objects a tick, a slice per hold of the lock, and
     /// goes on from here at the next tick.
     private var sweepCursor = SweepCursor()
@@ -74,7 +87,9 @@ final class SessionWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Waits until everything queued before the call has been handed to the sink; false on timeout.
+    /// Waits until everything queued before the call has been handed to the sink and, with a receiver that confirms
+    /// lines (`coordlens listen`), confirmed by it or counted dropped; false on timeout, and at once when the receiver
+    /// turned out to confirm nothing.
     @discardableResult
     func flush(timeout: Double) -> Bool {
         let deadline = MonotonicClock.now() &+ UInt64(max(0, timeout) * 1e9)
@@ -82,7 +97,15 @@ final class SessionWriter: @unchecked Sendable {
             signals.flushRequested += 1
             return signals.flushRequested
         }
-        return waitFor(until: deadline) { $0.flushCompleted >= mine || $0.finished }
+        return signals.wait { signals in
+            if signals.flushCompleted >= mine || signals.finished {
+                if !signals.confirmable { return .found(false) }
+                if signals.confirmedThrough >= signals.flushTarget { return .found(true) }
+                if signals.finished { return .found(false) }
+            }
+            let now = MonotonicClock.now()
+            return now < deadline ? .waiting(untilMonotonic: deadline, now: now) : .found(false)
+        }
     }
 
     /// Waits until `done` holds for the signals or the monotonic `deadline` passes; whether it held.
@@ -136,12 +159,19 @@ final class SessionWriter: @unchecked Sendable {
             // Lines waiting for a live connection: back as soon as it can take more, not a tick later (a socket buffer
             // a tick would cap a burst at tens of thousands of lines a second).
             let streaming = (hasPending || backlogStart < backlog.count) && acknowledged?.holdsLiveConnection == true
+            // A flush waiting for the receiver's confirmation: back as soon as it comes.
+            let confirming =
+                !streaming && confirmedThrough < flushTarget && acknowledged?.acknowledges == true && acknowledged?.holdsLiveConnection == true
             if streaming { acknowledged?.waitForRoom(milliseconds: tickMilliseconds) }
+            if confirming {
+                acknowledged?.awaitAcknowledgement(milliseconds: tickMilliseconds)
+                takeRefusedLines()
+            }
             // One look, at most one sleep: the writer works a tick at a time whether or not anyone woke it.
             let pause = UInt64((lastDrained >= Self.burstEvents ? 0.001 : options.tickInterval) * 1e9)
             var slept = false
             let (request, last) = signals.wait { signals -> ConditionBox<Signals>.Look<(Int, (events: [RawEvent], refused: Int)?)> in
-                if !slept, !streaming, signals.flushRequested == signals.flushCompleted, signals.finalBatch == nil {
+                if !slept, !streaming, !confirming, signals.flushRequested == signals.flushCompleted, signals.finalBatch == nil {
                     // In a burst (the last drain took many events) the queue is taken again within a millisecond, not
                     // a tick: the callers pay nothing to wake the writer, and a burst is taken while it still fits.
                     slept = true
@@ -251,12 +281,55 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     private func complete(_ request: Int, finishing: Bool) {
-        let tally = tally
+        if request > lastCompletedRequest {
+            lastCompletedRequest = request
+            flushTarget = seq
+        }
+        let confirmable = noteConfirmation()
+        let (tally, target, confirmed) = (tally, flushTarget, confirmedThrough)
         signals.withLockedValue { signals in
             signals.flushCompleted = request
             signals.published = tally
+            signals.flushTarget = target
+            signals.confirmedThrough = confirmed
+            signals.confirmable = confirmable
             if finishing { signals.finished = true }
         }
+    }
+
+    /// How far the receiver confirmed the session's lines: every seq below the oldest line still held here (in the
+    /// backlog, or delivered and not confirmed) is confirmed or counted dropped. Whether the receiver confirms at all.
+    private func noteConfirmation() -> Bool {
+        guard let acknowledged else {
+            confirmedThrough = .max
+            return true
+        }
+        var oldest = acknowledged.oldestUnacknowledgedSeq
+        // The session line, unsent until a connection opens, has no seq: the line after it does.
+        for line in backlog[backlogStart...].prefix(2) {
+            if let waiting = TCPSink.seq(of: line) {
+                oldest = min(oldest ?? waiting, waiting)
+                break
+            }
+        }
+        confirmedThrough = oldest.map { $0 - 1 } ?? seq
+        return acknowledged.acknowledges != false
+    }
+
+    /// Lines the receiver took and did not keep (too long, unreadable, a recording its disk refused): counted dropped,
+    /// and said once on the app's console with the receiver's reason.
+    private func takeRefusedLines() {
+        guard let acknowledged else { return }
+        let (lines, why) = acknowledged.takeRefusedLines()
+        guard lines.events > 0 else { return }
+        count(dropped: lines.events)
+        guard !refusalTold else { return }
+        refusalTold = true
+        let receiver = (sink as? TCPSink).map { " at \($0.host):\($0.port)" } ?? ""
+        let message =
+            "CoordinatorTrace: coordlens listen\(receiver) did not keep \(lines.events) event\(lines.events == 1 ? "" : "s") it was sent (\(why ?? "no reason given")); "
+            + "counted dropped (Tracer.counts.dropped), and later ones too without a word\n"
+        FileHandle.standardError.write(Data(message.utf8))
     }
 
     /// `endTimeout` split: the time to deliver what is left, then the reserve for the last lines of a session that gives
@@ -299,7 +372,8 @@ final class SessionWriter: @unchecked Sendable {
                 FileHandle.standardError.write(Data(message.utf8))
             }
         }
-        if let acknowledged { countUnconfirmed(acknowledged.unconfirmedLines()) }
+        takeRefusedLines()
+        if let acknowledged { countUnconfirmed(acknowledged.unconfirmedLines(), confirming: acknowledged.acknowledges != false) }
         sink.close()
     }
 
@@ -311,19 +385,21 @@ final class SessionWriter: @unchecked Sendable {
     }
 
     /// Lines the inspector never confirmed are neither recorded for sure nor lost for sure: counted apart, and said
-    /// once on the app's console, since a recording that lacks them lacks its end too.
-    private func countUnconfirmed(_ lines: [[UInt8]]) {
-        var unconfirmed = LostLines()
-        unconfirmed.add(lines)
+    /// once on the app's console, since a recording that lacks them lacks its end too. `confirming`: false when the
+    /// receiver confirms nothing at all (one older than acknowledgements, or another program).
+    private func countUnconfirmed(_ unconfirmed: LostLines, confirming: Bool) {
         // A `dropped` line among them reports events counted dropped already: only event lines count here.
         guard unconfirmed.events > 0 else { return }
         tally.unconfirmed = unconfirmed.events
         tally.unconfirmedSeqs = unconfirmed.seqs
         let receiver = (sink as? TCPSink).map { " at \($0.host):\($0.port)" } ?? ""
         let message =
-            "CoordinatorTrace: coordlens listen\(receiver) had not confirmed the last \(tally.unconfirmed) events when end() "
-            + "stopped waiting after \(options.endTimeout) s (TraceOptions.endTimeout): a recording may lack them and its end "
-            + "(Tracer.counts.unconfirmed)\n"
+            confirming
+            ? "CoordinatorTrace: coordlens listen\(receiver) had not confirmed the last \(tally.unconfirmed) events when end() "
+                + "stopped waiting after \(options.endTimeout) s (TraceOptions.endTimeout): a recording may lack them and its end "
+                + "(Tracer.counts.unconfirmed)\n"
+            : "CoordinatorTrace: the receiver\(receiver) confirms nothing it is sent (not coordlens listen, or one older than "
+                + "acknowledgements): the session's \(tally.unconfirmed) events sent there are counted unconfirmed (Tracer.counts.unconfirmed)\n"
         FileHandle.standardError.write(Data(message.utf8))
     }
 
@@ -492,6 +568,7 @@ final class SessionWriter: @unchecked Sendable {
     private func deliver() {
         guard backlogStart < backlog.count else { return }
         let taken = sink.deliver(backlog[backlogStart...])
+        takeRefusedLines()
         backlogStart += max(0, min(taken, backlog.count - backlogStart))
         if backlogStart == backlog.count {
             backlog.removeAll(keepingCapacity: true)

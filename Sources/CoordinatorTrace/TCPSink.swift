@@ -18,8 +18,11 @@ import Darwin
 /// the run it holds for good (recorded, or applied when it records nothing). Lines sent and not yet acknowledged are
 /// kept; when a connection fails they are resent on the next one, after its first acknowledgement says what that
 /// inspector already holds, so a restart or a cut connection loses nothing and duplicates nothing. An inspector that
-/// does not acknowledge (one older than this) is streamed to as before. Lines go out whole: a send the socket cannot
-/// take stops at a line boundary, and a line once begun is finished unless the connection fails.
+/// does not acknowledge (one older than this) is streamed to as before, and what it is sent is counted unconfirmed.
+/// Lines the inspector took and will not keep (too long, unreadable, a recording the disk refused) it names in a
+/// `{"dropped":A,"to":B,"why":…}` line before acknowledging past them: the sink forgets them and the session counts
+/// them dropped. Lines go out whole: a send the socket cannot take stops at a line boundary, and a line once begun is
+/// finished unless the connection fails.
 ///
 /// With a token (an inspector bound beyond loopback prints it), every connection starts with `{"auth":"TOKEN"}`. An
 /// inspector that refuses it answers `{"refused":"token"}` and closes; the sink says so once on the app's standard
@@ -53,6 +56,11 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     private var lastProgress: UInt64 = 0
     /// Lines joined for one send, kept to reuse its storage.
     private var batch: [UInt8] = []
+    /// Lines the inspector said it did not keep, not yet taken by the session (`takeRefusedLines`), and its reason.
+    private var refused = LostLines()
+    private var refusalReason: String?
+    /// Lines sent to an inspector that does not acknowledge: nobody can say whether it kept them.
+    private var sentUnacknowledging = LostLines()
 
     static let initialBackoff: UInt64 = 50_000_000
     static let maximumBackoff: UInt64 = 2_000_000_000
@@ -93,6 +101,21 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
 
     /// Lines sent and not acknowledged yet.
     var unacknowledged: Int { unacked.count - unackedStart }
+
+    /// Whether the inspector acknowledges: nil until a connection told.
+    var acknowledges: Bool? { acknowledging }
+
+    /// The seq of the oldest line sent and not acknowledged yet.
+    var oldestUnacknowledgedSeq: Int? { unackedStart < unacked.count ? unacked[unackedStart].seq : nil }
+
+    /// The lines the inspector said it did not keep since the last call, and the reason it gave first.
+    func takeRefusedLines() -> (lines: LostLines, why: String?) {
+        defer {
+            refused = LostLines()
+            refusalReason = nil
+        }
+        return (refused, refusalReason)
+    }
 
     public func deliver(_ lines: ArraySlice<[UInt8]>) -> Int {
         if sessionLine == nil, let first = lines.first { sessionLine = first }
@@ -139,6 +162,8 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
                 if acknowledging == true, let seq = Self.seq(of: line) {
                     unacked.append((seq, line))
                     unsentFrom = unacked.count
+                } else if acknowledging == false {
+                    sentUnacknowledging.add(CollectionOfOne(line))
                 }
                 taken += 1
             }
@@ -157,6 +182,12 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
         if poll(&poller, 1, milliseconds) == 1, poller.revents & Int16(POLLIN) != 0 {
             readAcknowledgements(waitingMilliseconds: 0)
         }
+    }
+
+    func awaitAcknowledgement(milliseconds: Int32) {
+        guard socket >= 0 else { return }
+        readAcknowledgements(waitingMilliseconds: milliseconds, untilFirst: true)
+        dropIfStalled()
     }
 
     /// Waits, at most `timeout` seconds, until every line sent is acknowledged; reconnects and resends if the
@@ -204,10 +235,13 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     }
 
     /// Lines sent and not acknowledged when the session stops waiting: the inspector holds some, all or none of them
-    /// (a slow one may still be reading them, a relay may drop them when the app closes).
-    func unconfirmedLines() -> [[UInt8]] {
+    /// (a slow one may still be reading them, a relay may drop them when the app closes), and every line sent to an
+    /// inspector that does not acknowledge at all.
+    func unconfirmedLines() -> LostLines {
         readAcknowledgements(waitingMilliseconds: 0)
-        return unacked[unackedStart..<min(unsentFrom, unacked.count)].map(\.line)
+        var lines = sentUnacknowledging
+        lines.add(unacked[unackedStart..<min(unsentFrom, unacked.count)].lazy.map(\.line))
+        return lines
     }
 
     /// Sends again what a failed connection left unacknowledged; false while the socket cannot take it all.
@@ -284,7 +318,10 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
             }
             received.append(contentsOf: chunk[..<count])
             while let newline = received.firstIndex(of: 0x0A) {
-                if let seq = Self.acknowledgedSeq(in: received[..<newline]) {
+                if let refusal = Self.refusal(in: received[..<newline]) {
+                    lastProgress = MonotonicClock.now()
+                    forget(refusal.seqs, why: refusal.why)
+                } else if let seq = Self.acknowledgedSeq(in: received[..<newline]) {
                     latest = seq
                     lastProgress = MonotonicClock.now()
                     acknowledge(upTo: seq)
@@ -321,6 +358,49 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
             unsentFrom -= unackedStart
             unackedStart = 0
         }
+    }
+
+    /// The inspector will never keep the lines with these seqs: they are no longer kept here nor sent again, and
+    /// counted for the session to take (`takeRefusedLines`).
+    private func forget(_ seqs: ClosedRange<Int>, why: String) {
+        var first = unackedStart
+        while first < unacked.count, unacked[first].seq < seqs.lowerBound { first += 1 }
+        var end = first
+        while end < unacked.count, unacked[end].seq <= seqs.upperBound { end += 1 }
+        guard end > first else { return }
+        refused.add(unacked[first..<end].lazy.map(\.line))
+        if refusalReason == nil { refusalReason = why }
+        unsentFrom -= max(0, min(unsentFrom, end) - first)
+        unacked.removeSubrange(first..<end)
+        if unackedStart == unacked.count {
+            unacked.removeAll(keepingCapacity: true)
+            (unackedStart, unsentFrom) = (0, 0)
+        }
+    }
+
+    /// The seqs and reason of a `{"dropped":A,"to":B,"why":"…"}` line (docs/PROTOCOL.md, "Acknowledgements").
+    static func refusal(in line: ArraySlice<UInt8>) -> (seqs: ClosedRange<Int>, why: String)? {
+        guard line.starts(with: Array(#"{"dropped":"#.utf8)) else { return nil }
+        func number(after key: String) -> Int? {
+            guard let start = line.firstRange(of: Array(key.utf8))?.upperBound else { return nil }
+            var value = 0
+            var index = start
+            while index < line.endIndex, (0x30...0x39).contains(line[index]), index - start < 18 {
+                value = value * 10 + Int(line[index] - 0x30)
+                index += 1
+            }
+            return index > start ? value : nil
+        }
+        guard let from = number(after: #"{"dropped":"#) else { return nil }
+        let to = max(from, number(after: #","to":"#) ?? from)
+        var why = ""
+        if let start = line.firstRange(of: Array(#","why":""#.utf8))?.upperBound {
+            // The reason as text for the app's console; escapes are kept as written.
+            var end = start
+            while end < line.endIndex, line[end] != UInt8(ascii: "\"") || line[end - 1] == UInt8(ascii: "\\") { end += 1 }
+            why = String(decoding: line[start..<end], as: UTF8.self)
+        }
+        return (from...to, why)
     }
 
     /// The N of an `{"ack":N}` line.

@@ -213,7 +213,9 @@ public final class Tracer: @unchecked Sendable {
     }
     #endif
 
-    /// Waits until everything recorded so far has reached the sink, including deallocations that already happened.
+    /// Waits until everything recorded so far has reached the sink, including deallocations that already happened,
+    /// and, with `coordlens listen`, until it confirmed every line (or said it did not keep one, counted dropped). False
+    /// on timeout, and at once with a receiver that confirms nothing.
     @discardableResult
     public func flush(timeout: Double = 2) -> Bool {
         let writer = afterSweep { $0.session?.writer }

@@ -61,7 +61,7 @@ import Testing
         hook.close()
         #expect(listen.waitForLine(timeout: 20) { $0.contains(" through [ended]") } != nil, "the hook session got through")
 
-        // The idle ones are closed after the request deadline (10 s by default), and the page answers again.
+        // A new connection takes the place of the idle one that has waited longest, so the page answers again at once.
         let answer = Self.firstOK("/", port: pagePort, until: "</html>", seconds: 40)
         #expect(answer.hasPrefix("HTTP/1.1 200"), "GET / answered: \(answer.prefix(80))")
 

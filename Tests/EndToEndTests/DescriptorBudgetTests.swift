@@ -5,7 +5,7 @@ import Testing
 /// How the open-file limit is shared between the reserve, page connections and hook connections.
 struct DescriptorBudgetTests {
     @Test(arguments: [
-        (256, 56, 168), (96, 16, 48), (1_024, 128, 864), (20_000, 128, 1_024), (34, 1, 1),
+        (256, 56, 168), (96, 16, 48), (1_024, 248, 744), (20_000, 4_096, 1_024), (34, 1, 1),
     ])
     func pagesGetAQuarterOfWhatTheReserveLeavesAndHooksTheRest(openFiles: Int, pages: Int, hooks: Int) {
         let budget = DescriptorBudget(openFiles: openFiles, reserved: 32)

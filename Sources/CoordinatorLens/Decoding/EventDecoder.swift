@@ -139,13 +139,12 @@ public enum EventDecoder {
                 SessionHeader(app: try required(app, .app), run: try required(run, .run), pid: pid, version: version, recorder: recorder), line: lineNumber)
         }
 
-        // A recorder's note that it could not write some of this session's lines (`coordlens listen` on a full disk):
-        // no event, a warning on its line that says how many.
+        // A recorder's note that it could not write some of this session's lines (`coordlens listen` on a full disk), or
+        // refused them (`why`: a line too long, unreadable): no event, a warning on its line that says how many and why.
         if kind == .unknown("gap"), seq == nil {
             let missing = try required(count, .count)
-            throw FieldError(
-                message: "the recording misses \(missing) event\(missing == 1 ? "" : "s") of this session here: its recorder could not write them (a full disk)"
-            )
+            let cause = why.map { "its recorder did not keep \(missing == 1 ? "it" : "them"): \($0)" } ?? "its recorder could not write them (a full disk)"
+            throw FieldError(message: "the recording misses \(missing) event\(missing == 1 ? "" : "s") of this session here: \(cause)")
         }
         let sequence = try required(seq, .seq)
         let seconds = try required(time, .t)

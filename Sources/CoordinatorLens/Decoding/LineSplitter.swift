@@ -37,10 +37,15 @@ package struct LineSplitter: Sendable {
         linesEmitted += count
     }
 
+    /// How many of an over-long line's first bytes `onOverlong` is given: enough for the `{"seq":N` a producer writes
+    /// first, so a receiver can say which event it refused.
+    package static let overlongPrefixBytes = 64
+
     /// Calls `body` with each complete line in `chunk` (without its `\n`) and its 1-based line number; a line that
-    /// grows past `maxLineBytes` is reported once to `onOverlong`, with its number, as soon as it does, and skipped.
+    /// grows past `maxLineBytes` is reported once to `onOverlong`, with its number and its first bytes (at most
+    /// `overlongPrefixBytes`), as soon as it does, and skipped.
     package mutating func feed(
-        _ chunk: UnsafeRawBufferPointer, onOverlong: (Int) -> Void = { _ in },
+        _ chunk: UnsafeRawBufferPointer, onOverlong: (Int, UnsafeBufferPointer<UInt8>) -> Void = { _, _ in },
         _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void
     ) {
         let bytes = chunk.bindMemory(to: UInt8.self)
@@ -54,8 +59,8 @@ package struct LineSplitter: Sendable {
             }
             linesEmitted += 1
             if partial.count + (newline - start) > maxLineBytes {
+                reportOverlong(bytes, from: start, to: newline, onOverlong)
                 partial.removeAll()
-                onOverlong(linesEmitted)
             } else if partial.isEmpty {
                 body(UnsafeBufferPointer(rebasing: bytes[start..<newline]), linesEmitted)
             } else {
@@ -66,13 +71,25 @@ package struct LineSplitter: Sendable {
         }
         guard start < bytes.count, !discarding else { return }
         if partial.count + (bytes.count - start) > maxLineBytes {
-            partial = []
             discarding = true
             linesEmitted += 1
-            onOverlong(linesEmitted)
+            reportOverlong(bytes, from: start, to: bytes.count, onOverlong)
+            partial = []
         } else {
             partial.append(contentsOf: bytes[start...])
         }
+    }
+
+    /// Tells `onOverlong` of the line that began with `partial` and goes on with `bytes[start..<end]`.
+    private func reportOverlong(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, _ onOverlong: (Int, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        guard partial.isEmpty else {
+            var first = Array(partial.prefix(Self.overlongPrefixBytes))
+            first += bytes[start..<min(end, start + max(0, Self.overlongPrefixBytes - first.count))]
+            return first.withUnsafeBufferPointer { onOverlong(linesEmitted, $0) }
+        }
+        onOverlong(linesEmitted, UnsafeBufferPointer(rebasing: bytes[start..<min(end, start + Self.overlongPrefixBytes)]))
     }
 
     /// Hands out what is left after the last newline, as a final line, if anything is.

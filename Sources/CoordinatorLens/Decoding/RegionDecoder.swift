@@ -128,9 +128,13 @@ final class RegionDecoder: @unchecked Sendable {
         let limit = maxLineBytes
         splitter.feed(
             region,
-            onOverlong: { number in
-                tracker.overlong(line: number, limit: limit) { item, _ in
-                    batch.append(item, at: RegionLinePlace(offset: 0, count: 0), handingFullTo: handoff)
+            onOverlong: { number, first in
+                // A region starts and ends at a line's end, so an over-long line's first bytes lie in it.
+                let offset = first.baseAddress.map { start.distance(to: UnsafeRawPointer($0)) } ?? -1
+                let inRegion = offset >= 0 && offset + first.count <= region.count
+                let place = RegionLinePlace(offset: inRegion ? offset : 0, count: inRegion ? first.count : 0)
+                tracker.overlong(line: number, limit: limit) { item, withBytes in
+                    batch.append(item, at: withBytes ? place : RegionLinePlace(offset: 0, count: 0), handingFullTo: handoff)
                 }
             },
             { line, number in

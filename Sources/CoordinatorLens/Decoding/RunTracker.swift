@@ -28,10 +28,10 @@ struct RunTracker: Sendable {
         }
     }
 
-    /// The item of line `number`, skipped for being longer than `limit` bytes.
+    /// The item of line `number`, skipped for being longer than `limit` bytes; its first bytes go with it.
     mutating func overlong(line number: Int, limit: Int, _ emit: (consuming StreamReader.Item, _ withBytes: Bool) -> Void) {
         let diagnostic = Diagnostic(line: number, message: "line longer than \(limit) bytes: skipped up to its newline")
-        emit(.overlong(diagnostic, run: currentRun(number, emit)), false)
+        emit(.overlong(diagnostic, run: currentRun(number, emit)), true)
     }
 
     private mutating func currentRun(_ number: Int, _ emit: (consuming StreamReader.Item, _ withBytes: Bool) -> Void) -> String {

@@ -61,8 +61,9 @@ public struct StreamReader: Sendable {
     /// Lines handed out so far, over-long ones included.
     package var linesRead: Int { splitter.linesEmitted }
 
-    /// Calls `body` with each item the complete lines of `chunk` make, and the line's bytes (without its newline; empty
-    /// for an over-long line and an invented session).
+    /// Calls `body` with each item the complete lines of `chunk` make, and the line's bytes (without its newline; for an
+    /// over-long line its first bytes only, at most 64, so a receiver can tell which event it skipped; empty for an
+    /// invented session).
     public mutating func consume(_ chunk: UnsafeRawBufferPointer, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void) {
         if chunk.count >= concurrentRegionBytes, consumeOnTwoThreads(chunk, body) { return }
         consumeHere(chunk, body)
@@ -70,7 +71,7 @@ public struct StreamReader: Sendable {
 
     private mutating func consumeHere(_ chunk: UnsafeRawBufferPointer, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void) {
         var splitter = self.splitter
-        splitter.feed(chunk, onOverlong: { number in overlong(number, body) }, { line, number in take(line, number, body) })
+        splitter.feed(chunk, onOverlong: { number, start in overlong(number, start, body) }, { line, number in take(line, number, body) })
         self.splitter = splitter
     }
 
@@ -128,7 +129,9 @@ public struct StreamReader: Sendable {
         }
     }
 
-    private mutating func overlong(_ number: Int, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void) {
-        tracker.overlong(line: number, limit: splitter.maxLineBytes) { item, _ in body(item, UnsafeBufferPointer(start: nil, count: 0)) }
+    private mutating func overlong(_ number: Int, _ start: UnsafeBufferPointer<UInt8>, _ body: (Item, UnsafeBufferPointer<UInt8>) -> Void) {
+        tracker.overlong(line: number, limit: splitter.maxLineBytes) { item, withBytes in
+            body(item, withBytes ? start : UnsafeBufferPointer(start: nil, count: 0))
+        }
     }
 }

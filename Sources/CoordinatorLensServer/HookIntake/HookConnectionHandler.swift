@@ -1,4 +1,5 @@
 import CoordinatorLens
+import CoordinatorWire
 import NIOCore
 
 /// Asks a hook connection to send its last acknowledgement now, before `listen` closes it.
@@ -17,6 +18,8 @@ final class HookConnectionHandler: ChannelInboundHandler {
     private var run: String?
     private var headerLine: [UInt8] = []
     private var refused = false
+    /// The connection ended: a last line without its newline was cut, not refused (a hook sends it again whole).
+    private var ended = false
     /// What `listen` holds for good of each run, and what this connection last told its hook of it.
     private let acknowledged: AcknowledgedSeqs
     /// The hook asked for acknowledgements in its session line (`"acks":1`).
@@ -60,14 +63,22 @@ final class HookConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Tells the hook the highest seq of its run that `listen` holds for good, when that moved (or `force`).
+    /// Tells the hook the highest seq of its run that `listen` holds for good, when that moved (or `force`), after the
+    /// seqs it refused since the last time (`{"dropped":A,"to":B,"why":…}`), which the hook counts as dropped.
     private func acknowledge(_ context: ChannelHandlerContext, force: Bool = false) {
-        guard acknowledging, let run else { return }
-        let seq = acknowledged.highest(of: run)
-        guard seq > lastAcknowledged || force, context.channel.isWritable else { return }
-        lastAcknowledged = seq
+        guard acknowledging, let run, context.channel.isWritable else { return }
+        let (refusals, seq) = acknowledged.take(of: run)
+        guard seq > lastAcknowledged || force || !refusals.isEmpty else { return }
         var buffer = context.channel.allocator.buffer(capacity: 32)
-        buffer.writeString("{\"ack\":\(seq)}\n")
+        for refusal in refusals {
+            buffer.writeString("{\"dropped\":\(refusal.seqs.lowerBound),\"to\":\(refusal.seqs.upperBound),\"why\":")
+            buffer.writeBytes(JSONString.quoted(refusal.why.utf8))
+            buffer.writeString("}\n")
+        }
+        if seq > lastAcknowledged || force {
+            lastAcknowledged = seq
+            buffer.writeString("{\"ack\":\(seq)}\n")
+        }
         context.writeAndFlush(NIOAny(buffer), promise: nil)
     }
 
@@ -95,6 +106,7 @@ final class HookConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         ticker?.cancel()
         ticker = nil
+        ended = true
         if !refused { reader.finish { item, line in take(item, line, context) } }
         if let run { sessions.close(run: run) }
         run = nil
@@ -143,7 +155,17 @@ final class HookConnectionHandler: ChannelInboundHandler {
             }
         case .malformed(let diagnostic, let run), .overlong(let diagnostic, let run):
             sessions.reportUnreadable(diagnostic, run: run)
+            refuse(line, of: run, diagnostic)
         }
+    }
+
+    /// A line `listen` cannot keep: when it carries a seq (an event the producer numbered), its hook is told so before
+    /// any acknowledgement passes it, and the recording gets a `gap` line in its place saying why.
+    private func refuse(_ line: UnsafeBufferPointer<UInt8>, of run: String, _ diagnostic: Diagnostic) {
+        guard !ended, let seq = AcknowledgedSeqs.seq(in: line) else { return }
+        let why = diagnostic.message.hasPrefix("line longer than") ? diagnostic.message.prefix { $0 != ":" } + "" : diagnostic.message
+        acknowledged.refuse(seq...seq, of: run, why: why)
+        recorder?.writeGap(run: run, header: headerLine, count: 1, why: why)
     }
 
     /// Whether a session line holds `"acks":1`, the hook's request for acknowledgements (unknown to the core's

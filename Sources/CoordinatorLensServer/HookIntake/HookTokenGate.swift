@@ -3,14 +3,15 @@ import NIOCore
 /// The first line of a hook connection, `{"auth":"TOKEN"}` (docs/PROTOCOL.md), checked before any byte reaches a
 /// session or the recording.
 ///
-/// When `listen` wants a token, a connection without the right one is answered `{"refused":"token"}`, said in one
-/// status line and closed, and nothing it sent is kept. When it wants none, an `auth` line is taken off and the rest
+/// When `listen` wants a token, a connection without the right one is answered `{"refused":"token"}`, said in a status
+/// line (one per few seconds however many come: `RefusalSummary`) and closed, and nothing it sent is kept. When it wants none, an `auth` line is taken off and the rest
 /// goes on. Either way the gate then steps out of the pipeline, so it costs nothing past the first line.
 final class HookTokenGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
     private let token: AccessToken?
+    private let summary: RefusalSummary?
     private let log: @Sendable (String) -> Void
     private var pending: ByteBuffer?
     private var decided = false
@@ -19,8 +20,9 @@ final class HookTokenGate: ChannelInboundHandler, RemovableChannelHandler {
     /// A first line longer than this is no `auth` line: a token has at most a few hundred characters.
     static let maximumAuthLineBytes = 1_024
 
-    init(token: AccessToken?, log: @escaping @Sendable (String) -> Void) {
+    init(token: AccessToken?, summary: RefusalSummary? = nil, log: @escaping @Sendable (String) -> Void) {
         self.token = token
+        self.summary = summary
         self.log = log
     }
 
@@ -61,7 +63,8 @@ final class HookTokenGate: ChannelInboundHandler, RemovableChannelHandler {
     private func refuse(_ reason: String, _ context: ChannelHandlerContext) {
         refused = true
         let peer = context.channel.remoteAddress?.ipAddress ?? "an unknown address"
-        log("refused a hook connection from \(peer): \(reason) (the hook needs .tcp(host:port:token:) with the token printed at start)")
+        let line = "refused a hook connection from \(peer): \(reason) (the hook needs .tcp(host:port:token:) with the token printed at start)"
+        if let summary { summary.note(line, reason: "hook connections with \(reason == "no token" ? "no" : "a wrong") token") } else { log(line) }
         var answer = context.channel.allocator.buffer(capacity: 24)
         answer.writeString(#"{"refused":"token"}"# + "\n")
         let channel = context.channel

@@ -5,7 +5,8 @@ import Foundation
 struct DescriptorBudget: Equatable {
     /// Page connections share at most this part of the descriptors left after the reserve.
     static let pageShare = 4
-    static let maxPageConnections = 128
+    /// Page connections cost a descriptor and a few kilobytes each: a quarter of a large budget, but not a million.
+    static let maxPageConnections = 4_096
     static let maxHookConnections = 1_024
 
     let hookConnections: Int

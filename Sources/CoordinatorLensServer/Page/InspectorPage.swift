@@ -51,6 +51,11 @@ final class InspectorPage: Sendable {
         self.context = context
     }
 
+    /// Drops the replays kept of `runs` (evicted sessions).
+    func forget(_ runs: Set<String>) {
+        past.withLockedValue { past in past.removeAll { runs.contains($0.key.run) } }
+    }
+
     func respond(to route: PageRoute) -> Response {
         switch route {
         case .sessions:
@@ -110,13 +115,15 @@ final class InspectorPage: Sendable {
     }
 
     private func model(of snapshot: Snapshot, live: LiveSnapshot, view: ViewQuery) -> TreeModel {
-        let history = sessions.history(run: view.run)
+        // The kept lines as held, not copied into a log: the model needs the slider's ends and one event, and a copy of
+        // a million lines took most of a model's time.
+        let history = sessions.historyChunks(run: view.run)
         var model = TreeModel(
-            snapshot, summary: SessionSummary(live, context: context), seq: view.seq, history: history?.log,
+            snapshot, summary: SessionSummary(live, context: context), seq: view.seq, historySeqs: history?.chunks.seqs ?? (nil, nil),
             historyComplete: history?.complete ?? true, atEnd: view.seq == nil && (snapshot.ended || live.recorded), context: context
         )
         model.editorURL = editorURL
-        if let log = history?.log, let seq = snapshot.lastSeq, let record = EventDescription.record(seq: seq, in: log) {
+        if let chunks = history?.chunks, let seq = snapshot.lastSeq, let record = chunks.record(seq: seq) {
             model.event = EventDescription.text(of: record, in: snapshot)
         }
         return model

@@ -16,8 +16,10 @@ struct PageAccess: Sendable {
 
     var cookieName: String { "coordlens_token_\(port)" }
 
-    func decide(target: String, cookieHeader: String?) -> Decision {
+    /// `authorization`: an `Authorization: Bearer TOKEN` header, for clients other than a browser (scripts, `curl`).
+    func decide(target: String, cookieHeader: String?, authorization: String? = nil) -> Decision {
         guard let token else { return .allow }
+        if let authorization, authorization.hasPrefix("Bearer "), token.matches(authorization.dropFirst("Bearer ".count)) { return .allow }
         let (path, query) = Self.split(target)
         if let given = query.first(where: { $0.name == "token" })?.value {
             guard token.matches(given) else { return .refuse }

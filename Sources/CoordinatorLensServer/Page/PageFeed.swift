@@ -18,9 +18,10 @@ import NIOPosix
 /// full (on a quiet inspector a page that never reads cannot be told from one that does), so pages that never read
 /// cannot lock out one that does.
 final class PageFeed: Sendable {
-    /// Pages connected at once; a further one takes the place of the one full the longest, or of the oldest, so
-    /// pages that never read cannot hold every place.
-    static let maximumClients = 64
+    /// Pages connected at once (`maximumClients`, at least this many); a further one takes the place of the one full
+    /// the longest, or of the oldest, so pages that never read cannot hold every place.
+    static let minimumClients = 64
+    let maximumClients: Int
     static let pingInterval = 15.0
 
     private let sessions: LiveSessions
@@ -64,8 +65,9 @@ final class PageFeed: Sendable {
     /// A feed whose clocks run on `timers`; its two threads start at once and end with `shutdown`.
     init(
         sessions: LiveSessions, grace: Double, context: LeakContext? = nil, stallTimeout: Double = PageLimits().feedStallTimeout,
-        timers: any EventLoop, log: @escaping @Sendable (String) -> Void = { _ in }
+        maximumClients: Int = PageFeed.minimumClients, timers: any EventLoop, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.maximumClients = max(1, maximumClients)
         self.sessions = sessions
         self.context = context
         self.grace = grace
@@ -108,7 +110,7 @@ final class PageFeed: Sendable {
     func add(_ channel: any Channel) -> Int {
         let (id, startPings, displaced) = state.withLockedValue { state in
             var displaced: (channel: any Channel, wasFull: Bool)?
-            if state.clients.count >= Self.maximumClients {
+            if state.clients.count >= maximumClients {
                 let full = state.fullSince.min(by: { $0.value < $1.value })?.key
                 if let victim = full ?? state.clients.keys.min(), let closing = state.forget(victim) {
                     displaced = (closing, full != nil)
@@ -122,7 +124,7 @@ final class PageFeed: Sendable {
         if startPings { schedulePing() }
         if let displaced {
             let which = displaced.wasFull ? "the one whose connection was full the longest" : "the oldest"
-            log("inspector page feed: \(Self.maximumClients) pages open; closed \(which) for a new one (a browser reconnects by itself)")
+            log("inspector page feed: \(maximumClients) pages open; closed \(which) for a new one (a browser reconnects by itself)")
             displaced.channel.close(promise: nil)
         }
         Self.run(on: sending) { self.sendEverything(to: id) }

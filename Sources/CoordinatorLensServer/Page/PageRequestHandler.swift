@@ -7,7 +7,9 @@ import NIOHTTP1
 /// Serves the inspector page over HTTP/1.1 (NIO's parser): its files, its JSON and SVG answers, and the feed.
 ///
 /// Files are answered on the event loop; every other answer is worked out on the page's queue, so a big picture never
-/// holds up a hook connection or another page's feed.
+/// holds up a hook connection or another page's feed. The sessions' list, a model and a picture are built once for every
+/// page asking at that moment (`SharedAnswers`): the list is never turned away, and large answers go out gzip-compressed
+/// to clients that accept it.
 final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -30,15 +32,24 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let hosts: HostCheck
     private let access: PageAccess
     private let work: PageWork
+    private let gate: PageGate?
+    private let summary: RefusalSummary?
+    private let answers: SharedAnswers
     private var request: HTTPRequestHead?
     private var feedClient: Int?
 
-    init(page: InspectorPage, feed: PageFeed, hosts: HostCheck, access: PageAccess, work: PageWork) {
+    init(
+        page: InspectorPage, feed: PageFeed, hosts: HostCheck, access: PageAccess, work: PageWork, gate: PageGate? = nil,
+        summary: RefusalSummary? = nil, answers: SharedAnswers = SharedAnswers()
+    ) {
+        self.answers = answers
         self.page = page
         self.feed = feed
         self.hosts = hosts
         self.access = access
         self.work = work
+        self.gate = gate
+        self.summary = summary
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -82,7 +93,11 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 version: head.version, keepAlive: false, headOnly: headOnly, on: channel
             )
         }
-        switch access.decide(target: head.uri, cookieHeader: head.headers[canonicalForm: "cookie"].joined(separator: "; ")) {
+        let decision = access.decide(
+            target: head.uri, cookieHeader: head.headers[canonicalForm: "cookie"].joined(separator: "; "),
+            authorization: head.headers.first(name: "authorization"))
+        if decision != .refuse { gate?.prove(channel) }
+        switch decision {
         case .allow:
             break
         case .admit(let location, let cookie):
@@ -90,6 +105,10 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             response.headers = [("Location", location), ("Set-Cookie", cookie)]
             return Self.write(response, version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
         case .refuse:
+            let peer = channel.remoteAddress?.ipAddress ?? "an unknown address"
+            summary?.note(
+                "refused a page request from \(peer): no token (open the address `coordlens listen` printed, with ?token=…)",
+                reason: "page requests without the token")
             return Self.write(
                 .text(401, "this inspector needs its token: open the address `coordlens listen` printed, with ?token=…"),
                 version: head.version, keepAlive: false, headOnly: headOnly, on: channel
@@ -105,6 +124,10 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             Self.write(.text(404, "not found"), version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
         case .events:
             startFeed(head, context: context)
+        case .badRequest(let message):
+            Self.write(.text(400, message), version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
+        case .sessions, .tree, .model:
+            answerShared(route, head, on: channel)
         default:
             let page = self.page
             let admitted = work.submit {
@@ -115,6 +138,35 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 var busy = InspectorPage.Response.text(503, "the inspector has \(work.limit) requests in hand already; try again in a moment")
                 busy.headers.append(("Retry-After", "1"))
                 Self.write(busy, version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
+            }
+        }
+    }
+
+    /// An answer every page asking shares: written at once when one stands, else when the build in hand (or one
+    /// started now) is done.
+    private func answerShared(_ route: PageRoute, _ head: HTTPRequestHead, on channel: any Channel) {
+        guard let key = SharedAnswers.Key(route) else { return }
+        let (version, keepAlive, headOnly) = (head.version, head.isKeepAlive, head.method == .HEAD)
+        let gzip = Gzip.accepted(by: head.headers.first(name: "accept-encoding"))
+        let deliver: @Sendable (PageAnswer) -> Void = { answer in
+            Self.write(answer, version: version, keepAlive: keepAlive, headOnly: headOnly, gzip: gzip, on: channel)
+        }
+        let (page, answers) = (self.page, self.answers)
+        let stamp = key.run.flatMap { page.sessions.stamp(run: $0) }
+        switch answers.request(key, stamp: stamp, deliver: deliver) {
+        case .ready(let answer):
+            deliver(answer)
+        case .joined:
+            break
+        case .build:
+            // The list of sessions is cheap and every page needs it: never turned away.
+            let admitted = work.submit(always: key == .sessions) {
+                answers.finish(key, PageAnswer(page.respond(to: route)), stamp: stamp)
+            }
+            if !admitted {
+                var busy = InspectorPage.Response.text(503, "the inspector has \(work.limit) requests in hand already; try again in a moment")
+                busy.headers.append(("Retry-After", "1"))
+                answers.fail(key, PageAnswer(busy))
             }
         }
     }
@@ -133,16 +185,27 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Writes a whole response; safe from any thread, as NIO hops to the channel's event loop.
     static func write(_ response: InspectorPage.Response, version: HTTPVersion, keepAlive: Bool, headOnly: Bool, on channel: any Channel) {
+        let body = channel.allocator.buffer(bytes: response.body)
+        let answer = PageAnswer(status: response.status, contentType: response.contentType, body: body, seq: response.seq, headers: response.headers)
+        write(answer, version: version, keepAlive: keepAlive, headOnly: headOnly, gzip: false, on: channel)
+    }
+
+    /// Writes a whole answer, its gzip form when it has one and the client takes it; the body is shared, not copied.
+    static func write(_ answer: PageAnswer, version: HTTPVersion, keepAlive: Bool, headOnly: Bool, gzip: Bool, on channel: any Channel) {
+        let compressed = gzip ? answer.gzipped : nil
+        let body = compressed ?? answer.body
         var headers = HTTPHeaders(securityHeaders)
-        headers.add(name: "Content-Type", value: response.contentType)
-        headers.add(name: "Content-Length", value: "\(response.body.count)")
-        if let seq = response.seq { headers.add(name: "X-Lens-Seq", value: "\(seq)") }
-        for (name, value) in response.headers { headers.add(name: name, value: value) }
+        headers.add(name: "Content-Type", value: answer.contentType)
+        headers.add(name: "Content-Length", value: "\(body.readableBytes)")
+        if compressed != nil { headers.add(name: "Content-Encoding", value: "gzip") }
+        if answer.gzipped != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
+        if let seq = answer.seq { headers.add(name: "X-Lens-Seq", value: "\(seq)") }
+        for (name, value) in answer.headers { headers.add(name: name, value: value) }
         if !keepAlive { headers.add(name: "Connection", value: "close") }
-        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
+        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
         channel.write(HTTPServerResponsePart.head(head), promise: nil)
         if !headOnly {
-            channel.write(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: response.body))), promise: nil)
+            channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil)
         }
         let done = channel.writeAndFlush(HTTPServerResponsePart.end(nil))
         if !keepAlive { done.whenComplete { _ in channel.close(promise: nil) } }

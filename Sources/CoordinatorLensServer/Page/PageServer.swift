@@ -6,14 +6,19 @@ import NIOHTTP1
 import NIOPosix
 
 /// The inspector page's HTTP listener: binds its port on an event loop group it is given and serves `InspectorPage`
-/// and `PageFeed` over it, holding at most `gate.limit` connections, each within `PageLimits` deadlines.
+/// and `PageFeed` over it, holding at most `gate.limit` connections, each within `PageLimits` deadlines; beyond
+/// loopback, connections that have not shown the token have a small share of their own (`PageGate`).
 final class PageServer: Sendable {
     let feed: PageFeed
     private let page: InspectorPage
-    private let gate: ConnectionGate
+    let gate: PageGate
+    private let summary: RefusalSummary
     private let requestTimeout: Double
+    private let headTimeout: Double
     // Two threads: a page asks for a session's model and picture at once, and only the picture waits for libgvc.
     private let work = PageWork(threads: 2, limit: 32)
+    /// Answers built once and handed to every page that asks (`SharedAnswers`).
+    let answers = SharedAnswers()
     /// The listening channel, set by `start` and taken by `stop`, which may run on other threads.
     private let channel = NIOLockedValueBox<(any Channel)?>(nil)
 
@@ -23,23 +28,31 @@ final class PageServer: Sendable {
     init(
         sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), editorURL: String? = nil,
         context: LeakContext? = nil, token: AccessToken? = nil, limits: PageLimits = PageLimits(), connectionLimit: Int,
-        feedTimers: any EventLoop, log: @escaping @Sendable (String) -> Void
+        feedTimers: any EventLoop, summary: RefusalSummary? = nil, log: @escaping @Sendable (String) -> Void
     ) {
         self.token = token
         page = InspectorPage(sessions: sessions, grace: grace, paths: paths, editorURL: editorURL, context: context)
+        // Event streams are one per open page: as many as a quarter of the page's connections, at least 64.
         feed = PageFeed(
-            sessions: sessions, grace: grace, context: context, stallTimeout: limits.feedStallTimeout, timers: feedTimers, log: log)
-        gate = ConnectionGate(limit: connectionLimit, kind: "page connection", log: log)
+            sessions: sessions, grace: grace, context: context, stallTimeout: limits.feedStallTimeout,
+            maximumClients: max(PageFeed.minimumClients, min(1_024, connectionLimit / 4)), timers: feedTimers, log: log)
+        let summary = summary ?? RefusalSummary(timers: feedTimers, log: log)
+        self.summary = summary
+        gate = PageGate(
+            limit: connectionLimit, waitingLimit: token == nil ? connectionLimit : PageGate.waitingShare(of: connectionLimit), summary: summary,
+            log: log)
         requestTimeout = limits.requestTimeout
+        headTimeout = limits.headTimeout
     }
 
     /// Binds `host:port` (0: a free port); returns the port bound.
     func start(host: String, port: Int, group: any EventLoopGroup) async throws -> Int {
         work.start()
-        let (page, feed, work, token) = (self.page, self.feed, self.work, self.token)
-        let (gate, requestTimeout) = (self.gate, self.requestTimeout)
+        let (page, feed, work, token, answers) = (self.page, self.feed, self.work, self.token, self.answers)
+        let (gate, summary, requestTimeout, headTimeout) = (self.gate, self.summary, self.requestTimeout, self.headTimeout)
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 64)
+            // Hundreds of pages may connect at once: their connections wait in the kernel's queue for a moment, not refused.
+            .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // Out of file descriptors, accept fails at once on every try: back off instead of spinning.
             .serverChannelInitializer { channel in
@@ -49,7 +62,7 @@ final class PageServer: Sendable {
             }
             .childChannelInitializer { channel in
                 // Idle connections count too, and one past the limit is closed at once rather than left queued.
-                guard gate.admit(channel) != nil else {
+                guard gate.admit(channel) else {
                     return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(RefusedConnectionHandler())
                     }
@@ -57,18 +70,25 @@ final class PageServer: Sendable {
                 channel.closeFuture.whenComplete { _ in gate.release(channel) }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(RequestDeadlineHandler(timeout: requestTimeout))
+                    try channel.pipeline.syncOperations.addHandler(RequestDeadlineHandler(timeout: requestTimeout, headTimeout: headTimeout))
                     // An accepted connection's local port is the one the listener bound, 0 given or not.
                     let port = channel.localAddress?.port ?? -1
                     try channel.pipeline.syncOperations.addHandler(
                         PageRequestHandler(
-                            page: page, feed: feed, hosts: HostCheck(port: port), access: PageAccess(token: token, port: port), work: work
+                            page: page, feed: feed, hosts: HostCheck(port: port), access: PageAccess(token: token, port: port), work: work,
+                            gate: gate, summary: summary, answers: answers
                         ))
                 }
             }
         let channel = try await bootstrap.bind(host: host, port: port).get()
         self.channel.withLockedValue { $0 = channel }
         return channel.localAddress?.port ?? port
+    }
+
+    /// Lets go of what the page keeps about `runs` (evicted): replays and built answers.
+    func forget(_ runs: Set<String>) {
+        page.forget(runs)
+        answers.removeAll()
     }
 
     /// Closes the port, then every open page connection.
@@ -79,6 +99,7 @@ final class PageServer: Sendable {
         }
         try? await channel?.close()
         await gate.closeAll()
+        summary.flush()
         await work.shutdown()
         await feed.shutdown()
     }

@@ -21,10 +21,11 @@ final class PageWork: Sendable {
     }
 
     /// Runs `body` on the pool when fewer than `limit` requests are waiting or running; false, and nothing run, when
-    /// that many are.
-    func submit(_ body: @escaping @Sendable () -> Void) -> Bool {
+    /// that many are. `always`: runs it whatever the count (work that is never shed and of which at most one waits,
+    /// as the sessions' list, built once for every page asking: `SharedAnswers`).
+    func submit(always: Bool = false, _ body: @escaping @Sendable () -> Void) -> Bool {
         let taken = admitted.withLockedValue { count in
-            guard count < limit else { return false }
+            guard count < limit || always else { return false }
             count += 1
             return true
         }

@@ -19,6 +19,7 @@ package final class RecordingViewer: Sendable {
         token: AccessToken? = nil, limits: PageLimits = PageLimits(), aliveLimits: [AliveLimit] = [],
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        LiveSessions.limitAllocatorArenas()
         sessions = LiveSessions(maxSessions: Int.max, aliveLimits: aliveLimits)
         for log in logs { _ = sessions.load(log) }
         let budget = DescriptorBudget.current(reserved: ListenOptions().reservedDescriptors, pageLimit: limits.maxConnections)

@@ -1,8 +1,10 @@
 import NIOCore
 import NIOHTTP1
 
-/// Closes a page connection that has not sent a whole request within `timeout` of connecting or of its last response:
-/// the deadline is for the whole request, so a client dripping a byte now and then is closed like a silent one.
+/// Closes a page connection that has not sent a request's head (its line and headers) within `headTimeout`, or the
+/// whole request within `timeout`, of connecting or of its last response: the deadlines are for the whole head and
+/// request, so a client dripping a byte now and then is closed like a silent one. A browser sends its head at once, so
+/// the head's deadline is short; an idle keep-alive connection is closed by it too, and the browser opens another.
 /// Between a request and its response (a picture being drawn) and on an event stream there is no deadline.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -11,10 +13,13 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     typealias OutboundOut = HTTPServerResponsePart
 
     private let timeout: TimeAmount
+    private let headTimeout: TimeAmount
     private var deadline: Scheduled<Void>?
+    private var headDeadline: Scheduled<Void>?
 
-    init(timeout: Double) {
+    init(timeout: Double, headTimeout: Double) {
         self.timeout = .nanoseconds(Int64(max(0.001, timeout) * 1e9))
+        self.headTimeout = .nanoseconds(Int64(max(0.001, min(timeout, headTimeout)) * 1e9))
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -36,7 +41,15 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .end = unwrapInboundIn(data) { disarm() }
+        switch unwrapInboundIn(data) {
+        case .head:
+            headDeadline?.cancel()
+            headDeadline = nil
+        case .end:
+            disarm()
+        case .body:
+            break
+        }
         context.fireChannelRead(data)
     }
 
@@ -50,10 +63,12 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         disarm()
         let channel = context.channel
         deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        headDeadline = context.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
     }
 
     private func disarm() {
         deadline?.cancel()
-        deadline = nil
+        headDeadline?.cancel()
+        (deadline, headDeadline) = (nil, nil)
     }
 }

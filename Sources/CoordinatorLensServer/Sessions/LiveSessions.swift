@@ -104,6 +104,14 @@ package final class LiveSessions: Sendable {
         return entry.map { judged(run: run, $0, grace: grace, now: now) }
     }
 
+    /// What an answer about `run` is built from, cheaply (the page's shared answers): its version, and whether its clock
+    /// runs on (connected and not ended); nil when it is not held.
+    func stamp(run: String) -> SharedAnswers.Stamp? {
+        table.withLockedValue { table in
+            table.entries[run].map { SharedAnswers.Stamp(version: $0.version, ticking: !$0.frozen && !$0.tree.ended) }
+        }
+    }
+
     /// A run's lines so far, to replay up to an earlier point, and whether events past the history limit were left
     /// out of it.
     package func history(run: String) -> (log: SessionLog, complete: Bool)? {
@@ -111,6 +119,13 @@ package final class LiveSessions: Sendable {
         return kept.map { history, notes, tree, complete in
             (history.log(header: tree.header, notes: notes, idScope: tree.idScope), complete)
         }
+    }
+
+    /// A run's kept lines as they are held (a copy that shares their storage, taken in a moment), to ask for the seqs
+    /// the slider reaches or one event without building the whole log; and whether events past the history limit were
+    /// left out.
+    func historyChunks(run: String) -> (chunks: HistoryChunks, complete: Bool)? {
+        table.withLockedValue { $0.entries[run].map { ($0.history, !$0.historyFull) } }
     }
 
     /// The runs changed since the last call (opened, fed, closed, warned) and the runs no longer held.
@@ -150,6 +165,53 @@ package final class LiveSessions: Sendable {
             }
         }
         return judged
+    }
+
+    /// Encodes the lines of the sessions that finished since the last call (ended with no connection left, or loaded
+    /// from a recording), outside the lock, so each keeps its tree and judgement and a few bytes an event instead of
+    /// its whole list of events; returns how many. Blocks for a while on a big session: call it off the event loops.
+    @discardableResult
+    func compactFinished() -> Int {
+        // The lines handed out go before the memory is handed back: they are the last copy of the old lists.
+        let compacted = compactDue()
+        if compacted > 0 { Self.returnFreedMemory() }
+        return compacted
+    }
+
+    private func compactDue() -> Int {
+        let due = table.withLockedValue { $0.takeCompactable() }
+        for (run, history) in due {
+            let compacted = history.compact()
+            table.withLockedValue { $0.keepCompacted(compacted, run: run) }
+        }
+        return due.count
+    }
+
+    /// Keeps glibc's allocator to two arenas (unless `MALLOC_ARENA_MAX` says otherwise): by default it makes one per
+    /// thread that contends, up to eight per core, and each keeps the high-water mark of what its thread once built (a
+    /// page's model, a judgement), so 200 pages polling a big session held 600 MB where two arenas hold 400 MB, at the
+    /// same speed (`make bench`, Benchmarks/readers.py). Called once, as the server starts.
+    static func limitAllocatorArenas() {
+        #if canImport(Glibc)
+        guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil else { return }
+        typealias Option = @convention(c) (Int32, Int32) -> Int32
+        // M_ARENA_MAX in glibc's malloc.h.
+        if let mallopt = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+            _ = unsafeBitCast(mallopt, to: Option.self)(-8, 2)
+        }
+        #endif
+    }
+
+    /// Hands memory freed by the allocator back to the system, so what a finished or evicted session let go shows in
+    /// the process's resident size (glibc keeps freed pages otherwise).
+    static func returnFreedMemory() {
+        #if canImport(Glibc)
+        // Looked up rather than linked: glibc has it, other C libraries may not.
+        typealias Trim = @convention(c) (Int) -> Int32
+        if let trim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(trim, to: Trim.self)(0)
+        }
+        #endif
     }
 
     /// Sessions dropped since the last call to make room for a new run under the session limit.

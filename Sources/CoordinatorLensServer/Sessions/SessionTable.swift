@@ -105,6 +105,8 @@ package struct SessionTable: Sendable {
     private var changedRuns = Set<String>()
     /// Changes so far, over all runs.
     private var changes = 0
+    /// Finished runs (ended, no connection left; or loaded from a recording) whose lines are not compacted yet.
+    private var compactDue = Set<String>()
 
     /// An empty table with these limits.
     package init(maxKeptMalformed: Int = 100, maxSessions: Int = 1_000, maxHistoryEvents: Int = 1_000_000, maxCoordinators: Int = 1_000_000) {
@@ -162,6 +164,23 @@ package struct SessionTable: Sendable {
             entries[run]!.finishCounted = true
             finished += 1
         }
+        if entry.connections == 0, entry.tree.ended, !entry.history.isCompact { compactDue.insert(run) }
+    }
+
+    /// Finished runs whose lines are to be compacted, with those lines (a copy that shares their storage); each is
+    /// handed out once.
+    package mutating func takeCompactable() -> [(run: String, history: HistoryChunks)] {
+        defer { compactDue = [] }
+        return compactDue.compactMap { run in
+            guard let entry = entries[run], entry.connections == 0, !entry.history.isCompact else { return nil }
+            return (run, entry.history)
+        }
+    }
+
+    /// Keeps `compacted` as `run`'s lines when they are still the ones it was made from (no line came meanwhile).
+    package mutating func keepCompacted(_ compacted: HistoryChunks, run: String) {
+        guard let entry = entries[run], entry.connections == 0, entry.history.count == compacted.count, !entry.history.isCompact else { return }
+        entries[run]!.history = compacted
     }
 
     /// One line of `run`'s stream.
@@ -242,6 +261,7 @@ package struct SessionTable: Sendable {
         entry.finishCounted = true
         entries[log.header.run] = entry
         order.append(log.header.run)
+        compactDue.insert(log.header.run)
         changedRuns.insert(log.header.run)
         return true
     }
@@ -339,6 +359,7 @@ package struct SessionTable: Sendable {
         guard !runs.isEmpty else { return }
         for run in runs { entries.removeValue(forKey: run) }
         order.removeAll { runs.contains($0) }
+        compactDue.subtract(runs)
         changedRuns.formUnion(runs)
     }
 }

@@ -1,13 +1,20 @@
 import ArgumentParser
 import CoordinatorLensServer
 
-/// `--max-page-connections`, `--page-request-timeout` and `--feed-stall-timeout`: how the inspector page's port of
+/// `--max-page-connections`, `--page-head-timeout`, `--page-request-timeout` and `--feed-stall-timeout`: how the inspector page's port of
 /// `listen` and `view` is bounded (README, "coordlens listen").
 struct PageLimitOptions: ParsableArguments {
     @Option(
         name: .customLong("max-page-connections"),
-        help: "Page connections open at once, idle ones included; past it new ones are closed. Default: a quarter of the open-file limit less 32, at most 128.")
+        help:
+            "Page connections open at once, idle ones included; past it a new one replaces the one that has waited longest for a request. Default: a quarter of the open-file limit less 32, at most 4096."
+    )
     var maxPageConnections: Int?
+
+    @Option(
+        name: .customLong("page-head-timeout"),
+        help: "Seconds a page connection may take to send a request's line and headers (from connecting, or from its last answer); then it is closed.")
+    var headTimeout = PageLimits().headTimeout
 
     @Option(
         name: .customLong("page-request-timeout"),
@@ -20,6 +27,7 @@ struct PageLimitOptions: ParsableArguments {
     func validate() throws {
         if let maxPageConnections, maxPageConnections < 1 { throw ValidationError("--max-page-connections must be at least 1") }
         if !(requestTimeout > 0) { throw ValidationError("--page-request-timeout must be a number of seconds above 0") }
+        if !(headTimeout > 0) { throw ValidationError("--page-head-timeout must be a number of seconds above 0") }
         if !(feedStallTimeout > 0) { throw ValidationError("--feed-stall-timeout must be a number of seconds above 0") }
     }
 
@@ -27,6 +35,7 @@ struct PageLimitOptions: ParsableArguments {
         var limits = PageLimits()
         limits.maxConnections = maxPageConnections
         limits.requestTimeout = requestTimeout
+        limits.headTimeout = headTimeout
         limits.feedStallTimeout = feedStallTimeout
         return limits
     }

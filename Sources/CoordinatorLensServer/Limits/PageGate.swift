@@ -1,0 +1,133 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// The page port's connections: at most `limit` open, idle ones included, so descriptors stay free for hooks.
+///
+/// A connection *waits* until it shows a request the page takes: any whole request head on loopback, one that brings
+/// the token (by cookie, header or address) beyond it. At most `waitingLimit` wait at once (beyond loopback a small
+/// share), and a new connection that finds either limit reached takes the place of the one that has waited longest,
+/// which is closed: clients that send nothing, drip their requests or lack the token can never keep a browser that
+/// does from the page, however many connections they open. Only when every connection has shown a request is a new
+/// one turned away. Refusals and replacements are said on one status line per few seconds (`RefusalSummary`).
+final class PageGate: Sendable {
+    private struct Entry {
+        let channel: any Channel
+        let serial: Int
+        var proven: Bool
+    }
+
+    private struct State {
+        var open: [ObjectIdentifier: Entry] = [:]
+        /// Waiting connections by age, oldest first; entries that no longer wait are skipped when met.
+        var queue = CircularBuffer<(id: ObjectIdentifier, serial: Int)>()
+        var waiting = 0
+        var serial = 0
+        var full = false
+    }
+
+    let limit: Int
+    let waitingLimit: Int
+    private let summary: RefusalSummary
+    private let log: @Sendable (String) -> Void
+    private let state = NIOLockedValueBox(State())
+
+    init(limit: Int, waitingLimit: Int, summary: RefusalSummary, log: @escaping @Sendable (String) -> Void) {
+        self.limit = max(1, limit)
+        self.waitingLimit = max(1, min(limit, waitingLimit))
+        self.summary = summary
+        self.log = log
+    }
+
+    /// The share of `limit` that may wait at once beyond loopback: a quarter of it, 8 to 256. A browser shows its token
+    /// at once, so it needs few; the more there are, the longer a newcomer survives clients that churn through them.
+    static func waitingShare(of limit: Int) -> Int {
+        max(8, min(256, limit / 4))
+    }
+
+    /// Whether a newly accepted connection may stay (when it may not, the caller closes it); makes room by closing
+    /// the connection that has waited longest.
+    func admit(_ channel: any Channel) -> Bool {
+        let (admitted, replaced, firstFull) = state.withLockedValue { state -> (Bool, (any Channel)?, Bool) in
+            state.serial += 1
+            var replaced: (any Channel)?
+            if state.open.count >= limit || state.waiting >= waitingLimit {
+                guard let oldest = Self.takeOldestWaiting(&state) else {
+                    defer { state.full = true }
+                    return (false, nil, !state.full)
+                }
+                replaced = oldest
+            }
+            state.open[ObjectIdentifier(channel)] = Entry(channel: channel, serial: state.serial, proven: false)
+            state.queue.append((ObjectIdentifier(channel), state.serial))
+            state.waiting += 1
+            if state.queue.count > 2 * state.open.count + 64 { Self.compact(&state) }
+            return (true, replaced, false)
+        }
+        if firstFull {
+            log("page connection limit of \(limit) reached, every one showing a request: closing new page connections until one ends")
+        }
+        if let replaced {
+            replaced.close(promise: nil)
+            summary.note(
+                "page connection limit of \(limit) reached (at most \(waitingLimit) waiting for a request): closing the page connections that have waited longest to make room",
+                reason: "page connections closed to make room, having sent no request")
+        } else if !admitted {
+            summary.note("page connection turned away: all \(limit) show requests", reason: "page connections over the limit")
+        }
+        return admitted
+    }
+
+    /// The connection showed a request the page takes: it no longer waits, and is never closed to make room.
+    func prove(_ channel: any Channel) {
+        state.withLockedValue { state in
+            let id = ObjectIdentifier(channel)
+            guard let entry = state.open[id], !entry.proven else { return }
+            state.open[id]!.proven = true
+            state.waiting -= 1
+        }
+    }
+
+    func release(_ channel: any Channel) {
+        let message = state.withLockedValue { state -> String? in
+            guard let entry = state.open.removeValue(forKey: ObjectIdentifier(channel)) else { return nil }
+            if !entry.proven { state.waiting -= 1 }
+            guard state.full, state.open.count < limit else { return nil }
+            state.full = false
+            return "accepting page connections again"
+        }
+        message.map(log)
+    }
+
+    /// Closes every open connection.
+    func closeAll() async {
+        for channel in state.withLockedValue({ $0.open.values.map(\.channel) }) {
+            try? await channel.close()
+        }
+    }
+
+    /// Connections open now, and how many of them wait for a request (for tests).
+    var counts: (open: Int, waiting: Int) {
+        state.withLockedValue { ($0.open.count, $0.waiting) }
+    }
+
+    /// Takes the connection that has waited longest out of the gate; nil when none waits.
+    private static func takeOldestWaiting(_ state: inout State) -> (any Channel)? {
+        while let (id, serial) = state.queue.popFirst() {
+            guard let entry = state.open[id], entry.serial == serial, !entry.proven else { continue }
+            state.open[id] = nil
+            state.waiting -= 1
+            return entry.channel
+        }
+        return nil
+    }
+
+    /// Drops queue entries of connections that no longer wait, so the queue stays as long as the gate is full.
+    private static func compact(_ state: inout State) {
+        var kept = CircularBuffer<(id: ObjectIdentifier, serial: Int)>(initialCapacity: state.waiting + 16)
+        for item in state.queue {
+            if let entry = state.open[item.id], entry.serial == item.serial, !entry.proven { kept.append(item) }
+        }
+        state.queue = kept
+    }
+}
