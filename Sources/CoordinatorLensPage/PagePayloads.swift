@@ -78,6 +78,8 @@ package struct TreeModel: Encodable, Sendable {
     package var leaks: [Leaks]
     /// Pending coordinators of a session seen to its end (ended, or read from a file): `check` fails on them too.
     package var undecided: Int
+    /// For a session seen to its end that never sent `end` (the app died): the sentence `check` gives; nil otherwise.
+    package var stoppedWithoutEnd: String?
     package var marks: [Mark]
     package var warnings: [Diagnostic]
     /// The stored runs and each fingerprint's count in them, for the page's chart; nil without `--history`.
@@ -109,15 +111,26 @@ package struct TreeModel: Encodable, Sendable {
         _ snapshot: Snapshot, summary: SessionSummary, seq: Int?, history: SessionLog?, historyComplete: Bool, atEnd: Bool,
         context: LeakContext? = nil
     ) {
-        self.summary = summary
-        self.seq = seq
         // Scanned from either end, as a session's history can hold a million lines and this runs on every update.
         func recordSeq(_ entry: SessionLog.Entry) -> Int? {
             if case .record(let record) = entry { record.seq } else { nil }
         }
         let entries = history?.entries ?? []
-        firstSeq = entries.lazy.compactMap(recordSeq).first
-        lastSeq = historyComplete ? summary.lastSeq : entries.reversed().lazy.compactMap(recordSeq).first
+        self.init(
+            snapshot, summary: summary, seq: seq, historySeqs: (entries.lazy.compactMap(recordSeq).first, entries.reversed().lazy.compactMap(recordSeq).first),
+            historyComplete: historyComplete, atEnd: atEnd, context: context)
+    }
+
+    /// The model of `snapshot`, the slider reaching the seqs `historySeqs` (the first and last event kept), for a
+    /// caller that knows them without a copy of the whole history (the live server).
+    package init(
+        _ snapshot: Snapshot, summary: SessionSummary, seq: Int?, historySeqs: (first: Int?, last: Int?), historyComplete: Bool, atEnd: Bool,
+        context: LeakContext? = nil
+    ) {
+        self.summary = summary
+        self.seq = seq
+        firstSeq = historySeqs.first
+        lastSeq = historyComplete ? summary.lastSeq : historySeqs.last
         self.historyComplete = historyComplete
         evaluatedAt = snapshot.evaluatedAt
         grace = snapshot.grace
@@ -138,7 +151,9 @@ package struct TreeModel: Encodable, Sendable {
         if let context, !context.runs.isEmpty {
             leakHistory = LeakHistoryChart(runs: context.runs, counts: context.seen.mapValues(\.counts))
         }
-        undecided = atEnd ? SessionCheck(source: "", snapshot: snapshot, atEnd: true).undecided.count : 0
+        let check = atEnd ? SessionCheck(source: "", snapshot: snapshot, atEnd: true) : nil
+        undecided = check?.undecided.count ?? 0
+        stoppedWithoutEnd = check?.stoppedWithoutEnd
         marks = snapshot.marks
         warnings = snapshot.warnings
         heldBy = snapshot.heldBy.compactMap { id, by in

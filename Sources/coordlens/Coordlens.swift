@@ -68,6 +68,15 @@ struct OutputFailure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
+/// The note `check` gives a recording that stops without its `end`, for the commands that only print warnings.
+enum StoppedWithoutEnd {
+    /// The note as a warning without a line, when `snapshot` is the end of a recording that never ended; else none.
+    static func note(_ snapshot: Snapshot, atEnd: Bool) -> [Diagnostic] {
+        guard atEnd, !snapshot.ended else { return [] }
+        return SessionCheck(source: "", snapshot: snapshot, atEnd: true).stoppedWithoutEnd.map { [Diagnostic(line: 0, message: $0)] } ?? []
+    }
+}
+
 /// Prints a session's warnings to standard error as `source:line: message` (`source: message` without a line), the
 /// form editors and CI logs link to.
 enum WarningPrinter {

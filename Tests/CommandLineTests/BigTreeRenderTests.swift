@@ -18,7 +18,8 @@ import Testing
             add(#""event":"add","id":\#(id),"type":"\#(types[(id - 2) % 4])","parent":\#((id - 2) / 4 + 1)"#, at: 0.001)
         }
         for id in leaks { add(#""event":"dismiss","id":\#(id)"#, at: 1) }
-        add(#""event":"heartbeat""#, at: 10)
+        // Ended, as a run that calls end() is: one that stops without it gets a note on standard error.
+        add(#""event":"end""#, at: 10)
         return lines.joined(separator: "\n") + "\n"
     }
 

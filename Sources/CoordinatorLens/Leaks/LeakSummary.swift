@@ -54,6 +54,8 @@ package struct LeakSummary: Sendable {
     package private(set) var undecided = 0
     /// Warnings the sessions had (malformed lines, broken rules), in all.
     package private(set) var warnings = 0
+    /// Sessions whose recording stops without an `end` (`SessionCheck.stoppedWithoutEnd`): no retainer search ran.
+    package private(set) var stoppedWithoutEnd = 0
     /// The paths the sessions exercised, each with the most coordinators in use on it at the end of one session.
     package private(set) var census = PathCensus()
     private var groupByFingerprint: [LeakFingerprint: Int] = [:]
@@ -70,6 +72,7 @@ package struct LeakSummary: Sendable {
             sessions += 1
             undecided += check.undecided.count
             warnings += snapshot.warnings.count
+            if check.stoppedWithoutEnd != nil { stoppedWithoutEnd += 1 }
             census.merge(PathCensus(snapshot))
             let here = RunReference(source: source, run: snapshot.run)
             var inSession: [Int: Int] = [:]
@@ -123,6 +126,7 @@ package struct LeakSummary: Sendable {
         retained += later.retained
         undecided += later.undecided
         warnings += later.warnings
+        stoppedWithoutEnd += later.stoppedWithoutEnd
         census.merge(later.census)
         for group in later.unranked {
             guard let number = groupByFingerprint[group.fingerprint] else {

@@ -82,6 +82,23 @@ public struct HeldBy: Hashable, Sendable, Codable {
         return "\(last.holder).\(Self.withoutPositions(last.field))" + (last.kind == "property" ? "" : " (\(last.kind))")
     }
 
+    /// Whether the search shows that `holder` does not hold the coordinator itself: the path it found ends at another
+    /// object's reference, or nothing living holds it. False when it did not finish (budget, changed, not searched),
+    /// as that shows nothing.
+    package func rulesOut(holder: CoordinatorID) -> Bool {
+        switch outcome {
+        case .live, .cycle: steps.last.map { $0.holderID != holder } ?? false
+        case .unreachable: true
+        case .budget, .changed, .notSearched: false
+        }
+    }
+
+    /// The reference that holds the coordinator, as a reason names it: `suspect`, `in a cycle` when the path goes
+    /// round through the coordinator itself; nil when the search found no holder.
+    var holderText: String? {
+        suspect.map { outcome == .cycle ? "\($0) in a cycle" : $0 }
+    }
+
     /// `children[12].screen` → `children[].screen`: an index in brackets left out, keys in quotes kept.
     static func withoutPositions(_ field: String) -> String {
         var out = ""

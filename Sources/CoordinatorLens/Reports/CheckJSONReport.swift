@@ -40,8 +40,9 @@ package enum CheckJSONReport {
         let snapshot = check.snapshot
         var index = PathIndex(snapshot)
         var head = "{\"app\":\(JSONText.quoted(snapshot.app)),\"run\":\(JSONText.quoted(snapshot.run)),"
-        head += "\"evaluatedAt\":\(JSONText.number(snapshot.evaluatedAt)),\"ended\":\(snapshot.ended),\"coordinators\":["
-        emit(head)
+        head += "\"evaluatedAt\":\(JSONText.number(snapshot.evaluatedAt)),\"ended\":\(snapshot.ended),"
+        if let stopped = check.stoppedWithoutEnd { head += "\"stoppedWithoutEnd\":\(JSONText.quoted(stopped))," }
+        emit(head + "\"coordinators\":[")
         for (position, node) in snapshot.nodes.enumerated() {
             emit((position > 0 ? "," : "") + coordinator(node, path: index.path(to: node.id), heldBy: snapshot.heldBy[node.id], paths: paths))
         }
@@ -56,6 +57,8 @@ package enum CheckJSONReport {
     ) -> String {
         "{\"id\":\(node.id.json),\"type\":\(JSONText.quoted(node.type)),\"parent\":\(node.parent?.json ?? "null"),"
             + "\"verdict\":\"\(node.verdict.rawValue)\",\"reason\":\(node.reason.map(JSONText.quoted) ?? "null"),"
+            // A leak's kind as `diff`, baselines and the history print it (with `path`'s types, its fingerprint).
+            + (node.verdict == .retained ? "\"reasonKind\":\"\(node.leakReasonKind.rawValue)\"," : "")
             + "\"added\":\(site(node.site, paths)),\"bound\":\(site(node.boundSite, paths)),"
             + "\"dismissed\":\(site(node.dismissedSite, paths)),\"removed\":\(site(node.removedSite, paths)),"
             + "\"path\":[\(path.ids.map(\.json).joined(separator: ","))],\"omittedSteps\":\(path.omitted)"

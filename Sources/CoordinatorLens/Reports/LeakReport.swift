@@ -39,6 +39,7 @@ package enum LeakReport {
             text += TextSanitizer.visible(content)
         }
         line("\(snapshot.app) run \(snapshot.run) (evaluated at \(Seconds(snapshot.evaluatedAt)), grace \(Seconds(snapshot.grace)))")
+        if let stopped = check.stoppedWithoutEnd { line("  \(stopped)") }
         // By position, reading the fields each line needs: a copy of each leak's node was a fifth of the report.
         for index in snapshot.nodes.indices where snapshot.nodes[index].verdict == .retained {
             let id = snapshot.nodes[index].id

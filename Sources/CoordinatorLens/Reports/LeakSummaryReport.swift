@@ -52,13 +52,14 @@ package enum LeakSummaryReport {
         return lines.map(TextSanitizer.visible).joined(separator: "\n")
     }
 
-    /// `{"recordings":…,"sessions":…,"retained":…,"undecided":…,"warnings":…,"groups":[…],"unusable":[…]}`, keys in
-    /// this order, groups ranked as in the text.
+    /// `{"recordings":…,"sessions":…,"retained":…,"undecided":…,"stoppedWithoutEnd":…,"warnings":…,"groups":[…],
+    /// "unusable":[…]}`, keys in this order, groups ranked as in the text.
     package static func json(
         for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
     ) -> String {
         var out = "{\"recordings\":\(summary.recordings),\"sessions\":\(summary.sessions),\"retained\":\(summary.retained),"
-        out += "\"undecided\":\(summary.undecided),\"warnings\":\(summary.warnings),\"groups\":["
+        out += "\"undecided\":\(summary.undecided),\"stoppedWithoutEnd\":\(summary.stoppedWithoutEnd),"
+        out += "\"warnings\":\(summary.warnings),\"groups\":["
         out += summary.groups.map { group in
             var text = "{\"fingerprint\":\(JSONText.quoted(group.fingerprint.description)),"
             text += "\"types\":[\(group.fingerprint.types.map(JSONText.quoted).joined(separator: ","))],"
@@ -92,7 +93,8 @@ package enum LeakSummaryReport {
         return out + "]}"
     }
 
-    /// One `file:line:1: error: …` per group at its example's call site, then a `warning` per unusable recording.
+    /// One `file:line:1: error: …` per group at its example's call site, an `error` per unusable recording, and a
+    /// `warning` when sessions stopped without `end()`.
     package static func gcc(
         for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
     ) -> String {
@@ -102,6 +104,7 @@ package enum LeakSummaryReport {
             return "\(place) \(note?.accepted == true ? "warning" : "error"): \(headline(group, of: summary))" + (note.map { " (\($0.text))" } ?? "")
         }
         lines += unusable.map { "\($0.source):\($0.line > 0 ? "\($0.line):1:" : "") error: \($0.message)" }
+        if let stopped = stoppedWithoutEnd(summary) { lines.append("coordlens: warning: \(stopped)") }
         return lines.map { TextSanitizer.visible($0) + "\n" }.joined()
     }
 
@@ -150,8 +153,16 @@ package enum LeakSummaryReport {
             + "\(NumberText.grouped(summary.recordings)) recording\(summary.recordings == 1 ? "" : "s") "
             + "(\(NumberText.grouped(summary.sessions)) session\(summary.sessions == 1 ? "" : "s"))"
         if summary.warnings > 0 { text += ", \(NumberText.grouped(summary.warnings)) warnings" }
+        if let stopped = stoppedWithoutEnd(summary) { text += "; " + stopped }
         if !unusable.isEmpty { text += "; \(NumberText.grouped(unusable.count)) unusable recording\(unusable.count == 1 ? "" : "s")" }
         return text
+    }
+
+    /// `2 sessions stopped without end(): no retainer search ran in them`, or nil when every session ended.
+    package static func stoppedWithoutEnd(_ summary: LeakSummary) -> String? {
+        guard summary.stoppedWithoutEnd > 0 else { return nil }
+        let count = summary.stoppedWithoutEnd
+        return "\(plural(count, "session")) stopped without end(): no retainer search ran in \(count == 1 ? "it" : "them")"
     }
 
     private static func plural(_ count: Int, _ noun: String) -> String {

@@ -11,7 +11,7 @@ import CoordinatorWire
 package enum SARIFReport {
     /// The rules every log lists, in this order, so `ruleIndex` is stable.
     static let rules: [(id: String, name: String, description: String, level: String)] = [
-        ("still-child", "StillChild", "A finished coordinator is still a child of a living parent: it was never removed.", "error"),
+        ("still-child", "StillChild", "A finished coordinator is still attached under a living parent: it was never removed.", "error"),
         ("detached", "Detached", "A finished coordinator was removed from its parent but something else still holds it.", "error"),
         ("outlived-parent", "OutlivedParent", "A coordinator outlived the parent it was attached to.", "error"),
         ("undecided", "Undecided", "The run ended within the grace period of a finished coordinator, so it could not be judged.", "error"),

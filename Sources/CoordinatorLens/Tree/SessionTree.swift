@@ -59,6 +59,22 @@ package struct SessionTree: Sendable {
     private var staleChildren = ChunkedArray<Int>()
     private var staleRoots = 0
     private var staleTotal = 0
+    /// Coordinators added under a parent the session had not seen, by that parent: apps fill a navigation stack (its
+    /// root coordinator) before they show it under its parent, so the child's `add` comes first. Each stays a root
+    /// until its parent's `add` adopts it; only those whose parent never comes are warned about (`warnings`).
+    private var orphansByParent: [CoordinatorID: [Orphan]] = [:]
+    /// The parent each waiting coordinator was added under, while it waits: a later `add` or `remove` of it cancels the
+    /// wait, so an adoption never undoes what the app did since.
+    private var awaitedParent: [CoordinatorID: CoordinatorID] = [:]
+
+    /// A coordinator waiting for the parent it was added under: where that `add` was, for the warning it gets if the
+    /// parent never comes (written only then, as a recording may hold a million of them).
+    private struct Orphan: Sendable {
+        var child: CoordinatorID
+        var line: Int
+        /// The events applied before it, which orders warnings of lines not read from text.
+        var order: Int
+    }
 
     /// An empty tree for the session `header` opens, keeping at most `limits.maximumWarnings` diagnostics.
     package init(header: SessionHeader, limits: InputLimits = .default) {
@@ -118,14 +134,50 @@ package struct SessionTree: Sendable {
         indexByID[id].map { coordinators[$0] }
     }
 
-    /// The warnings a snapshot shows: the kept diagnostics, then one that counts the rest, if any were left out.
+    /// The warnings a snapshot shows: the kept diagnostics with, in line order, an `add` under a parent that has not
+    /// come (yet), then one that counts the rest, if any were left out.
     package var warnings: [Diagnostic] {
-        guard suppressedWarnings > 0 else { return diagnostics }
-        let count = suppressedWarnings
+        let unadopted = unadoptedWarnings(keeping: Swift.max(0, maximumWarnings - diagnostics.count))
+        let count = suppressedWarnings + unadopted.unkept
+        let kept = Self.mergedByLine(diagnostics, unadopted.kept[...])
+        guard count > 0 else { return kept }
         let message =
             "… and \(NumberText.grouped(count)) more warning\(count == 1 ? "" : "s")"
             + " (only the first \(NumberText.grouped(maximumWarnings)) are kept)"
-        return diagnostics + [Diagnostic(line: 0, message: message)]
+        return kept + [Diagnostic(line: 0, message: message)]
+    }
+
+    /// The first `room` warnings, in the order found, of coordinators still waiting for their parent, and how many
+    /// more there are.
+    private func unadoptedWarnings(keeping room: Int) -> (kept: [Diagnostic], unkept: Int) {
+        guard !awaitedParent.isEmpty else { return ([], 0) }
+        var waiting: [(orphan: Orphan, parent: CoordinatorID)] = []
+        for (parent, orphans) in orphansByParent {
+            for orphan in orphans where awaitedParent[orphan.child] == parent { waiting.append((orphan, parent)) }
+        }
+        waiting.sort { $0.orphan.order < $1.orphan.order }
+        let kept = waiting.prefix(room).map { item in
+            let message = "add of \(nameOrID(item.orphan.child)) under unknown parent \(item.parent): kept as a root"
+            return Self.bounded(Diagnostic(line: item.orphan.line, message: message))
+        }
+        return (kept, waiting.count - kept.count)
+    }
+
+    /// `late` placed among `kept` by line, each before the first kept one of a later line; a kept one without a
+    /// line stays where it is.
+    private static func mergedByLine(_ kept: [Diagnostic], _ late: ArraySlice<Diagnostic>) -> [Diagnostic] {
+        guard !late.isEmpty else { return kept }
+        var merged: [Diagnostic] = []
+        merged.reserveCapacity(kept.count + late.count)
+        var next = late.startIndex
+        for diagnostic in kept {
+            while next < late.endIndex, diagnostic.line > 0, late[next].line < diagnostic.line {
+                merged.append(late[next])
+                next += 1
+            }
+            merged.append(diagnostic)
+        }
+        return merged + late[next...]
     }
 
     /// Records a problem found outside the tree's own rules, such as a malformed line.
@@ -134,13 +186,16 @@ package struct SessionTree: Sendable {
             suppressedWarnings += 1
             return
         }
+        diagnostics.append(Self.bounded(diagnostic))
+    }
+
+    /// A warning may name a type of up to a whole line; a thousand of them naming the same 1 MiB type would keep a GB.
+    private static func bounded(_ diagnostic: Diagnostic) -> Diagnostic {
+        guard diagnostic.message.utf8.count > maximumMessageBytes else { return diagnostic }
         var diagnostic = diagnostic
-        // A warning may name a type of up to a whole line; a thousand of them naming the same 1 MiB type would keep a GB.
-        if diagnostic.message.utf8.count > Self.maximumMessageBytes {
-            let bytes = diagnostic.message.utf8.count
-            diagnostic.message = String(diagnostic.message.prefix(Self.maximumMessageBytes / 4)) + "… (\(bytes) bytes in all)"
-        }
-        diagnostics.append(diagnostic)
+        let bytes = diagnostic.message.utf8.count
+        diagnostic.message = String(diagnostic.message.prefix(maximumMessageBytes / 4)) + "… (\(bytes) bytes in all)"
+        return diagnostic
     }
 
     /// Counts `count` problems that were found after the kept warnings were full and never kept.
@@ -221,6 +276,7 @@ package struct SessionTree: Sendable {
 
     private mutating func add(_ id: CoordinatorID, type: String, parent: CoordinatorID?, _ record: EventRecord) {
         var parentIndex: Int?
+        var unseenParent: CoordinatorID?
         if let parent {
             if parent == id {
                 warn(record, "add of \(type)#\(id) under itself: parent cycle ignored")
@@ -229,7 +285,7 @@ package struct SessionTree: Sendable {
             if let index = indexByID[parent] {
                 parentIndex = index
             } else {
-                warn(record, "add of \(type)#\(id) under unknown parent \(parent): kept as a root")
+                unseenParent = parent
             }
         }
         guard let index = indexByID[id] else {
@@ -240,6 +296,8 @@ package struct SessionTree: Sendable {
             let index = coordinators.count - 1
             indexByID[id] = index
             attach(index, to: parentIndex, record)
+            if let unseenParent { waitForParent(unseenParent, index, record) }
+            adoptOrphans(of: index, record)
             return
         }
         let existing = coordinators[index]
@@ -255,12 +313,40 @@ package struct SessionTree: Sendable {
             warn(record, "moving \(existing.type)#\(id) under \(parentName) would make a parent cycle\(former): ignored")
             return
         }
+        // The app placed it again: an adoption it waited for would undo that.
+        awaitedParent[id] = nil
         detach(index)
         coordinators[index].removedAt = nil
         coordinators[index].removedFrom = nil
         coordinators[index].removedSite = nil
         coordinators[index].orphanedAt = nil
         attach(index, to: parentIndex, record)
+        if let unseenParent { waitForParent(unseenParent, index, record) }
+    }
+
+    /// Keeps the coordinator at `index`, just made a root, waiting for `parent`'s `add`.
+    private mutating func waitForParent(_ parent: CoordinatorID, _ index: Int, _ record: EventRecord) {
+        let id = coordinators[index].id
+        awaitedParent[id] = parent
+        orphansByParent[parent, default: []].append(Orphan(child: id, line: record.line, order: eventCount))
+    }
+
+    /// Moves the coordinators added under the one at `index` before it was (those still waiting) under it, each with
+    /// its subtree, in the order they were added.
+    private mutating func adoptOrphans(of parentIndex: Int, _ record: EventRecord) {
+        guard !orphansByParent.isEmpty else { return }
+        let parent = coordinators[parentIndex].id
+        guard let orphans = orphansByParent.removeValue(forKey: parent) else { return }
+        for orphan in orphans where awaitedParent[orphan.child] == parent {
+            awaitedParent[orphan.child] = nil
+            guard let index = indexByID[orphan.child] else { continue }
+            if pathAncestry(of: parentIndex, reaches: index) != nil {
+                warn(record, "adopting \(name(of: index)) under \(name(of: parentIndex)) would make a parent cycle: kept as a root")
+                continue
+            }
+            detach(index)
+            attach(index, to: parentIndex, record)
+        }
     }
 
     private mutating func attach(_ index: Int, to parentIndex: Int?, _ record: EventRecord) {
@@ -355,6 +441,13 @@ package struct SessionTree: Sendable {
         guard let index = known(id, record, "remove") else { return }
         // Fields read in place: a copy of the whole coordinator retained and released each of its strings and sites.
         guard let current = coordinators[index].parent else {
+            // Removed before the parent it waits for came: done, and no longer to be adopted.
+            if let awaited = awaitedParent[id], parent == nil || parent == awaited {
+                awaitedParent[id] = nil
+                coordinators[index].removedSite = record.site
+                if coordinators[index].removedAt == nil { coordinators[index].removedAt = record.time }
+                return
+            }
             let from = parent.map { " from \(nameOrID($0))" } ?? ""
             warn(record, "remove of \(coordinators[index].type)#\(id)\(from), which is not attached to any parent")
             return

@@ -40,7 +40,8 @@ struct CheckFinding {
     var node: SnapshotNode?
     /// `App#1 › Home#2 › Yellow#5`: the coordinator's path from the root, empty for input warnings.
     var path: String
-    /// The coordinator that holds a retained one (its parent), or the parent it was removed from.
+    /// The coordinator a retained one hangs under (its parent, which may only be attached to it), or the parent it was
+    /// removed from.
     var holder: SnapshotNode?
     /// The index of its session in `CheckResult.sessions`.
     var session: Int
@@ -70,8 +71,9 @@ extension CheckResult {
             for node in snapshot.retained {
                 // A leak the baseline accepts is a warning; the note (known, new, seen before) ends its reason.
                 let note = notes.note(session: index, id: node.id)
-                // Who holds it, as the hook found it: the holding field alone, so leaks one reference holds read alike.
-                let holder = snapshot.heldBy[node.id]?.suspect.map { "; held by \($0)" } ?? ""
+                // Who holds it, as the hook found it: the holding field alone, so leaks one reference holds read alike
+                // (an attached-only reason names it already).
+                let holder = snapshot.isAttachedOnly(node) ? "" : snapshot.heldBy[node.id]?.suspect.map { "; held by \($0)" } ?? ""
                 let reason = (paths.reason(for: node) ?? "not released") + holder + (note.map { " (\($0.text))" } ?? "")
                 findings.append(
                     finding(
@@ -88,7 +90,9 @@ extension CheckResult {
                 let node = snapshot.nodes[index]
                 findings.append(finding(.late, .note, rule: "late", node: node, word: "late", reason: paths.reason(for: node) ?? "deinited late"))
             }
-            for warning in snapshot.warnings {
+            // A recording without its end is a problem of the input: said once, at the recording, failing nothing.
+            let stopped = check.stoppedWithoutEnd.map { Diagnostic(line: 0, message: $0) }
+            for warning in (stopped.map { [$0] } ?? []) + snapshot.warnings {
                 findings.append(
                     CheckFinding(
                         kind: .inputWarning, severity: .warning, rule: "input-warning", title: "Recording problem",

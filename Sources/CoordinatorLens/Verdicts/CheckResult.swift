@@ -42,6 +42,9 @@ public struct SessionCheck: Sendable {
     /// Pending coordinators of a snapshot taken at the end of the recording: the run stopped before their grace period
     /// was over, so nobody can tell whether they would have been freed. Empty for a snapshot taken at a cut.
     public var undecided: [UndecidedCoordinator]
+    /// For a recording that stops without an `end` (the app died, or still runs), the one sentence every output gives:
+    /// it is judged at its last event, and the retainer search `end()` runs never ran. Nil when it ended, and at a cut.
+    public var stoppedWithoutEnd: String?
 
     /// Judges `snapshot`; `atEnd` says it was taken at the end of its recording, where pending means undecided.
     public init(source: String, snapshot: Snapshot, atEnd: Bool) {
@@ -50,6 +53,12 @@ public struct SessionCheck: Sendable {
         guard atEnd else {
             undecided = []
             return
+        }
+        if !snapshot.ended {
+            // Said because such a run otherwise reads like a finished one, and a missing held-by line like "none found".
+            let searched = snapshot.heldBy.isEmpty ? "" : " at its end, only those the app asked for earlier"
+            stoppedWithoutEnd =
+                "the app stopped without end() (last event at \(Seconds(snapshot.evaluatedAt))): no retainer search ran\(searched)"
         }
         // By position: a node is copied only when it is undecided, not each of them to test its verdict.
         undecided = snapshot.nodes.indices.compactMap { index in

@@ -196,7 +196,7 @@ extension SessionTree {
         var nodes: [SnapshotNode] = []
         nodes.reserveCapacity(coordinatorCount)
         forEachCoordinator { coordinator in
-            let (verdict, retention) = VerdictRules.verdict(for: coordinator, at: time, grace: grace) {
+            let (verdict, retention) = VerdictRules.verdict(for: coordinator, at: time, grace: grace, heldBy: heldBy.isEmpty ? nil : heldBy[coordinator.id]) {
                 storedIgnoringChildren($0)
             }
             var reason = retention?.text

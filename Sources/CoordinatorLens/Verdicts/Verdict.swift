@@ -14,7 +14,8 @@ public enum Verdict: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// The kind of a retention reason, stable across runs (ids are not): part of a leak's fingerprint.
 public enum RetentionKind: String, Hashable, Sendable, Codable, CaseIterable, Comparable, CustomStringConvertible {
-    /// Never removed from a parent that is still alive.
+    /// Attached under a parent that is still alive, never removed: its place in the tree, whoever holds it (the
+    /// retainer search, which only some runs have, changes the reason's words, never the kind).
     case stillChild = "still-child"
     /// Removed (or a root) and still alive: something outside the tree holds it.
     case detached
@@ -33,6 +34,9 @@ public enum RetentionKind: String, Hashable, Sendable, Codable, CaseIterable, Co
 public enum RetentionReason: Hashable, Sendable, Codable {
     /// Never removed from a parent that is still alive.
     case stillChild(parentType: String, parentID: CoordinatorID)
+    /// Never removed from a parent that is still alive, which the retainer search found does not hold it: `holder` is
+    /// the reference that does (`VaultProcessor.coordinator`), nil when nothing living holds it.
+    case attachedOnly(parentType: String, parentID: CoordinatorID, holder: String?)
     /// Removed from `formerParentType#formerParentID` (at `site`), or a root, yet still alive: something outside the
     /// tree holds it.
     case detached(formerParentType: String?, formerParentID: CoordinatorID?, site: CallSite?)
@@ -45,7 +49,7 @@ public enum RetentionReason: Hashable, Sendable, Codable {
     /// The reason's kind, stable across runs (ids are not), for leak fingerprints.
     public var kind: RetentionKind {
         switch self {
-        case .stillChild: .stillChild
+        case .stillChild, .attachedOnly: .stillChild
         case .detached: .detached
         case .outlivedParent: .outlivedParent
         case .overLimit: .overLimit
@@ -58,6 +62,9 @@ public enum RetentionReason: Hashable, Sendable, Codable {
     public var text: String {
         switch self {
         case .stillChild(let type, let id): "still a child of \(type)#\(id)"
+        case .attachedOnly(let type, let id, let holder):
+            "attached under \(type)#\(id), "
+                + (holder.map { "held by \($0)" } ?? "which does not hold it: no living coordinator or screen does")
         case .detached(let type, let id, let site):
             if let type, let id {
                 "detached from \(type)#\(id)\(site.map { " at \($0.description)" } ?? ""); \(Self.heldElsewhere)"
@@ -79,11 +86,13 @@ public enum VerdictRules {
     /// The default grace period in seconds between being done and being deinited.
     public static let defaultGrace: Double = 2
 
-    /// Judges one coordinator at time `evaluatedAt`, given its tree for the retention reason.
+    /// Judges one coordinator at time `evaluatedAt`, given its tree and what the retainer search found holds it
+    /// (`heldBy`) for the retention reason.
     package static func verdict(
         for coordinator: Coordinator,
         at evaluatedAt: Double,
         grace: Double,
+        heldBy: HeldBy? = nil,
         lookup: (CoordinatorID) -> Coordinator?
     ) -> (Verdict, RetentionReason?) {
         let done = coordinator.doneAt
@@ -99,6 +108,11 @@ public enum VerdictRules {
         }
         if parent.deinitAt != nil {
             return (.retained, .outlivedParent(parentType: parent.type, parentID: parentID))
+        }
+        // Many designs keep their children elsewhere (processors, stores, view models): saying the parent holds one
+        // the search found held by something else sends the reader to the wrong field.
+        if let heldBy, heldBy.rulesOut(holder: parentID) {
+            return (.retained, .attachedOnly(parentType: parent.type, parentID: parentID, holder: heldBy.holderText))
         }
         return (.retained, .stillChild(parentType: parent.type, parentID: parentID))
     }

@@ -17,6 +17,7 @@ export function drawLeaks(model) {
     el("button", { type: "button", class: "leak-head", on: { click: () => selectNode(group.ids[0], true) } }, el("span", { class: "n" }, `×${group.ids.length}`), breakable(group.fingerprint)),
     siteRow(nodeById(group.ids[0]), model.editorURL),
     el("div", { class: "members" }, group.ids.slice(0, 12).map(link), group.ids.length > 12 ? `… ${group.ids.length - 12} more` : null))));
+  if (model.stoppedWithoutEnd) $("leaks").append(el("li", { class: "hint stopped" }, model.stoppedWithoutEnd));
   if (model.undecided) $("leaks").append(el("li", { class: "hint" }, `${model.undecided} undecided: the run ended within the grace period of a done coordinator`));
   announce(model);
 }

@@ -136,7 +136,7 @@ package struct DOTWriter: Sendable {
                     node, in: snapshot, at: positions?[index], size: (boxes[index].width, boxes[index].height), compactLines: compactLabels[index],
                     looks: looks)
                 if let parent, above >= 0, case .node = items[above] {
-                    out += edgeStatement(from: parent, to: node, detached: detached)
+                    out += edgeStatement(from: parent, to: node, detached: detached, attachedOnly: snapshot.isAttachedOnly(node))
                 } else if above >= 0 {
                     out += "  \(names[above]) -> \(names[index]) [id=\"e\(names[above])-\(names[index])\", class=\"holds elided\", style=dashed];\n"
                 }
@@ -377,12 +377,15 @@ package struct DOTWriter: Sendable {
 
     /// A retained child's edge from a parent still alive is the bold red "who holds it"; an edge to or from a
     /// deinited node is grey and dashed, as that link no longer holds anything; so is the edge to a coordinator
-    /// detached from its parent, red when something else keeps it.
-    private func edgeStatement(from parent: SnapshotNode, to child: SnapshotNode, detached: Bool) -> String {
+    /// detached from its parent, red when something else keeps it. A retained child the retainer search found its
+    /// parent does not hold (`attachedOnly`) hangs there by a thin dotted red edge: attached, not held.
+    private func edgeStatement(from parent: SnapshotNode, to child: SnapshotNode, detached: Bool, attachedOnly: Bool) -> String {
         let attributes: String
         if detached {
             let color = child.verdict == .retained ? NodeLook.leakRed : NodeLook.goneGrey
             attributes = "class=\"detached\", color=\"\(color)\", style=dashed"
+        } else if attachedOnly {
+            attributes = "class=\"attached-retained\", color=\"\(NodeLook.leakRed)\", style=dotted"
         } else if child.verdict == .retained && !parent.verdict.isGone {
             attributes = "class=\"holds-retained\", color=\"\(NodeLook.leakRed)\", penwidth=3"
         } else if child.verdict.isGone || parent.verdict.isGone {
@@ -487,6 +490,15 @@ package struct DOTWriter: Sendable {
             "<TR><TD><FONT COLOR=\"\(NodeLook.leakRed)\"><B>━━</B></FONT></TD>"
                 + "<TD COLSPAN=\"2\" ALIGN=\"LEFT\">red edge: the live parent still holding a retained one</TD></TR>"
         )
+        // Only where the picture has one, so pictures of designs whose parents own their children stay as they were.
+        // Through the few the search looked at, not every node.
+        if snapshot.heldBy.keys.contains(where: { id in shown.contains(id) && snapshot.node(id).map(snapshot.isAttachedOnly) == true }) {
+            rows.append(
+                "<TR><TD><FONT COLOR=\"\(NodeLook.leakRed)\">┈┈</FONT></TD>"
+                    + "<TD COLSPAN=\"2\" ALIGN=\"LEFT\">dotted edge: attached under a live parent that does not hold it "
+                    + "(its reason and held by name what does)</TD></TR>"
+            )
+        }
         rows.append(
             "<TR><TD><FONT COLOR=\"\(NodeLook.leakRed)\">╍╍</FONT></TD>"
                 + "<TD COLSPAN=\"2\" ALIGN=\"LEFT\">dashed edge: removed from this parent (red: still alive), or a link to a deinited one</TD></TR>"

@@ -36,6 +36,7 @@ struct BaselineCommand: ParsableCommand {
             for problem in unusable { FileHandle.standardError.write(Data("\(problem.description)\n".utf8)) }
             throw ExitCode(2)
         }
+        if let stopped = LeakSummaryReport.stoppedWithoutEnd(summary) { FileHandle.standardError.write(Data("\(stopped)\n".utf8)) }
         let baseline = LeakBaseline(summary: summary)
         let text = BaselineFile.text(for: baseline)
         guard let output, output != "-" else {

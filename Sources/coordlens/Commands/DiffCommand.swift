@@ -182,7 +182,7 @@ struct DiffCommand: ParsableCommand {
             } catch {
                 throw UsageFailure(message: "\(side) (\(picked.source)): \(error.message)")
             }
-            WarningPrinter.print(snapshot.warnings, source: picked.source)
+            WarningPrinter.print(snapshot.warnings + StoppedWithoutEnd.note(snapshot, atEnd: cut == .end), source: picked.source)
             return (snapshot, picked.source)
         }
     }

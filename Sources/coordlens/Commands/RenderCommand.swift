@@ -96,6 +96,6 @@ struct RenderCommand: ParsableCommand {
             try CommandOutput.write(bytes, to: output)
         }
         progress.finish()
-        WarningPrinter.print(snapshot.warnings, source: session.source)
+        WarningPrinter.print(snapshot.warnings + StoppedWithoutEnd.note(snapshot, atEnd: point.cut == .end), source: session.source)
     }
 }
