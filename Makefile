@@ -174,7 +174,7 @@ test-browser: browser-tools
 ## each: run together on two cores, two of the hook's tests once read no session back from the hook's memory sink.
 test-thread-sanitizer: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
+	COORDLENS_SANITIZED=thread $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter EndToEndTests
 
 ## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their
@@ -184,7 +184,7 @@ test-thread-sanitizer: deps
 ## dependencies compile without any), so a warning fails CI.
 test-address-sanitizer: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan -Xswiftc -warnings-as-errors
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests'
+	ASAN_OPTIONS=detect_leaks=0 COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps

@@ -130,7 +130,10 @@ struct SessionState {
                 plan.retained.append((object, tracked.id))
             } else {
                 plan.roots.append(object)
-                if let screen = registry.screens[tracked.id]?.object { plan.roots.append(screen) }
+                if let screen = registry.screens[tracked.id]?.object {
+                    plan.roots.append(screen)
+                    plan.screens[ObjectIdentifier(screen)] = "\(_typeName(type(of: object), qualified: false))#\(tracked.id)"
+                }
             }
         }
         return plan.retained.isEmpty ? nil : plan

@@ -167,7 +167,7 @@ public final class Tracer: @unchecked Sendable {
         guard plan.options.isEnabled else {
             return plan.notSearched("the search is off (TraceOptions.retainerSearch.isEnabled)")
         }
-        let search = RetainerSearch(ids: plan.ids, options: plan.options)
+        let search = RetainerSearch(ids: plan.ids, screens: plan.screens, options: plan.options)
         if let reason = search.unavailableReason { return plan.notSearched(reason) }
         let stop = MonotonicClock.now() &+ UInt64(plan.options.totalTimeBudget * 1e9)
         return plan.retained.map { retained in

@@ -17,6 +17,8 @@ import Testing
         let root = SourcePaths(root: "/src")
         #expect(root.file(for: CallSite(file: "Shop/Home.swift", line: 9)) == "Shop/Home.swift")
         #expect(root.file(for: CallSite(file: "Shop/Home.swift", line: 9, path: "/src/Shop/Base.swift")) == "Shop/Home.swift")
-        #expect(root.file(for: CallSite(file: "Shop/Home.swift", line: 9, path: "relative/Home.swift")) == "Shop/Home.swift")
+        // A path the hook made relative with `TraceOptions.sourceRoot` is relative to the checkout already.
+        #expect(root.file(for: CallSite(file: "Shop/Home.swift", line: 9, path: "relative/Home.swift")) == "relative/Home.swift")
+        #expect(root.file(for: CallSite(file: "Shop/Home.swift", line: 9, path: "../outside/Home.swift")) == "Shop/Home.swift")
     }
 }

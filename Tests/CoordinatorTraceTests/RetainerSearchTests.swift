@@ -75,12 +75,12 @@ import Testing
             _ = home
         }
         #expect(found.outcome == .live)
-        #expect(found.description == "Screen.onSend (capture) › Coordinator#3", "\(found)")
+        #expect(found.description == "Screen (screen of Coordinator#2).onSend (capture) › Coordinator#3", "\(found)")
     }
 
     @Test func aClosureThatCapturesOnlyItIsItsContext() throws {
         let found = try search { _, _, screen, share in screen.onSend = { share.finish() } }
-        #expect(found.description == "Screen.onSend (closure) › Coordinator#3", "\(found)")
+        #expect(found.description == "Screen (screen of Coordinator#2).onSend (closure) › Coordinator#3", "\(found)")
     }
 
     @Test func aBoundMethod() throws {
@@ -113,7 +113,7 @@ import Testing
 
     @Test func aStrongDelegateBackReference() throws {
         let found = try search { _, _, screen, share in screen.delegate = share }
-        #expect(found.description == "Screen.delegate › Coordinator#3", "\(found)")
+        #expect(found.description == "Screen (screen of Coordinator#2).delegate › Coordinator#3", "\(found)")
     }
 
     @Test func aPropertyCycleThroughAScreen() throws {

@@ -11,7 +11,8 @@ public enum SampleRun {
     ///
     /// `flows` gets the pause to call between a coordinator being done and the moment that judges it, and returns
     /// what the app itself keeps alive (its window, its root coordinator), which stays alive until the session ends.
-    /// A sample with options of its own passes the `arguments` left after taking them, and its trace `options`.
+    /// A sample with options of its own passes the `arguments` left after taking them, and its trace `options`; a
+    /// `sourceRoot` left nil becomes this package's root.
     public static func main(
         app: String, arguments: [String] = Array(CommandLine.arguments.dropFirst()), options: TraceOptions = TraceOptions(),
         _ flows: (_ settle: () -> Void) -> Any
@@ -23,11 +24,19 @@ public enum SampleRun {
             FileHandle.standardError.write(Data("\(app): \(error)\nusage: \(app) [--tcp HOST:PORT [--token TOKEN] | --file PATH]\n".utf8))
             exit(2)
         }
+        var options = options
+        if options.sourceRoot == nil { options.sourceRoot = packageRoot }
         CoordinatorTrace.start(app: app, sink: destination.makeSink(), options: options)
         ScreenDepartures.install()
         let keptAlive = flows(pause)
         withExtendedLifetime(keptAlive) { CoordinatorTrace.end() }
     }
+
+    /// The package's root, taken off the front of every call site's path: the committed recordings then name
+    /// `samples/yui/AppCoordinators.swift`, not the folders of the machine that recorded them. This file is
+    /// `<root>/samples/SampleRun/SampleRun.swift`.
+    static let packageRoot = URL(fileURLWithPath: "\(#filePath)")
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     /// Waits until the hook has stamped everything that happened so far (on Linux it notices deallocations by
     /// polling), then lets the grace period pass.

@@ -5,7 +5,8 @@ import UIKitStandIn
 // wraps a navigation controller and keeps a completion closure per presented screen, a library coordinator cached
 // and shown again after a swipe-down, and a tab tray that makes a panel coordinator on every panel switch.
 
-/// The app's own base coordinator, as such apps write it: children in an array, added and removed by hand.
+/// The app's own base coordinator, as such apps write it: children in an array, added and removed by hand. Both take
+/// their caller's call site (all four parts), so the events name the line of the subclass that did it.
 class BaseCoordinator {
     var childCoordinators: [BaseCoordinator] = []
     let router: Router
@@ -14,15 +15,21 @@ class BaseCoordinator {
         self.router = router
     }
 
-    func add(child: BaseCoordinator, file: StaticString = #fileID, line: UInt = #line) {
+    func add(
+        child: BaseCoordinator,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
         childCoordinators.append(child)
-        CoordinatorTrace.added(child, to: self, file: file, line: line)
+        CoordinatorTrace.added(child, to: self, file: file, line: line, function: function, filePath: filePath)
     }
 
-    func remove(child: BaseCoordinator?) {
+    func remove(
+        child: BaseCoordinator?,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
         guard let child, let index = childCoordinators.firstIndex(where: { $0 === child }) else { return }
         childCoordinators.remove(at: index)
-        CoordinatorTrace.removed(child, from: self)
+        CoordinatorTrace.removed(child, from: self, file: file, line: line, function: function, filePath: filePath)
     }
 }
 

@@ -3,27 +3,37 @@ import UIKitStandIn
 
 /// A coordinator as this shop app writes them: it owns its children and hears from them when their flow ends.
 ///
-/// The app's own base class, instrumented in place: three hook calls where it already adds, removes and shows.
+/// The app's own base class, instrumented in place: three hook calls where it already adds, removes and shows, each
+/// with its caller's call site (all four parts), so the events name the line of the subclass that did it.
 class Coordinator {
     var children: [Coordinator] = []
     weak var parent: Coordinator?
 
     func start() {}
 
-    func addChild(_ child: Coordinator, file: StaticString = #fileID, line: UInt = #line) {
+    func addChild(
+        _ child: Coordinator,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
         children.append(child)
         child.parent = self
-        CoordinatorTrace.added(child, to: self, file: file, line: line)
+        CoordinatorTrace.added(child, to: self, file: file, line: line, function: function, filePath: filePath)
     }
 
-    func removeChild(_ child: Coordinator) {
+    func removeChild(
+        _ child: Coordinator,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
         children.removeAll { $0 === child }
-        CoordinatorTrace.removed(child, from: self)
+        CoordinatorTrace.removed(child, from: self, file: file, line: line, function: function, filePath: filePath)
     }
 
     /// Marks `screen` as the one this coordinator drives, so its deallocation counts as the flow's end.
-    func drive(_ screen: ViewController) {
-        CoordinatorTrace.bind(self, to: screen)
+    func drive(
+        _ screen: ViewController,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
+        CoordinatorTrace.bind(self, to: screen, file: file, line: line, function: function, filePath: filePath)
     }
 }
 

@@ -29,9 +29,10 @@ final class HomeCoordinator: BaseCoordinator {
 
     @discardableResult
     private func startChild<Child: BaseCoordinator>(
-        _ child: Child, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+        _ child: Child,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
     ) -> Child {
-        store(coordinator: child, file: file, line: line, function: function)
+        store(coordinator: child, file: file, line: line, function: function, filePath: filePath)
         child.start()
         return child
     }

@@ -48,8 +48,11 @@ final class FlowCoordinator {
     }
 
     /// Starts the root flow with `stepper`'s step.
-    func coordinate(with stepper: OneStepper, file: StaticString = #fileID, line: UInt = #line, filePath: StaticString = #filePath) {
-        traceRoot(flow, file: file, line: line, filePath: filePath)
+    func coordinate(
+        with stepper: OneStepper,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
+        traceRoot(flow, file: file, line: line, function: function, filePath: filePath)
         handle(stepper.step)
     }
 

@@ -30,9 +30,13 @@ class AnyCoordinator {
         traceAdded(child, site: site)
     }
 
-    func removeChild(_ child: AnyCoordinator) {
+    /// Removes `child` and reports it, with the call site of whoever removed it.
+    func removeChild(
+        _ child: AnyCoordinator,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
         children.removeAll { $0 === child }
-        traceRemoved(child)
+        traceRemoved(child, site: CallSite(file: file, line: line, function: function, filePath: filePath))
     }
 }
 

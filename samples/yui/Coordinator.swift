@@ -8,32 +8,44 @@ class Coordinator {
 
     /// The screen this coordinator presented, set by `start()`.
     weak var presentedScreen: ViewController? {
-        didSet { traceShowsIfInTree(presentedScreen) }
+        // A setter cannot see who set it: the binding names this line.
+        didSet { traceShowsIfInTree(presentedScreen, file: #fileID, line: #line, function: #function, filePath: #filePath) }
     }
 
     /// Presents the coordinator's screen and sets `presentedScreen`.
     func start() {}
 
+    // The methods take their caller's call site and pass it on, so the events name the app's line that added or
+    // removed, not this file.
+
     /// Adds `child` and attaches the probe to its screen. A child that has not started has no screen yet, so no
     /// probe: start first, then add.
-    func addChild(_ child: Coordinator, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function) {
+    func addChild(
+        _ child: Coordinator,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
         children.append(child)
         child.parent = self
-        traceAdded(child, file: file, line: line, function: function)
-        child.traceShowsIfInTree(child.presentedScreen)
+        traceAdded(child, file: file, line: line, function: function, filePath: filePath)
+        child.traceShowsIfInTree(child.presentedScreen, file: file, line: line, function: function, filePath: filePath)
         child.presentedScreen?.attach(FinishProbe { [weak child] in child?.didFinish() })
     }
 
     /// Lets go of `child`.
-    func removeChild(_ child: Coordinator) {
+    func removeChild(
+        _ child: Coordinator,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
         children.removeAll { $0 === child }
         child.parent = nil
-        traceRemoved(child)
+        traceRemoved(child, file: file, line: line, function: function, filePath: filePath)
     }
 
     /// The flow is over: leave the parent.
-    func didFinish() {
-        parent?.removeChild(self)
+    func didFinish(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function, filePath: StaticString = #filePath
+    ) {
+        parent?.removeChild(self, file: file, line: line, function: function, filePath: filePath)
     }
 }
 

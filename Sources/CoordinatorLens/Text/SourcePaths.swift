@@ -21,6 +21,8 @@ public struct SourcePaths: Hashable, Sendable {
     /// or without a usable `path`, its `file`.
     package func file(for site: CallSite) -> String {
         guard let root, let path = Self.usablePath(of: site) else { return site.file }
+        // A relative path is one the hook already took `TraceOptions.sourceRoot` off: relative to the checkout.
+        guard path.hasPrefix("/") else { return path }
         let prefix = root == "/" ? "/" : root + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : site.file
     }
@@ -62,10 +64,11 @@ public struct SourcePaths: Hashable, Sendable {
         return applied
     }
 
-    /// `site.path` when it can stand for `site.file`: absolute, and naming the same file. A base class that forwards
+    /// `site.path` when it can stand for `site.file`: absolute, or relative to the checkout (as the hook sends it with
+    /// `TraceOptions.sourceRoot`, never climbing out with `..`), and naming the same file. A base class that forwards
     /// `file` and `line` from its caller but not `filePath` would otherwise pair the caller's line with its own file.
     static func usablePath(of site: CallSite) -> String? {
-        guard let path = site.path, path.hasPrefix("/") else { return nil }
+        guard let path = site.path, !path.isEmpty, !path.split(separator: "/").contains("..") else { return nil }
         return lastComponent(path) == lastComponent(site.file) ? path : nil
     }
 

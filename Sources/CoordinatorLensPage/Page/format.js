@@ -3,7 +3,12 @@ import { el } from "./dom.js";
 
 export const seconds = (value) => value == null ? "—" : (Math.abs(value) < 0.01 && value !== 0 ? (value * 1000).toFixed(1) + " ms" : value.toFixed(value < 10 ? 2 : 1) + " s");
 // Call sites show the producer's short file name (`#fileID`); the full path, when sent, is in the title.
-export const site = (s) => s ? el("span", { title: s.path || s.file }, breakable(`${s.file}:${s.line}`), s.function ? " — " + s.function : "") : "—";
+export const site = (s) => s ? el("span", { title: sourceFile(s) }, breakable(`${s.file}:${s.line}`), s.function ? " — " + s.function : "") : "—";
+const fileName = (path) => path.slice(path.lastIndexOf("/") + 1);
+// The file a call site's Copy, Open and title name: its `path` only when that is the file the row shows (the same last
+// component as `file`), otherwise `file`. A wrapper that forwards its caller's file and line but not `filePath` sends
+// its own path, which would take the user to the wrapper instead of the line the row names.
+export const sourceFile = (s) => s.path && fileName(s.path) === fileName(s.file ?? "") ? s.path : s.file;
 // A call site that may wrap only between its parts, never inside a name: after a slash, before the extension and the
 // line (`Chat/<wbr>ChatCoordinator<wbr>.swift<wbr>:42`).
 export const breakable = (path) => path.split(/(?=[.:])|(?<=\/)/).flatMap((part, i) => i ? [el("wbr"), part] : [part]);

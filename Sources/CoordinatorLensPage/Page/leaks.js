@@ -3,7 +3,7 @@
 // appears while the page is open is announced to screen readers.
 import { $, el } from "./dom.js";
 import { link, selectNode } from "./details.js";
-import { breakable } from "./format.js";
+import { breakable, sourceFile } from "./format.js";
 import { nodeById, state } from "./state.js";
 
 let announcedFor = null;   // the run whose leaks `known` holds
@@ -27,11 +27,12 @@ export function drawLeaks(model) {
 function siteRow(node, template) {
   const site = node && node.site;
   if (!site) return null;
-  const where = `${site.path || site.file}:${site.line}`;
+  const file = sourceFile(site);
+  const where = `${file}:${site.line}`;
   const parts = [el("code", { class: "site", title: "added at " + where }, breakable(`${site.file}:${site.line}`)),
     el("button", { type: "button", class: "copy", title: "Copy " + where, on: { click: (event) => copy(event.currentTarget, where) } }, "Copy")];
   if (template) {
-    const filled = (encode) => template.replaceAll("{path}", encode(site.path || site.file)).replaceAll("{line}", String(site.line));
+    const filled = (encode) => template.replaceAll("{path}", encode(file)).replaceAll("{line}", String(site.line));
     if (/^[a-z][a-z0-9+.-]*:/i.test(template)) {
       parts.push(el("a", { class: "open-editor", href: filled(encodeURI), title: "Open " + where + " in the editor" }, "Open"));
     } else {

@@ -14,7 +14,7 @@ struct MemoryReader: @unchecked Sendable {
     #if canImport(Darwin)
     /// `vm_read_overwrite` on the own task returns `KERN_INVALID_ADDRESS` for an unmapped range instead of raising a
     /// signal; it is allowed on devices. Not run on this project's Linux machines.
-    private static let pageSize = Int(vm_page_size)
+    private static let pageSize = Int(getpagesize())
     #else
     private typealias ProcessVMRead = @convention(c) (pid_t, UnsafePointer<iovec>, UInt, UnsafePointer<iovec>, UInt, UInt) -> Int
     /// `process_vm_readv` on the own pid needs no ptrace permission and returns EFAULT for a bad address; it is not in

@@ -10,6 +10,9 @@ struct RetainerPlan {
     var roots: [AnyObject] = []
     /// Every living coordinator's id, to name holders.
     var ids: [ObjectIdentifier: Int] = [:]
+    /// Each living coordinator's current screen, with the coordinator's name (`NavigationStackCoordinator#5`): a chain
+    /// that starts at a screen says whose it is.
+    var screens: [ObjectIdentifier: String] = [:]
 
     /// A `notSearched` result for each retained coordinator.
     func notSearched(_ reason: String) -> [RetainerPath] {

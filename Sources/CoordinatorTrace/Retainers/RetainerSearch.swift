@@ -13,6 +13,7 @@
 ///   threads may change the graph during a search, so a result may be stale but is then said to be.
 final class RetainerSearch {
     private let ids: [UInt: Int]
+    private let screens: [UInt: String]
     private let options: RetainerSearchOptions
     private let decoder: LayoutDecoder?
     private let unavailable: String?
@@ -29,7 +30,7 @@ final class RetainerSearch {
         var node: Int
         var field: String
         var kind: RetainerPath.Kind
-        var trail: [Dereference]
+        var trail: Range<Int>
     }
 
     // One breadth-first pass.
@@ -39,6 +40,10 @@ final class RetainerSearch {
     private var seen: Set<UInt> = []
     /// The words followed from the current holder to the value being read.
     private var trail: [Dereference] = []
+    /// Every reach's trail, one after another (`Reach.trail` is its range): one array rather than one per object.
+    private var trails: [Dereference] = []
+    /// Where an object is first read: most fit, so one system call reads them.
+    private var scratch = [UInt8](repeating: 0, count: 192)
     /// Contexts and boxes read for the current holder: a closure graph is read once per holder.
     private var readInline: Set<UInt> = []
     private var target: UInt = 0
@@ -50,10 +55,12 @@ final class RetainerSearch {
     /// Branches that ended unread, by reason.
     private var ended: [String: Int] = [:]
 
-    /// A search over objects whose coordinator ids are `ids`; off, with its reason, where memory cannot be read
-    /// safely, an entry point is missing, or (with `checksLayouts`) the walker's own probe does not read back.
-    init(ids: [ObjectIdentifier: Int], options: RetainerSearchOptions, checksLayouts: Bool = true) {
+    /// A search over objects whose coordinator ids are `ids` and whose screens' coordinators are named in `screens`;
+    /// off, with its reason, where memory cannot be read safely, an entry point is missing, or (with `checksLayouts`)
+    /// the walker's own probe does not read back.
+    init(ids: [ObjectIdentifier: Int], screens: [ObjectIdentifier: String] = [:], options: RetainerSearchOptions, checksLayouts: Bool = true) {
         self.ids = Dictionary(uniqueKeysWithValues: ids.map { (UInt(bitPattern: $0.key), $0.value) })
+        self.screens = Dictionary(uniqueKeysWithValues: screens.map { (UInt(bitPattern: $0.key), $0.value) })
         self.options = options
         switch (MemoryReader.shared, RuntimeEntryPoints.shared) {
         case (.success(let reader), .success(let runtime)):
@@ -148,13 +155,14 @@ final class RetainerSearch {
         objects.removeAll(keepingCapacity: true)
         metadataOf.removeAll(keepingCapacity: true)
         reachedFrom.removeAll(keepingCapacity: true)
+        trails.removeAll(keepingCapacity: true)
         seen.removeAll(keepingCapacity: true)
         self.target = target
         found = nil
         for start in starts where seen.insert(start).inserted {
             objects.append(start)
             metadataOf.append(0)
-            reachedFrom.append(Reach(node: -1, field: "", kind: .property, trail: []))
+            reachedFrom.append(Reach(node: -1, field: "", kind: .property, trail: 0..<0))
         }
         var node = 0
         while node < objects.count, found == nil, !outOfBudget {
@@ -168,8 +176,10 @@ final class RetainerSearch {
     private func expand(_ node: Int) {
         guard let decoder else { return }
         let address = objects[node]
-        guard let header = decoder.reader.bytes(address, count: 16) else { return note("unreadable memory") }
-        let metadata = Self.isaMask & header.withUnsafeBytes { $0.load(as: UInt.self) }
+        // One read for most objects: the header and what usually follows it, then the rest when the class is larger.
+        let got = scratch.withUnsafeMutableBytes { decoder.reader.read(address, count: $0.count, into: $0.baseAddress!) }
+        guard got >= 16 else { return note("unreadable memory") }
+        let metadata = Self.isaMask & scratch.withUnsafeBytes { $0.load(as: UInt.self) }
         guard case .instance(let layout)? = decoder.layout(ofHeapObjectWith: metadata) else {
             return note("a word that is not an object")
         }
@@ -180,20 +190,32 @@ final class RetainerSearch {
             if !ends.hasSuffix("library's own object") { note(ends) }
             return
         }
-        guard let bytes = decoder.reader.bytes(address, count: layout.instanceSize) else { return note("unreadable memory") }
         readInline.removeAll(keepingCapacity: true)
-        bytes.withUnsafeBytes { buffer in
+        let walkFields = { (buffer: UnsafeRawBufferPointer) in
             for field in layout.fields where field.isStrong {
-                guard walk(field.type, in: buffer, at: field.offset, source: address, field: field.name, kind: .property, depth: 0, from: node)
+                guard self.walk(field.type, in: buffer, at: field.offset, source: address, field: field.name, kind: .property, depth: 0, from: node)
                 else { return }
             }
         }
+        if layout.instanceSize <= got {
+            scratch.withUnsafeBytes { walkFields(UnsafeRawBufferPointer(rebasing: $0[0..<layout.instanceSize])) }
+        } else {
+            guard let bytes = decoder.reader.bytes(address, count: layout.instanceSize) else { return note("unreadable memory") }
+            bytes.withUnsafeBytes(walkFields)
+        }
+    }
+
+    /// The current trail, kept in `trails`.
+    private func keep(_ trail: [Dereference]) -> Range<Int> {
+        let start = trails.count
+        trails.append(contentsOf: trail)
+        return start..<trails.count
     }
 
     /// Called for each strong reference to an object: the target ends the search, anything new joins the queue.
     private func reach(_ object: UInt, field: String, kind: RetainerPath.Kind, from node: Int) -> Bool {
         if object == target {
-            foundTrail = chainReaches(to: node) + [Reach(node: node, field: field, kind: kind, trail: trail)]
+            foundTrail = chainReaches(to: node) + [Reach(node: node, field: field, kind: kind, trail: keep(trail))]
             found = chain(to: node) + [step(from: node, field, kind)]
             return false
         }
@@ -204,7 +226,7 @@ final class RetainerSearch {
         }
         objects.append(object)
         metadataOf.append(0)
-        reachedFrom.append(Reach(node: node, field: field, kind: kind, trail: trail))
+        reachedFrom.append(Reach(node: node, field: field, kind: kind, trail: keep(trail)))
         return true
     }
 
@@ -592,7 +614,8 @@ final class RetainerSearch {
     }
 
     private func step(from node: Int, _ field: String, _ kind: RetainerPath.Kind) -> RetainerPath.Step {
-        let holder = decoder.map { $0.name(ofType: metadataOf[node]) } ?? "?"
+        let type = decoder.map { $0.name(ofType: metadataOf[node]) } ?? "?"
+        let holder = screens[objects[node]].map { "\(type) (screen of \($0))" } ?? type
         return RetainerPath.Step(holder: holder, holderID: ids[objects[node]], field: field, kind: kind)
     }
 
@@ -600,7 +623,7 @@ final class RetainerSearch {
     private func stillHolds() -> Bool {
         guard let reader = decoder?.reader else { return false }
         for reach in foundTrail {
-            for reference in reach.trail {
+            for reference in trails[reach.trail] {
                 guard let now = reader.word(reference.at), Self.pointerMask & now == Self.pointerMask & reference.value else { return false }
             }
         }
