@@ -135,12 +135,17 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)
 
+## LOAD_SUITES: tests that put 200 clients on `listen` on purpose; `test` runs them after the rest, alone, as in the
+## parallel run they starved other suites' processes past their time limits (both ran in seconds alone).
+LOAD_SUITES := ManyReadersTests|SlowPageClientsTests
+
 ## test: swift-format's lint, actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
 ## own build folder), the hot paths' instruction counts against their baselines (bench-check, a release build in .build-bench),
 ## every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
 test: deps lint api-check python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
 	$(SWIFT) build --build-tests
-	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(SWIFT) test --skip-build
+	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(SWIFT) test --skip-build --skip '$(LOAD_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
 	@$(MAKE) --no-print-directory test-browser
 
 ## postgres-build: coordlens with the Postgres trait, in a build folder of its own (the default build has no PostgreSQL
