@@ -197,7 +197,7 @@ final class LayoutDecoder {
             guard let offset = reader.uint32(metadata + 8), offset < 4096, let type = reader.word(metadata + 16), layout(ofType: type) != nil
             else { return nil }
             return .box(valueOffset: Int(offset), type: type)
-        case .errorBox: return .errorBox(type: 0)
+        case .errorBox: return .errorBox
         case .task: return .ends("a task")
         default: return nil
         }

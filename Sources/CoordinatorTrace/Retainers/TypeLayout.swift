@@ -69,7 +69,7 @@ enum HeapLayout {
     /// A generic box (a captured `var`, an indirect enum payload, an existential's out-of-line value).
     case box(valueOffset: Int, type: UInt)
     /// The runtime's box for an `any Error` value.
-    case errorBox(type: UInt)
+    case errorBox
     /// Not read: the branch ends here, and why.
     case ends(String)
 }
