@@ -9,12 +9,14 @@ package enum EventDescription {
         }
         switch record.event {
         case .add(let id, let type, let parent): return "\(type)#\(id) added" + (parent.map { " under \(name($0))" } ?? " as a root")
+        case .watch(let id, let type, let owner): return "\(type)#\(id) watched with \(name(owner))"
         case .remove(let id, let parent): return "\(name(id)) removed" + (parent.map { " from \(name($0))" } ?? "")
         case .bind(let id, let screen): return "\(name(id)) bound to \(screen)"
         case .dismiss(let id, let via):
             switch via {
             case .screenLeft: return "\(name(id))'s screen left"
             case .screenFreed: return "\(name(id))'s screen freed"
+            case .withOwner: return "\(name(id))'s coordinator done"
             default: return "\(name(id)) dismissed"
             }
         case .deinitialized(let id): return "\(name(id)) deinited"

@@ -38,6 +38,10 @@ package enum NodesJSON {
         object.string("verdict", node.verdict.rawValue, &out)
         object.string("reason", node.reason, &out)
         object.string("reasonKind", node.reasonKind?.rawValue, &out)
+        if node.watched == true {
+            object.key("watched", &out)
+            out.append(contentsOf: "true".utf8)
+        }
         object.id("removedFrom", node.removedFrom, &out)
         object.site("boundSite", node.boundSite, &out)
         object.site("dismissedSite", node.dismissedSite, &out)

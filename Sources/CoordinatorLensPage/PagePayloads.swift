@@ -186,6 +186,9 @@ package struct CoordinatorEvent: Encodable, Sendable {
             case .add(let subject, _, let parent), .remove(let subject, let parent):
                 id = subject
                 event.parent = parent
+            case .watch(let subject, _, let owner):
+                id = subject
+                event.parent = owner
             case .bind(let subject, let screen):
                 id = subject
                 event.screen = screen

@@ -21,6 +21,15 @@ public enum CoordinatorTrace {
         Tracer.shared.added(child, to: parent, file: file, line: line, function: function, filePath: filePath)
     }
 
+    /// `object` should die with `coordinator`; judged like a coordinator once that one is done.
+    public static func watch(
+        _ object: AnyObject, belongsTo coordinator: AnyObject,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
+    ) {
+        Tracer.shared.watch(object, belongsTo: coordinator, file: file, line: line, function: function, filePath: filePath)
+    }
+
     /// `child` was detached from `parent`.
     public static func removed(
         _ child: AnyObject, from parent: AnyObject?,

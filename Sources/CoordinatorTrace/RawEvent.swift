@@ -11,6 +11,8 @@ struct RawEvent {
         case expect
         /// A retainer search's result for coordinator `id`, in `retainers`.
         case held
+        /// Object `id` should die with coordinator `other`.
+        case watch
     }
 
     /// `other` of an `expect` that declares a reusable type (`per: "reuse"` on the wire).
@@ -18,11 +20,11 @@ struct RawEvent {
 
     var kind: Kind
     var id: Int
-    /// The parent's id for add and remove (0: none).
+    /// The parent's id for add and remove (0: none); the coordinator a watched object belongs to.
     var other: Int = 0
     /// The clock reading, taken under the tracer's lock so that times grow with the order of events.
     var nanos: UInt64
-    /// The coordinator's type for add and expect, the screen's type for bind.
+    /// The coordinator's type for add and expect, the screen's type for bind, the object's type for watch.
     var type: Any.Type?
     var label: String?
     var file: StaticString?

@@ -44,6 +44,26 @@ struct SessionState {
             ))
     }
 
+    /// `object` should die with `coordinator`: tracked like a coordinator attached under it, done when it is done.
+    mutating func watched(_ object: AnyObject, with coordinator: AnyObject, site: RawSite?) {
+        watched(object, with: track(coordinator), site: site)
+    }
+
+    private mutating func watched(_ object: AnyObject, with owner: TrackedCoordinator, site: RawSite?) {
+        let now = MonotonicClock.now()
+        let tracked = track(object)
+        guard owner !== tracked, !(tracked.diesWithParent && tracked.parent === owner) else { return }
+        tracked.parent = owner
+        tracked.diesWithParent = true
+        tracked.attachedAt = now
+        tracked.removedAt = 0
+        queue.append(
+            RawEvent(
+                kind: .watch, id: tracked.id, other: owner.id, nanos: now, type: type(of: object),
+                file: site?.file, path: site?.path, line: site?.line ?? 0, function: site?.function
+            ))
+    }
+
     mutating func removed(_ child: AnyObject, from parent: AnyObject?, site: RawSite) {
         let now = MonotonicClock.now()
         let tracked = track(child)
@@ -98,6 +118,12 @@ struct SessionState {
         guard !bound.isEmpty else { return }
         registry.noteDeparted(bound)
         let now = MonotonicClock.now()
+        #if canImport(UIKit)
+        // As MLeaksFinder does: a view controller that left should be freed with its coordinator, or soon after.
+        if writer.options.watchesDepartedScreens {
+            for screen in bound { if let object = screen.object { watched(object, with: screen.coordinator, site: nil) } }
+        }
+        #endif
         for screen in bound {
             markDismissed(screen.coordinator, at: now)
             queue.append(

@@ -465,6 +465,12 @@ final class SessionWriter: @unchecked Sendable {
                 line.field("type", quoted: self.name(of: event.type))
                 if event.other != 0 { line.field("parent", event.other) }
             }
+        case .watch:
+            emit(.watch, at: event.nanos, from: event) { line in
+                line.field("id", event.id)
+                line.field("type", quoted: self.name(of: event.type))
+                line.field("parent", event.other)
+            }
         case .remove:
             emit(.remove, at: event.nanos, from: event) { line in
                 line.field("id", event.id)

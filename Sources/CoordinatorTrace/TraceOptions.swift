@@ -26,6 +26,10 @@ public struct TraceOptions: Sendable {
     /// dismissed or moving from its parent) dismisses its coordinators even while something still holds it. Turn
     /// it off to report departures yourself with `Tracer.screenLeft`. Elsewhere it has no effect.
     public var detectsScreenDepartures: Bool = true
+    /// On Apple platforms, a bound view controller that left the screen is watched with its coordinator (as
+    /// `Tracer.watch` would, and as MLeaksFinder watches every view controller that left): still alive past the grace
+    /// after its coordinator is done, it is reported like a coordinator. Elsewhere it has no effect.
+    public var watchesDepartedScreens: Bool = true
     /// `end()` looks for who holds each coordinator still alive past its grace period after it was done, and sends the
     /// path (`held`); bounded per coordinator, or off.
     public var retainerSearch = RetainerSearchOptions()
@@ -38,7 +42,7 @@ public struct TraceOptions: Sendable {
         bufferCapacity: Int = 131_072, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2,
         grace: Double = 2, heartbeatInterval: Double = 1, expectedCounts: [ExpectedCount] = [],
         reusableTypes: [ReusableType] = [], detectsScreenDepartures: Bool = true, retainerSearch: RetainerSearchOptions = RetainerSearchOptions(),
-        sourceRoot: String? = nil
+        sourceRoot: String? = nil, watchesDepartedScreens: Bool = true
     ) {
         self.bufferCapacity = bufferCapacity
         self.backlogCapacity = backlogCapacity
@@ -51,6 +55,7 @@ public struct TraceOptions: Sendable {
         self.detectsScreenDepartures = detectsScreenDepartures
         self.retainerSearch = retainerSearch
         self.sourceRoot = sourceRoot
+        self.watchesDepartedScreens = watchesDepartedScreens
     }
 
     /// The same options brought into a range the writer can run with: the hook must not crash or spin on a typo.
@@ -71,7 +76,8 @@ public struct TraceOptions: Sendable {
             retainerSearch: RetainerSearchOptions(
                 isEnabled: retainerSearch.isEnabled, maximumObjects: max(1, retainerSearch.maximumObjects),
                 timeBudget: clamp(retainerSearch.timeBudget, 0...10), totalTimeBudget: clamp(retainerSearch.totalTimeBudget, 0...60)),
-            sourceRoot: sourceRoot.flatMap { $0.isEmpty ? nil : $0 }
+            sourceRoot: sourceRoot.flatMap { $0.isEmpty ? nil : $0 },
+            watchesDepartedScreens: watchesDepartedScreens
         )
     }
 

@@ -58,6 +58,20 @@ public final class Tracer: @unchecked Sendable {
         state.withLock { $0.session?.added(child, to: parent, site: RawSite(file: file, path: filePath, line: line, function: function)) }
     }
 
+    /// `object` (a view model, a screen, a service made for one flow) should die with `coordinator`: once that one is
+    /// done, `object` is judged like a coordinator (released in time, or retained with its reason and who holds it)
+    /// and drawn beside it. Call it where the object is made, for example in the coordinator's `start()`.
+    public func watch(
+        _ object: AnyObject, belongsTo coordinator: AnyObject,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        filePath: StaticString = #filePath
+    ) {
+        guard gate.mayBeOpen else { return }
+        state.withLock {
+            $0.session?.watched(object, with: coordinator, site: RawSite(file: file, path: filePath, line: line, function: function))
+        }
+    }
+
     /// `child` was detached from `parent` (nil: from whichever parent holds it).
     public func removed(
         _ child: AnyObject, from parent: AnyObject?,

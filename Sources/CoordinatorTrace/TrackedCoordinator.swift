@@ -22,6 +22,8 @@ final class TrackedCoordinator: @unchecked Sendable {
     /// When a remove detached it; an add clears it, as the inspector's rules do.
     var removedAt: UInt64 = 0
     var deinitAt: UInt64 = 0
+    /// Not a coordinator but an object handed to `Tracer.watch` to die with `parent`: done when that one is.
+    var diesWithParent = false
     /// Its index in `ObjectRegistry.watchedCoordinators`; -1 once forgotten.
     var slot = -1
 
@@ -41,6 +43,7 @@ final class TrackedCoordinator: @unchecked Sendable {
         if dismissedAt != 0 { done = min(done, dismissedAt) }
         if removedAt != 0 { done = min(done, removedAt) }
         if let parent, parent.deinitAt != 0 { done = min(done, max(parent.deinitAt, attachedAt)) }
+        if diesWithParent, let ownerDone = parent?.doneAt { done = min(done, max(ownerDone, attachedAt)) }
         return done == .max ? nil : done
     }
 }

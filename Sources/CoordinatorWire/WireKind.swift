@@ -8,6 +8,8 @@ public enum WireKind: String, CaseIterable, Sendable {
     case expect
     /// Who holds a retained coordinator, as the hook's retainer search found it.
     case held
+    /// An object that should die with a coordinator (a view model, a screen), judged like one once it is done.
+    case watch
 
     /// The wire format version this package writes and reads.
     public static let version = 1
@@ -28,6 +30,7 @@ public enum WireKind: String, CaseIterable, Sendable {
         case .end: "end"
         case .expect: "expect"
         case .held: "held"
+        case .watch: "watch"
         }
     }
 
@@ -52,6 +55,7 @@ public enum WireKind: String, CaseIterable, Sendable {
         case UInt8(ascii: "m"): kind = .mark
         case UInt8(ascii: "r"): kind = .remove
         case UInt8(ascii: "s"): kind = .session
+        case UInt8(ascii: "w"): kind = .watch
         default: return nil
         }
         guard kind.matches(bytes) else { return nil }

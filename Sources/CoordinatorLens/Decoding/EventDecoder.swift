@@ -153,6 +153,7 @@ public enum EventDecoder {
         switch kind {
         case .known(.session): preconditionFailure("handled above")
         case .known(.add): event = .add(id: try required(id, .id), type: try required(type, .type), parent: parent)
+        case .known(.watch): event = .watch(id: try required(id, .id), type: try required(type, .type), owner: try required(parent, .parent))
         case .known(.remove): event = .remove(id: try required(id, .id), parent: parent)
         case .known(.bind): event = .bind(id: try required(id, .id), screen: try required(screen, .screen))
         case .known(.dismiss):

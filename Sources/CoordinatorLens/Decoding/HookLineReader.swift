@@ -73,7 +73,7 @@ package struct HookLineReader {
             event = .mark(label: label)
         case .heartbeat: event = .heartbeat
         case .end: event = .end
-        case .session, .dropped, .expect, .held: return nil
+        case .session, .dropped, .expect, .held, .watch: return nil
         }
         var site: CallSite?
         if take(#","file":""#) {

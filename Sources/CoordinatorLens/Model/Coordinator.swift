@@ -18,6 +18,9 @@ package struct Coordinator: Hashable, Sendable {
     package var boundSite: CallSite?
     /// Seconds since the session started, at its first `dismiss`; nil if never dismissed.
     package var dismissedAt: Double?
+    /// Not a coordinator but an object a `watch` event handed over to die with `parent`: done when that one is done.
+    /// (Kept beside `dismissedAt`, in the spare bytes after it, so coordinators cost nothing more.)
+    package var diesWithParent = false
     /// Where that first `dismiss` was called; nil when a screen's deallocation dismissed it or no site was sent.
     package var dismissedSite: CallSite?
     /// How that first `dismiss` came about; nil if never dismissed.

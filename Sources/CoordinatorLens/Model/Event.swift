@@ -26,6 +26,9 @@ public struct SessionHeader: Hashable, Sendable, Codable {
 public enum Event: Hashable, Sendable {
     /// `id` of Swift type `type` joins the tree under `parent` (nil: a root); an add of a known id moves it.
     case add(id: CoordinatorID, type: String, parent: CoordinatorID?)
+    /// Object `id` of Swift type `type` (a view model, a screen) should die with coordinator `owner`: it is drawn under
+    /// it and judged like a coordinator, done when `owner` is done.
+    case watch(id: CoordinatorID, type: String, owner: CoordinatorID)
     /// `id` is detached from `parent` (nil: from whichever parent holds it); it is then done.
     case remove(id: CoordinatorID, parent: CoordinatorID?)
     /// `id` now drives `screen`, for example the type of its first view controller.

@@ -120,6 +120,9 @@ package final class IDSpellingScope: Sendable {
         case .remove(let id, let parent):
             hold(id)
             if let parent { hold(parent) }
+        case .watch(let id, _, let owner):
+            hold(id)
+            hold(owner)
         case .bind(let id, _), .dismiss(let id, _), .deinitialized(let id), .held(let id, _):
             hold(id)
         case .mark, .dropped, .heartbeat, .expect, .end, .unknown:

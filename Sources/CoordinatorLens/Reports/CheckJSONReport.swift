@@ -59,6 +59,7 @@ package enum CheckJSONReport {
             + "\"verdict\":\"\(node.verdict.rawValue)\",\"reason\":\(node.reason.map(JSONText.quoted) ?? "null"),"
             // A leak's kind as `diff`, baselines and the history print it (with `path`'s types, its fingerprint).
             + (node.verdict == .retained ? "\"reasonKind\":\"\(node.leakReasonKind.rawValue)\"," : "")
+            + (node.watched == true ? "\"watched\":true," : "")
             + "\"added\":\(site(node.site, paths)),\"bound\":\(site(node.boundSite, paths)),"
             + "\"dismissed\":\(site(node.dismissedSite, paths)),\"removed\":\(site(node.removedSite, paths)),"
             + "\"path\":[\(path.ids.map(\.json).joined(separator: ","))],\"omittedSteps\":\(path.omitted)"

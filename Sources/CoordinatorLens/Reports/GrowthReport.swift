@@ -54,7 +54,7 @@ package struct GrowthReport: Sendable, Encodable {
             tree = try log.replay { tree, record, applied in
                 let id: CoordinatorID?
                 switch record.event {
-                case .add(let added, _, _): id = added
+                case .add(let added, _, _), .watch(let added, _, _): id = added
                 case .deinitialized(let freed): id = freed
                 default: id = nil
                 }

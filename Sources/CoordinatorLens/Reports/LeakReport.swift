@@ -46,7 +46,9 @@ package enum LeakReport {
             let note = notes.note(session: session, id: id)
             let name = "\(snapshot.nodes[index].type)#\(id)"
             line("  \(note?.accepted == true ? "KNOWN" : "RETAINED") \(name): \(snapshot.nodes[index].reason ?? "not released")")
-            if let site = snapshot.nodes[index].site { line("    added at \(paths.file(for: site)):\(site.line)") }
+            if let site = snapshot.nodes[index].site {
+                line("    \(snapshot.nodes[index].watched == true ? "watched" : "added") at \(paths.file(for: site)):\(site.line)")
+            }
             line("    path: \(ancestry.path(to: id))")
             if let held = snapshot.heldBy[id] { line("    held by: \(held.text(target: name))") }
             if let note { line("    \(note.text)") }

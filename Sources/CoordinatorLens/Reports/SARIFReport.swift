@@ -16,6 +16,8 @@ package enum SARIFReport {
         ("outlived-parent", "OutlivedParent", "A coordinator outlived the parent it was attached to.", "error"),
         ("undecided", "Undecided", "The run ended within the grace period of a finished coordinator, so it could not be judged.", "error"),
         ("late", "LateRelease", "A finished coordinator was freed, but later than the grace period.", "note"),
+        ("outlived-owner", "OutlivedOwner", "An object watched with a coordinator (a view model, a screen) outlived it.", "error"),
+        ("kept-with-owner", "KeptWithOwner", "An object watched with a coordinator stays with it: that coordinator is done but still alive.", "error"),
     ]
 
     /// The SARIF log as JSON text.

@@ -223,6 +223,7 @@ package struct SessionTree: Sendable {
         lastTime = Swift.max(lastTime, record.time)
         switch record.event {
         case .add(let id, let type, let parent): add(id, type: type, parent: parent, record)
+        case .watch(let id, let type, let owner): watch(id, type: type, owner: owner, record)
         case .remove(let id, let parent): remove(id, from: parent, record)
         case .bind(let id, let screen):
             guard let index = known(id, record, "bind") else { return }
@@ -234,6 +235,7 @@ package struct SessionTree: Sendable {
                 coordinators[index].dismissedAt = nil
                 coordinators[index].dismissedSite = nil
                 coordinators[index].dismissedVia = nil
+                if coordinators[index].doneAt == nil { ownerShownAgain(index) }
             }
             coordinators[index].screen = screen
             coordinators[index].boundSite = record.site
@@ -243,6 +245,7 @@ package struct SessionTree: Sendable {
                 coordinators[index].dismissedAt = record.time
                 coordinators[index].dismissedSite = record.site
                 coordinators[index].dismissedVia = via
+                ownerDone(index, at: record.time)
             }
         case .expect(let limit): aliveLimits = AliveLimit.merged(aliveLimits + [limit])
         case .held(let id, let by):
@@ -445,7 +448,10 @@ package struct SessionTree: Sendable {
             if let awaited = awaitedParent[id], parent == nil || parent == awaited {
                 awaitedParent[id] = nil
                 coordinators[index].removedSite = record.site
-                if coordinators[index].removedAt == nil { coordinators[index].removedAt = record.time }
+                if coordinators[index].removedAt == nil {
+                    coordinators[index].removedAt = record.time
+                    ownerDone(index, at: record.time)
+                }
                 return
             }
             let from = parent.map { " from \(nameOrID($0))" } ?? ""
@@ -462,7 +468,10 @@ package struct SessionTree: Sendable {
         appendRoot(index)
         coordinators[index].removedFrom = current
         coordinators[index].removedSite = record.site
-        if coordinators[index].removedAt == nil { coordinators[index].removedAt = record.time }
+        if coordinators[index].removedAt == nil {
+            coordinators[index].removedAt = record.time
+            ownerDone(index, at: record.time)
+        }
     }
 
     private mutating func deinitialize(_ id: CoordinatorID, _ record: EventRecord) {
@@ -476,7 +485,49 @@ package struct SessionTree: Sendable {
             guard let childIndex = indexByID[child] else { continue }
             if coordinators[childIndex].deinitAt == nil, coordinators[childIndex].orphanedAt == nil {
                 coordinators[childIndex].orphanedAt = record.time
+                ownerDone(childIndex, at: record.time)
             }
+        }
+    }
+
+    /// A watched object joins the tree under the coordinator it should die with, as an `add` would place it (waiting
+    /// for that coordinator if it has not come yet); done at once if that one is done already.
+    private mutating func watch(_ id: CoordinatorID, type: String, owner: CoordinatorID, _ record: EventRecord) {
+        add(id, type: type, parent: owner, record)
+        guard let index = indexByID[id] else { return }
+        coordinators[index].diesWithParent = true
+        if let ownerIndex = indexByID[owner], coordinators[index].parent == owner, let done = coordinators[ownerIndex].doneAt {
+            markDoneWithOwner(index, at: Swift.max(done, record.time))
+        }
+    }
+
+    /// The coordinator at `index` is done now: the objects watched with it are done too (their dismissal says why).
+    private mutating func ownerDone(_ index: Int, at time: Double) {
+        guard !childLists[index].isEmpty else { return }
+        for child in liveChildren(of: index) {
+            guard let childIndex = indexByID[child], coordinators[childIndex].diesWithParent else { continue }
+            markDoneWithOwner(childIndex, at: time)
+        }
+    }
+
+    private mutating func markDoneWithOwner(_ index: Int, at time: Double) {
+        guard coordinators[index].dismissedAt == nil, coordinators[index].deinitAt == nil else { return }
+        coordinators[index].dismissedAt = time
+        coordinators[index].dismissedSite = nil
+        coordinators[index].dismissedVia = .withOwner
+        ownerDone(index, at: time)
+    }
+
+    /// The coordinator at `index` is in use again (shown after a dismissal): so are the objects watched with it.
+    private mutating func ownerShownAgain(_ index: Int) {
+        guard !childLists[index].isEmpty else { return }
+        for child in liveChildren(of: index) {
+            guard let childIndex = indexByID[child], coordinators[childIndex].diesWithParent,
+                coordinators[childIndex].dismissedVia == .withOwner, coordinators[childIndex].deinitAt == nil
+            else { continue }
+            coordinators[childIndex].dismissedAt = nil
+            coordinators[childIndex].dismissedVia = nil
+            if coordinators[childIndex].doneAt == nil { ownerShownAgain(childIndex) }
         }
     }
 
@@ -504,6 +555,7 @@ extension Event {
     package var wireKind: WireKind? {
         switch self {
         case .add: .add
+        case .watch: .watch
         case .remove: .remove
         case .bind: .bind
         case .dismiss: .dismiss
@@ -515,6 +567,14 @@ extension Event {
         case .expect: .expect
         case .held: .held
         case .unknown: nil
+        }
+    }
+
+    /// The id an `add` or a `watch` brings into the tree; nil for other events.
+    package var addedID: CoordinatorID? {
+        switch self {
+        case .add(let id, _, _), .watch(let id, _, _): id
+        default: nil
         }
     }
 

@@ -23,6 +23,10 @@ public enum RetentionKind: String, Hashable, Sendable, Codable, CaseIterable, Co
     case outlivedParent = "outlived-parent"
     /// More of its type were alive at once than the app or `--max-alive` allows, and it is not among the newest.
     case overLimit = "over-limit"
+    /// A watched object (`Tracer.watch`) whose coordinator deinited while it stayed.
+    case outlivedOwner = "outlived-owner"
+    /// A watched object whose coordinator is done but still alive, so it stays too.
+    case keptWithOwner = "kept-with-owner"
 
     public static func < (lhs: RetentionKind, rhs: RetentionKind) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -42,6 +46,11 @@ public enum RetentionReason: Hashable, Sendable, Codable {
     case detached(formerParentType: String?, formerParentID: CoordinatorID?, site: CallSite?)
     /// Its parent deinited while it was attached.
     case outlivedParent(parentType: String, parentID: CoordinatorID)
+    /// A watched object that should have died with `ownerType#ownerID`, which deinited; `holder` is what the retainer
+    /// search found holds it, if it ran.
+    case outlivedOwner(ownerType: String, ownerID: CoordinatorID, holder: String?)
+    /// A watched object whose coordinator `ownerType#ownerID` is done but still alive.
+    case keptWithOwner(ownerType: String, ownerID: CoordinatorID)
     /// One of `alive` coordinators of its type alive at once where `limit` allows fewer; `parentType#parentID` is the
     /// parent the count was taken under, for a per-parent limit.
     case overLimit(limit: AliveLimit, alive: Int, parentType: String?, parentID: CoordinatorID?)
@@ -52,6 +61,8 @@ public enum RetentionReason: Hashable, Sendable, Codable {
         case .stillChild, .attachedOnly: .stillChild
         case .detached: .detached
         case .outlivedParent: .outlivedParent
+        case .outlivedOwner: .outlivedOwner
+        case .keptWithOwner: .keptWithOwner
         case .overLimit: .overLimit
         }
     }
@@ -72,6 +83,9 @@ public enum RetentionReason: Hashable, Sendable, Codable {
                 "a root that is done but still alive; \(Self.heldElsewhere)"
             }
         case .outlivedParent(let type, let id): "outlived its parent \(type)#\(id)"
+        case .outlivedOwner(let type, let id, let holder):
+            "outlived \(type)#\(id), which it should have died with" + (holder.map { "; held by \($0)" } ?? "")
+        case .keptWithOwner(let type, let id): "kept with \(type)#\(id), which is done but still alive"
         case .overLimit(let limit, let alive, let parentType, let parentID):
             "one of \(alive) \(limit.type) alive at once\(parentType.map { " under \($0)#\(parentID!)" } ?? ""), where "
                 + (limit.maximum == 0
@@ -105,6 +119,10 @@ public enum VerdictRules {
         guard let parentID = coordinator.parent, let parent = lookup(parentID) else {
             let former = coordinator.removedFrom.flatMap(lookup)
             return (.retained, .detached(formerParentType: former?.type, formerParentID: former?.id, site: coordinator.removedSite))
+        }
+        if coordinator.diesWithParent {
+            guard parent.deinitAt != nil else { return (.retained, .keptWithOwner(ownerType: parent.type, ownerID: parentID)) }
+            return (.retained, .outlivedOwner(ownerType: parent.type, ownerID: parentID, holder: heldBy?.holderText))
         }
         if parent.deinitAt != nil {
             return (.retained, .outlivedParent(parentType: parent.type, parentID: parentID))

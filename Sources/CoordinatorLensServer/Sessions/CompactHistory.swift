@@ -183,7 +183,7 @@ struct CompactHistory: Sendable {
         case .dropped(let count): return (.dropped, [Int64(count)])
         case .heartbeat: return (.heartbeat, [])
         case .end: return (.end, [])
-        case .expect, .held, .unknown: return nil
+        case .watch, .expect, .held, .unknown: return nil
         }
     }
 

@@ -201,7 +201,7 @@ package struct SessionTable: Sendable {
         entry.lastArrival = now
         entry.lastActivity = now
         entry.changed(change)
-        if case .add(let id, _, _) = record.event, entry.tree.coordinatorCount >= maxCoordinators, !entry.tree.knows(id) {
+        if let id = record.event.addedID, entry.tree.coordinatorCount >= maxCoordinators, !entry.tree.knows(id) {
             // Memory is bounded per session: past the limit new coordinators are counted, said once, and not kept.
             // The recording still has them.
             entry.refusedCoordinators += 1
