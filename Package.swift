@@ -136,6 +136,7 @@ let package = Package(
         sample("SegueSlotSample", in: "segue-slot"),
         sample("XCoordinatorRouterSample", in: "xcoordinator-router"),
         sample("RxFlowSample", in: "rxflow-flow"),
+        sample("ElementFlowsSample", in: "element-flows"),
         sample(
             "BrowserTabsSample", in: "browser-tabs",
             alsoExcluding: ["fixed.ndjson", "flow-library.ndjson", "baseline.json", "fixed-baseline.json"]

@@ -18,6 +18,7 @@ samples=(
   "xcoordinator-router:XCoordinatorRouterSample"
   "rxflow-flow:RxFlowSample"
   "browser-tabs:BrowserTabsSample"
+  "element-flows:ElementFlowsSample"
 )
 
 # One product per build: swift build takes a single --product.

@@ -9,6 +9,8 @@ struct SampleExpectation: Sendable, CustomTestStringConvertible {
     let folder: String
     let verdicts: [String: [Verdict]]
     var retainedReason: RetentionKind = .stillChild
+    /// The reason of a type's retained ones where it is not `retainedReason`.
+    var retainedReasonByType: [String: RetentionKind] = [:]
 
     var testDescription: String { product }
 
@@ -87,6 +89,21 @@ struct SampleExpectation: Sendable, CustomTestStringConvertible {
                 "CartFlow": [.retained, .retained],
                 "WishlistFlow": [.released],
             ], retainedReason: .detached),
+        SampleExpectation(
+            product: "ElementFlowsSample", folder: "element-flows",
+            verdicts: [
+                "NavigationRootCoordinator": [.alive],
+                "UserSessionFlowCoordinator": [.alive],
+                "NavigationSplitCoordinator": [.alive],
+                "NavigationStackCoordinator": [.alive, .alive],
+                "HomeScreenCoordinator": [.alive],
+                "RoomScreenCoordinator": [.retained],
+                "RoomDetailsScreenCoordinator": [.released],
+                "RoomDetailsViewModel": [.retained],
+                "SettingsFlowCoordinator": [.alive],
+                "SettingsScreenCoordinator": [.retained],
+            ],
+            retainedReasonByType: ["RoomScreenCoordinator": .detached, "RoomDetailsViewModel": .outlivedOwner]),
     ]
 }
 
