@@ -4,7 +4,7 @@
 # check (which must fail and name both), then puts the files back and checks again (which must pass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tracer=Sources/CoordinatorTrace/Tracer.swift
+tracer=Sources/CoordinatorTrace/API/Tracer.swift
 path=Sources/CoordinatorTrace/Retainers/RetainerPath.swift
 backup="$(mktemp -d)"
 cp "$tracer" "$path" "$backup/"
