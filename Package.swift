@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "CoordinatorLensHistory",
             dependencies: [
-                "CoordinatorLens", "CSQLite",
+                "CoordinatorLens", "CoordinatorWire", "CSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Postgres"])),
             ]

@@ -1,4 +1,5 @@
 import CSQLite
+import CoordinatorWire
 import Foundation
 
 /// A history in one SQLite file, through the system's SQLite. Many processes may write at once: the file is in WAL
@@ -9,23 +10,47 @@ import Foundation
 /// the same time, so two processes creating one store at once both get their run in.
 ///
 /// Text is bound and read with its byte length, so a name with a NUL in it is stored and read back whole.
+///
+/// Every SQLite call runs on the connection's own thread (as GRDB's serialized database does): a statement blocks, and
+/// waits in its busy handler while another process holds the file, which must not hold a thread of the cooperative pool.
 final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
-    // @unchecked: the handle is used by one caller at a time (the history's commands run their queries in turn) and
-    // SQLite is built thread-safe (SQLITE_THREADSAFE=1 in Debian's, Homebrew's and Apple's builds).
+    // @unchecked: the handle and the busy wait are only touched on `thread`.
     let dialect = HistoryDialect.sqlite
     let path: String
     private let handle: OpaquePointer
     private let wait: BusyWait
+    private let thread: JobThread
 
-    private init(path: String, handle: OpaquePointer, wait: BusyWait) {
+    private init(path: String, handle: OpaquePointer, wait: BusyWait, thread: JobThread) {
         self.path = path
         self.handle = handle
         self.wait = wait
+        self.thread = thread
+    }
+
+    /// `work`'s result, from the connection's thread.
+    private static func onThread<Value: Sendable>(
+        _ thread: JobThread, _ work: @escaping @Sendable () throws(HistoryError) -> Value
+    ) async throws(HistoryError) -> Value {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, HistoryError>, Never>) in
+            thread.enqueue { continuation.resume(returning: Result { () throws(HistoryError) -> Value in try work() }) }
+        }
+        return try result.get()
     }
 
     /// Opens `path`, creating the file and its folder when missing; a locked file is waited for up to `busyTimeout`
     /// seconds.
     static func open(path: String, busyTimeout: Double) async throws(HistoryError) -> SQLiteHistoryConnection {
+        let thread = JobThread(name: "coordlens-sqlite")
+        do {
+            return try await onThread(thread) { () throws(HistoryError) in try openOnThread(path: path, busyTimeout: busyTimeout, thread: thread) }
+        } catch {
+            thread.stop()
+            throw error
+        }
+    }
+
+    private static func openOnThread(path: String, busyTimeout: Double, thread: JobThread) throws(HistoryError) -> SQLiteHistoryConnection {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
@@ -43,14 +68,14 @@ final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
         }
         let wait = BusyWait(path: path, limit: busyTimeout)
         sqlite3_busy_handler(handle, BusyWait.handler, Unmanaged.passUnretained(wait).toOpaque())
-        let connection = SQLiteHistoryConnection(path: path, handle: handle, wait: wait)
+        let connection = SQLiteHistoryConnection(path: path, handle: handle, wait: wait, thread: thread)
         // Without it SQLite accepts ON DELETE CASCADE and then ignores it.
         _ = try connection.run("PRAGMA foreign_keys = ON", [])
         return connection
     }
 
     func rows(_ sql: String, _ binds: [HistoryValue]) async throws(HistoryError) -> [[HistoryValue]] {
-        try run(sql, binds)
+        try await Self.onThread(thread) { [self] () throws(HistoryError) in try run(sql, binds) }
     }
 
     private func run(_ sql: String, _ binds: [HistoryValue]) throws(HistoryError) -> [[HistoryValue]] {
@@ -133,13 +158,14 @@ final class SQLiteHistoryConnection: HistoryConnection, @unchecked Sendable {
     }
 
     func close() async {
-        sqlite3_close_v2(handle)
+        _ = try? await Self.onThread(thread) { [self] in sqlite3_close_v2(handle) }
+        thread.stop()
     }
 }
 
 /// How long a statement has waited for a lock another process holds: says so once after a second, gives up at `limit`.
 private final class BusyWait: @unchecked Sendable {
-    // @unchecked: only touched on the thread running the connection's statement.
+    // @unchecked: only touched on the connection's thread.
     let path: String
     let limit: Double
     private var began = Date()

@@ -79,23 +79,14 @@ package final class GraphvizRenderer: @unchecked Sendable {
     /// `render`, with the plugins chosen; empty bytes when `output` is a stream.
     func render(dot: String, format: RenderFormat, layout: Layout, plugins: Plugins, output: Output = .memory) throws(RenderError) -> [UInt8] {
         let result = contexts.withLock { contexts -> Result<[UInt8], RenderError> in
-            // On a thread with a stack of known size, whoever calls: a dispatch queue's thread has 512 KB, where
-            // libcdt's recursion overflows on graphs that the main thread's 8 MB draws. The caller holds the lock and
-            // waits for the thread, so the contexts and the stream are never used from two threads at once.
-            nonisolated(unsafe) var held = contexts
-            nonisolated(unsafe) var result: Result<[UInt8], RenderError>!
-            nonisolated(unsafe) let output = output
-            let finished = ConditionBox(false)
-            let thread = Thread { [self] in
+            // On the libgvc thread, whoever calls (its stack is known). The caller holds the lock and waits for the
+            // job, so the contexts and the stream are never used from two threads at once.
+            var result: Result<[UInt8], RenderError>!
+            LibgvcThread.shared.run {
                 result = Result { () throws(RenderError) -> [UInt8] in
-                    try renderLocked(&held, dot: dot, format: format, layout: layout, plugins: plugins, output: output)
+                    try renderLocked(&contexts, dot: dot, format: format, layout: layout, plugins: plugins, output: output)
                 }
-                finished.withLockedValue { $0 = true }
             }
-            thread.stackSize = Self.stackBytes
-            thread.start()
-            finished.wait { $0 ? .found(()) : .waiting(nanoseconds: nil) }
-            contexts = held
             return result
         }
         return try result.get()

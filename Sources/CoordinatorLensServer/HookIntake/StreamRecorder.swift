@@ -114,9 +114,7 @@ final class StreamRecorder: @unchecked Sendable {
         self.existingBytes = Int(max(0, size))
         self.written = max(0, size)
         self.bufferBytes = bufferBytes
-        let thread = Thread { [self] in drainForever() }
-        thread.name = "coordlens-recorder"
-        thread.start()
+        JobThread(name: "coordlens-recorder").enqueue { [self] in drainForever() }
     }
 
     /// Queues one complete line (without newline) belonging to `run`, whose session line is `header`; `seq` is the

@@ -48,9 +48,7 @@ final class RenderQueue: Sendable {
     init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
-        let thread = Thread { [self] in drawForever() }
-        thread.name = "coordlens-render"
-        thread.start()
+        JobThread(name: "coordlens-render").enqueue { [self] in drawForever() }
     }
 
     /// Queues `live` unless its run was last shown in the same state; replaces a snapshot of that run still waiting.

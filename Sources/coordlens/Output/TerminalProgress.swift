@@ -30,7 +30,8 @@ final class TerminalProgress: Sendable {
         box = wanted ? ConditionBox(State(stage: stage)) : nil
         guard let box else { return }
         let started = Date()
-        Thread {
+        let thread = JobThread(name: "coordlens-progress")
+        thread.enqueue {
             // Written with the box held, so `finish` can never clear the line before a late write puts it back.
             box.wait { state -> ConditionBox<State>.Look<Void> in
                 if state.finished { return .found(()) }
@@ -42,7 +43,8 @@ final class TerminalProgress: Sendable {
                 }
                 return .waiting(nanoseconds: UInt64(max(0.01, (state.lastShown.map { $0 + Self.every } ?? Self.firstAfter) - elapsed) * 1e9))
             }
-        }.start()
+        }
+        thread.stop()
     }
 
     /// The command moved on to `stage` (`drawing 100,000 coordinators`).

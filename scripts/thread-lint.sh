@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# make lint: each module runs work one way (CONTRIBUTING.md, "Threads"); a thread, a pthread, a Dispatch queue or a
+# concurrentPerform anywhere else than the places listed here fails the lint, naming the line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# file : why it may make a thread
+allowed=(
+  "Sources/CoordinatorWire/JobThread.swift"               # the one thread-maker the tools use: a job queue on a thread of its own
+  "Sources/CoordinatorTrace/Writer/SessionWriter.swift"   # the hook's one writer thread (apps embed the hook alone)
+  "Sources/CoordinatorTrace/API/Tracer.swift"             # on Apple platforms the retainer search is handed to the main queue
+  "Sources/CoordinatorLens/Decoding/RegionDecoder.swift"  # the core's second reading thread (pthread: no Foundation on the hot path)
+  "Sources/CoordinatorLens/Leaks/ParallelSummary.swift"   # the core's CPU-bound fan-out over cores
+)
+
+pattern='(^|[^A-Za-z_])Thread[[:space:]]*\{|Thread\(block|Thread\(target|pthread_create|DispatchQueue\(|DispatchQueue\.global|concurrentPerform|Task\.detached'
+status=0
+while IFS= read -r hit; do
+  file="${hit%%:*}"
+  skip=0
+  for entry in "${allowed[@]}"; do [ "$file" = "$entry" ] && skip=1; done
+  [ "$skip" = 1 ] && continue
+  echo "$hit: a thread outside the places CONTRIBUTING.md allows (use JobThread, an event loop or NIOThreadPool)" >&2
+  status=1
+done < <(grep -rnE "$pattern" Sources --include='*.swift' | grep -vE '^[^:]+:[0-9]+:[[:space:]]*///?')
+exit "$status"
