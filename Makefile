@@ -145,8 +145,8 @@ LOAD_SUITES := ManyReadersTests|SlowPageClientsTests
 ## every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
 test: deps lint api-check python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
 	$(SWIFT) build --build-tests
-	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(SWIFT) test --skip-build --skip '$(LOAD_SUITES)'
-	$(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
+	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(LOAD_SUITES)'
+	scripts/suite-times.sh load-suites $(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
 	@$(MAKE) --no-print-directory test-browser
 
 ## postgres-build: coordlens with the Postgres trait, in a build folder of its own (the default build has no PostgreSQL
