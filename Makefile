@@ -164,7 +164,7 @@ check: deps lint
 
 ## test-browser: the inspector page in headless Chromium against real `coordlens listen`/`view` processes and a sample
 ## app. It saves a screenshot of the page to $(SCREENSHOT); `make test-browser SCREENSHOT=docs/images/inspector.png`
-## refreshes the README's.
+## refreshes docs/PAGE.md's.
 SCREENSHOT ?= .build/inspector.png
 test-browser: browser-tools
 	$(SWIFT) build --product coordlens

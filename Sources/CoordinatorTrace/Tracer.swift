@@ -149,7 +149,7 @@ public final class Tracer: @unchecked Sendable {
     /// Looks for who holds each coordinator still alive past its grace period after it was done (each once per
     /// session), sends the paths it finds (`held`) and returns them; with the search off, or where it cannot run, each
     /// says why (`notSearched`). The search reads memory through copies that cannot fault and never touches the app's
-    /// values (README, "Who holds it"), so any thread may call it; on Apple platforms it runs on the main thread,
+    /// values (docs/HOOK.md, "Who holds it"), so any thread may call it; on Apple platforms it runs on the main thread,
     /// which owns UIKit's objects (from another thread it waits for the main thread within its budget). `end()` calls
     /// it. Bounded by `TraceOptions.retainerSearch`.
     @discardableResult
