@@ -5,6 +5,17 @@ import Foundation
 ///
 /// Every call is safe from any thread and costs the caller a lock, a clock reading, an id lookup and an append to a
 /// bounded queue; with no session running, one atomic load. Encoding and I/O happen on the session's writer thread.
+///
+/// Hand a coordinator base class a tracer, so the app uses ``shared`` and each test one of its own:
+///
+/// ```swift
+/// let tracer = Tracer()
+/// tracer.start(app: "Tests", sink: .memory())
+/// tracer.added(home, to: nil)
+/// tracer.added(settings, to: home)
+/// tracer.bind(settings, to: settingsScreen)
+/// tracer.end()
+/// ```
 public final class Tracer: @unchecked Sendable {
     /// The tracer behind `CoordinatorTrace`.
     public static let shared = Tracer()
