@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: install network-tools deps build test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
+.PHONY: install network-tools deps build docs test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev, SQLite through libsqlite3-dev and zlib through zlib1g-dev (Homebrew: brew
 ## install graphviz sqlite pkg-config), when pkg-config cannot find them.
@@ -98,8 +98,15 @@ lint-workflows: python-tools
 postgres-test-server:
 	@bash scripts/postgres-test-server.sh
 
+## WARNINGS_AS_ERRORS: every debug build of the project's own targets treats compiler warnings as errors, so a warning
+## fails `make build`, `make check`, `make test` and CI. SwiftPM leaves the flag off the remote dependencies' targets and
+## compiles them with -suppress-warnings instead (.build/debug.yaml shows both), so their warnings neither print nor fail
+## a build. Release builds (install, bench) keep warnings as warnings: a newer compiler's new warning never stops
+## someone installing coordlens. Every debug build into .build passes the same flags, so none rebuilds another's work.
+WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
+
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(WARNINGS_AS_ERRORS)
 
 ## install: coordlens alone, built for release, into $(PREFIX)/bin. TRAITS=Postgres adds the PostgreSQL leak history.
 TRAITS ?=
@@ -126,6 +133,22 @@ api-check: api-dump
 	@if diff -u api .build/api; then echo "api-check: the public API matches api/"; \
 	else echo "api-check: the public API changed (above: - committed, + now); if meant, run make api and commit api/" >&2; exit 1; fi
 
+## docs: the DocC reference of the two libraries apps import, CoordinatorTrace (the hook) and CoordinatorTraceTesting
+## (leak assertions), from their catalogs (Sources/<Target>/<Target>.docc) and doc comments, built by swift-docc-plugin
+## with warnings as errors (a symbol link that resolves to nothing fails it) into .build/docs/<Target>/, a static site
+## each (docs/README.md, "API reference"). The plugin compiles its targets for their symbol graphs with flags of its
+## own, so it builds in a folder of its own (DOCS_SCRATCH): in .build it made the next `make build` recompile 80 files.
+DOCC_TARGETS := CoordinatorTrace CoordinatorTraceTesting
+DOCS_SCRATCH := .build-docs
+docs: deps
+	@mkdir -p .build/docs; for target in $(DOCC_TARGETS); do \
+		echo "docs: $$target"; \
+		$(SWIFT) package --scratch-path $(DOCS_SCRATCH) --allow-writing-to-directory .build/docs \
+			generate-documentation --target $$target \
+			--output-path .build/docs/$$target --transform-for-static-hosting --hosting-base-path $$target \
+			--warnings-as-errors || exit 1; \
+	done
+
 ## lint: swift-format (it ships with the toolchain) against the committed .swift-format: 4-space indents, 160 columns,
 ## no indent inside #if, forEach allowed. `make format` rewrites the files in place; lint fails on any finding.
 SWIFT_FORMAT_PATHS = Package.swift Sources Tests Benchmarks samples
@@ -140,11 +163,12 @@ format:
 ## parallel run they starved other suites' processes past their time limits (both ran in seconds alone).
 LOAD_SUITES := ManyReadersTests|SlowPageClientsTests
 
-## test: swift-format's lint, actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
+## test: swift-format's lint, the public API check, the DocC reference (docs: about 1.5 minutes in a fresh clone, 30 s
+## after), actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
 ## own build folder), the hot paths' instruction counts against their baselines (bench-check, a release build in .build-bench),
 ## every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
-test: deps lint api-check python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
-	$(SWIFT) build --build-tests
+test: deps lint api-check docs python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
+	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
 	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(LOAD_SUITES)'
 	scripts/suite-times.sh load-suites $(SWIFT) test --skip-build --filter '$(LOAD_SUITES)'
 	@$(MAKE) --no-print-directory test-browser
@@ -154,23 +178,23 @@ test: deps lint api-check python-tools browser-tools network-tools lint-workflow
 POSTGRES_SCRATCH := .build-postgres
 POSTGRES_BIN_DIR = $(CURDIR)/$(POSTGRES_SCRATCH)/debug
 postgres-build: deps
-	$(SWIFT) build --product coordlens --traits Postgres --scratch-path $(POSTGRES_SCRATCH)
+	$(SWIFT) build --product coordlens --traits Postgres --scratch-path $(POSTGRES_SCRATCH) $(WARNINGS_AS_ERRORS)
 
 ## check: the inner loop: the lint and every Swift test that needs no browser, no PostgreSQL server, no root and no
 ## Thread Sanitizer (the PostgreSQL cases skip, saying why). `make test` is the whole suite, what CI runs.
 check: deps lint
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
 	$(SWIFT) test --skip-build --skip 'NetworkAccessTests'
 
 
 ## test-browser: the inspector page in headless Chromium against real `coordlens listen`/`view` processes and a sample
 ## app. It saves a screenshot of the page to $(SCREENSHOT); `make test-browser SCREENSHOT=docs/images/inspector.png`
-## refreshes the README's.
+## refreshes docs/PAGE.md's.
 SCREENSHOT ?= .build/inspector.png
 test-browser: browser-tools
-	$(SWIFT) build --product coordlens
-	$(SWIFT) build --product DeliverooTraditionalSample
-	$(SWIFT) build --product XCoordinatorRouterSample
+	$(SWIFT) build --product coordlens $(WARNINGS_AS_ERRORS)
+	$(SWIFT) build --product DeliverooTraditionalSample $(WARNINGS_AS_ERRORS)
+	$(SWIFT) build --product XCoordinatorRouterSample $(WARNINGS_AS_ERRORS)
 	cd Tests/Browser && COORDLENS_BIN="$$($(SWIFT) build --show-bin-path)" CHROMIUM=$(CHROMIUM) \
 		INSPECTOR_SCREENSHOT="$(abspath $(SCREENSHOT))" $(CURDIR)/$(VENV)/bin/python -m unittest -v
 
@@ -179,37 +203,36 @@ test-browser: browser-tools
 ## process (CommandLineTests only drive `coordlens` child processes, which TSan on the test process cannot see into). One run
 ## each: run together on two cores, two of the hook's tests once read no session back from the hook's memory sink.
 test-thread-sanitizer: deps
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(WARNINGS_AS_ERRORS)
 	COORDLENS_SANITIZED=thread $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter EndToEndTests
 
 ## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their
 ## allocations): its tests, the zoo of holders, the races with threads that change what it reads and the fuzzed object
 ## graphs, under AddressSanitizer in a build folder of its own. LeakSanitizer is off: those tests leak coordinators on
-## purpose. This build of every target and test is also the one that treats compiler warnings as errors (the
-## dependencies compile without any), so a warning fails CI.
+## purpose. Warnings are errors here too, as in every debug build (WARNINGS_AS_ERRORS).
 test-address-sanitizer: deps
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan -Xswiftc -warnings-as-errors
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(WARNINGS_AS_ERRORS)
 	ASAN_OPTIONS=detect_leaks=0 COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps
-	$(SWIFT) build --product coordlens
-	$(SWIFT) build --product DeliverooTraditionalSample
+	$(SWIFT) build --product coordlens $(WARNINGS_AS_ERRORS)
+	$(SWIFT) build --product DeliverooTraditionalSample $(WARNINGS_AS_ERRORS)
 	@bash scripts/demo.sh "$(DEMO_DIR)" "$(DEMO_PORT)"
 
 ## demo-live: `listen` and its live page stay up while the samples stream into it in turn, until Ctrl-C;
 ## DEMO_PAUSE seconds between runs.
 DEMO_PAUSE ?= 3
 demo-live: deps
-	$(SWIFT) build --product coordlens
-	$(SWIFT) build --product DeliverooTraditionalSample
-	$(SWIFT) build --product XCoordinatorRouterSample
-	$(SWIFT) build --product BrowserTabsSample
+	$(SWIFT) build --product coordlens $(WARNINGS_AS_ERRORS)
+	$(SWIFT) build --product DeliverooTraditionalSample $(WARNINGS_AS_ERRORS)
+	$(SWIFT) build --product XCoordinatorRouterSample $(WARNINGS_AS_ERRORS)
+	$(SWIFT) build --product BrowserTabsSample $(WARNINGS_AS_ERRORS)
 	@bash scripts/demo-live.sh "$(DEMO_PORT)" "$(DEMO_PAUSE)"
 
 samples: deps
-	@bash scripts/samples.sh
+	@SWIFT_BUILD_FLAGS="$${SWIFT_BUILD_FLAGS:-$(WARNINGS_AS_ERRORS)}" bash scripts/samples.sh
 
 ## bench: the speed and memory figures and their targets, from release builds in a folder of their own (.build-bench),
 ## so they never wait for or disturb `make test`'s debug builds.
@@ -259,5 +282,5 @@ bench-compare: deps browser-tools $(if $(COUNTS),bench-tools)
 
 clean:
 	@if [ -d .build/postgres ]; then bash scripts/postgres-test-server.sh stop; fi
-	rm -rf .build .build-tsan .build-asan .build-postgres $(BENCH_SCRATCH) .build-compare $(DEMO_DIR)
+	rm -rf .build .build-tsan .build-asan .build-postgres .build-docs $(BENCH_SCRATCH) .build-compare $(DEMO_DIR)
 	@git worktree prune 2>/dev/null || true

@@ -37,6 +37,10 @@ let package = Package(
         // The real Combine shapes (subjects, `sink`, `AnyCancellable` sets) the retainer search is tested on; tests and the
         // stranger app only, under the `Tools` trait, so an app that embeds the hook resolves nothing new.
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // `make docs`: the DocC catalogs of the hook and its test assertions (`swift package generate-documentation`).
+        // A command plugin no target depends on: SwiftPM resolves it for this package's own commands only, so an app
+        // resolves nothing new, with the `Tools` trait or without it (checked with an app depending on this package).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The wire format's vocabulary and JSON string escaping, shared by the hook and the core: no dependencies.

@@ -47,7 +47,7 @@ for sample in "${samples[@]}"; do
   tail -n 1 "$dir/report.txt"
 done
 
-# The diff example: one checkout flow before and after its leak fix; the README shows diff.png.
+# The diff example: one checkout flow before and after its leak fix; the README and docs/CLI.md show diff.png.
 dir="samples/checkout-fix"
 echo "== CheckoutFixSample (before, then --fixed) -> $dir"
 "$bin/CheckoutFixSample" --file "$dir/before.ndjson"

@@ -142,10 +142,10 @@ struct SummaryCommandTests {
         #expect(empty.status == 2)
     }
 
-    /// The README's summary excerpt is what the built `coordlens` prints over the samples, line for line.
-    @Test func readmeExcerptIsRealOutput() throws {
-        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "\n## Leak summaries across many runs\n").dropFirst().first)
+    /// docs/CI.md's summary excerpt is what the built `coordlens` prints over the samples, line for line.
+    @Test func ciDocExcerptIsRealOutput() throws {
+        let ciDoc = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/CI.md"), encoding: .utf8)
+        let section = try #require(ciDoc.components(separatedBy: "\n## Leak summaries across many runs\n").dropFirst().first)
         let block = try #require(section.components(separatedBy: "```console\n").dropFirst().first?.components(separatedBy: "\n```").first)
         let lines = block.split(separator: "\n").map(String.init)
         #expect(lines.first == "$ coordlens check --summary samples")

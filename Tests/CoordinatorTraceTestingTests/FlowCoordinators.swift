@@ -68,7 +68,7 @@ enum Flows {
     }
 }
 
-/// The README's shape: a home that opens a settings flow; a swipe-down frees the settings screen without any callback.
+/// docs/HOOK.md's shape: a home that opens a settings flow; a swipe-down frees the settings screen without any callback.
 final class HomeCoordinator: FlowCoordinator {
     /// When true, the home removes the settings child once its screen is gone, as the fix does.
     let removesFinishedChildren: Bool

@@ -3,13 +3,13 @@ import Testing
 
 @testable import CoordinatorTrace
 
-/// The queue's bound, and its memory as the README states it: a full default queue is its capacity times an event's size.
+/// The queue's bound, and its memory as docs/HOOK.md states it: a full default queue is its capacity times an event's size.
 @Suite struct QueueMemoryTests {
-    @Test func aFullDefaultQueueFitsTheMemoryTheReadmeStates() throws {
+    @Test func aFullDefaultQueueFitsTheMemoryTheHookDocStates() throws {
         let bytes = TraceOptions().bufferCapacity * MemoryLayout<RawEvent>.stride
-        let readme = try String(contentsOf: Self.readme, encoding: .utf8)
+        let hookDoc = try String(contentsOf: Self.hookDoc, encoding: .utf8)
         let stated = "\(MemoryLayout<RawEvent>.stride) bytes each, \(bytes / (1 << 20)) MiB"
-        #expect(readme.contains(stated), "the README should say \"\(stated)\"")
+        #expect(hookDoc.contains(stated), "docs/HOOK.md should say \"\(stated)\"")
     }
 
     /// A full queue refuses and counts; a drain hands over what it held in order and leaves it reserved again.
@@ -25,8 +25,8 @@ import Testing
         #expect(queue.drain(into: &drained) == 0 && drained.count == 10, "room for all ten again")
     }
 
-    private static var readme: URL {
+    private static var hookDoc: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
+            .appendingPathComponent("docs/HOOK.md")
     }
 }

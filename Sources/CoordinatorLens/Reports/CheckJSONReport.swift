@@ -3,7 +3,7 @@ import CoordinatorWire
 /// `check --format json`: keys in the documented order (Foundation's encoder does not keep an order), always valid
 /// JSON whatever the recording holds.
 package enum CheckJSONReport {
-    /// `{"grace":G,"sessions":[…],"retained":N,"undecided":M}`, documented in the README; call sites' files as
+    /// `{"grace":G,"sessions":[…],"retained":N,"undecided":M}`, documented in docs/CLI.md; call sites' files as
     /// `paths` prints them.
     package static func json(for result: CheckResult, paths: SourcePaths = SourcePaths()) -> String {
         var out = ""

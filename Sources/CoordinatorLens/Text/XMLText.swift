@@ -7,12 +7,11 @@ package enum XMLText {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars where isAllowed(scalar) {
+            if let entity = markupEntity(for: scalar) {
+                out += entity
+                continue
+            }
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
             case "\t": out += "&#9;"
             case "\n": out += "&#10;"
             case "\r": out += "&#13;"
@@ -20,6 +19,28 @@ package enum XMLText {
             }
         }
         return out
+    }
+
+    /// The reference that stands for a markup character (`&`, `<`, `>`, `"`, `'`), or nil for any other: the one
+    /// table that XML reports, HTML files and Graphviz labels are all escaped by.
+    ///
+    /// `'` is `&#39;` rather than `&apos;`: Graphviz decodes a plain label's references with HTML 4's table, which has
+    /// no `&apos;`, while every XML and HTML reader takes the numeric form.
+    ///
+    /// ```swift
+    /// XMLText.markupEntity(for: "'")  // "&#39;"
+    /// XMLText.markupEntity(for: "a")  // nil
+    /// ```
+    @inlinable
+    package static func markupEntity(for scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "&": "&amp;"
+        case "<": "&lt;"
+        case ">": "&gt;"
+        case "\"": "&quot;"
+        case "'": "&#39;"
+        default: nil
+        }
     }
 
     /// XML 1.0's Char production: tab, newline, carriage return, and everything from U+0020 but U+FFFE and U+FFFF

@@ -1,3 +1,5 @@
+import CoordinatorLens
+
 /// Turns user text (type names, screens, app names, run ids) into text Graphviz shows verbatim and cannot be broken by.
 ///
 /// User text only ever goes into labels and tooltips: never into node ids, URLs, `id` or `class` attributes, and no
@@ -30,15 +32,13 @@ package enum DOTEscaping {
                 break
             }
             shown += 1
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            // Graphviz expands \N, \G, \L, \n … even inside HTML-like labels; a doubled backslash comes out as one.
-            case "\\": escaped += "\\\\"
-            default: escaped.unicodeScalars.append(scalar)
+            if let entity = XMLText.markupEntity(for: scalar) {
+                escaped += entity
+            } else if scalar == "\\" {
+                // Graphviz expands \N, \G, \L, \n … even inside HTML-like labels; a doubled backslash comes out as one.
+                escaped += "\\\\"
+            } else {
+                escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped
@@ -90,16 +90,21 @@ package enum DOTEscaping {
                     break
                 }
                 shown += 1
+                // Only `&` becomes a reference: Graphviz escapes the other markup characters itself when it writes
+                // SVG, but passes a reference through as it is, so a name spelling one would otherwise be decoded.
                 switch scalar {
                 case "\"": escaped += "\\\""
                 case "\\": escaped += backslash
-                case "&": escaped += "&amp;"
+                case "&": escaped += ampersandReference
                 default: escaped.unicodeScalars.append(scalar)
                 }
             }
         }
         return escaped + "\""
     }
+
+    /// `&` as a reference, from the one markup table (`XMLText`).
+    private static let ampersandReference = XMLText.markupEntity(for: "&")!
 
     /// Printable ASCII that a quoted string shows as itself.
     private static func needsNoEscape(_ byte: UInt8) -> Bool {

@@ -1,5 +1,11 @@
 /// How many coordinators of one type may be alive at once, as LifetimeTracker's `maxCount` says it: in the whole
 /// app, or under each parent. The inspector judges older ones beyond the count as leaks (`over-limit`).
+///
+/// ```swift
+/// CoordinatorTrace.start(app: "Shop", sink: .tcp(port: 7420), options: TraceOptions(expectedCounts: [
+///     ExpectedCount(ProductCoordinator.self, atMost: 1, per: .parent),
+/// ]))
+/// ```
 public struct ExpectedCount: Sendable {
     /// Where the count is taken.
     public enum Scope: Sendable {

@@ -1,4 +1,11 @@
 /// Limits and timings of a tracing session; the defaults suit a debug build.
+///
+/// ```swift
+/// CoordinatorTrace.start(app: "MyApp", sink: .file("run.ndjson"), options: TraceOptions(
+///     grace: 2,                                    // as `coordlens check --grace`
+///     sourceRoot: "/Users/me/src/MyApp"            // recordings name paths relative to the checkout
+/// ))
+/// ```
 public struct TraceOptions: Sendable {
     /// Events the calling threads may queue before the writer takes them; past that they are counted and dropped.
     public var bufferCapacity: Int = 131_072

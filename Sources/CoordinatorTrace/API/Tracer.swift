@@ -5,6 +5,17 @@ import Foundation
 ///
 /// Every call is safe from any thread and costs the caller a lock, a clock reading, an id lookup and an append to a
 /// bounded queue; with no session running, one atomic load. Encoding and I/O happen on the session's writer thread.
+///
+/// Hand a coordinator base class a tracer, so the app uses ``shared`` and each test one of its own:
+///
+/// ```swift
+/// let tracer = Tracer()
+/// tracer.start(app: "Tests", sink: .memory())
+/// tracer.added(home, to: nil)
+/// tracer.added(settings, to: home)
+/// tracer.bind(settings, to: settingsScreen)
+/// tracer.end()
+/// ```
 public final class Tracer: @unchecked Sendable {
     /// The tracer behind `CoordinatorTrace`.
     public static let shared = Tracer()
@@ -163,7 +174,7 @@ public final class Tracer: @unchecked Sendable {
     /// Looks for who holds each coordinator still alive past its grace period after it was done (each once per
     /// session), sends the paths it finds (`held`) and returns them; with the search off, or where it cannot run, each
     /// says why (`notSearched`). The search reads memory through copies that cannot fault and never touches the app's
-    /// values (README, "Who holds it"), so any thread may call it; on Apple platforms it runs on the main thread,
+    /// values (docs/HOOK.md, "Who holds it"), so any thread may call it; on Apple platforms it runs on the main thread,
     /// which owns UIKit's objects (from another thread it waits for the main thread within its budget). `end()` calls
     /// it. Bounded by `TraceOptions.retainerSearch`.
     @discardableResult

@@ -50,6 +50,7 @@ public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
     public var coordinator: Int
     /// Its type name.
     public var type: String
+    /// How the search ended: a holder found (`live`, `cycle`), none (`unreachable`, `budget`), or no search.
     public var outcome: Outcome
     /// From the holder that is alive (or the coordinator itself, for a cycle) to the coordinator.
     public var steps: [Step]
@@ -90,6 +91,10 @@ public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
 
 /// Bounds on the retainer search `end()` (and `Tracer.searchRetainers()`) runs for coordinators still alive after
 /// they were done.
+///
+/// ```swift
+/// TraceOptions(retainerSearch: RetainerSearchOptions(isEnabled: false))  // no search at end()
+/// ```
 public struct RetainerSearchOptions: Sendable {
     /// Off: no search, no `held` lines.
     public var isEnabled: Bool = true

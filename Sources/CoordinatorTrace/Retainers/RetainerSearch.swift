@@ -2,7 +2,7 @@
 /// coordinators and their screens (the shortest chain from something meant to be alive), else from the coordinator
 /// itself (a cycle).
 ///
-/// Reading rules, as the hook must never harm the app (README, "Who holds it"):
+/// Reading rules, as the hook must never harm the app (docs/HOOK.md, "Who holds it"):
 /// - every byte comes through `MemoryReader`, a copy that cannot fault; nothing read is used as a live value: no
 ///   `Mirror`, no casts, no retains, no value witness copies of the app's values;
 /// - a word is taken for an object only when its metadata validates (`LayoutDecoder`), for a type only when it reads

@@ -2,7 +2,7 @@ import ArgumentParser
 import CoordinatorLensServer
 
 /// `--max-page-connections`, `--page-head-timeout`, `--page-request-timeout` and `--feed-stall-timeout`: how the inspector page's port of
-/// `listen` and `view` is bounded (README, "coordlens listen").
+/// `listen` and `view` is bounded (docs/CLI.md, "coordlens listen").
 struct PageLimitOptions: ParsableArguments {
     @Option(
         name: .customLong("max-page-connections"),

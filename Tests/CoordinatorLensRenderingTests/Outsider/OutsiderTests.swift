@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The public surface is enough for someone reading recordings from Swift: `ReadingRecordings` (and the README's
-/// "Reading recordings from Swift") compile against the built modules as another package's code would, and do on the
+/// The public surface is enough for someone reading recordings from Swift: `ReadingRecordings` (and the snippet in
+/// docs/READING-RECORDINGS.md) compile against the built modules as another package's code would, and do on the
 /// committed samples what `coordlens check` and `coordlens diff` did when the samples' reports were written.
 ///
 /// Every target of this package sees `package` declarations, so the compile check runs `swiftc` itself, without
@@ -68,20 +68,20 @@ struct OutsiderTests {
         #expect(run.status == 0, "ReadingRecordings.swift needs more than the public surface:\n\(run.standardError)")
     }
 
-    @Test func theReadmeSnippetCompilesWithoutPackageAccess() throws {
-        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
-        guard let section = readme.range(of: "## Reading recordings from Swift"),
-            let open = readme.range(of: "```swift\n", range: section.upperBound..<readme.endIndex),
-            let close = readme.range(of: "```\n", range: open.upperBound..<readme.endIndex)
+    @Test func theReadingRecordingsSnippetCompilesWithoutPackageAccess() throws {
+        let page = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/READING-RECORDINGS.md"), encoding: .utf8)
+        guard let section = page.range(of: "# Reading recordings from Swift"),
+            let open = page.range(of: "```swift\n", range: section.upperBound..<page.endIndex),
+            let close = page.range(of: "```\n", range: open.upperBound..<page.endIndex)
         else {
-            Issue.record("README.md has no Swift snippet under \"## Reading recordings from Swift\"")
+            Issue.record("docs/READING-RECORDINGS.md has no Swift snippet under \"# Reading recordings from Swift\"")
             return
         }
         let folder = try TemporaryFolder("outsider")
         let file = URL(fileURLWithPath: folder.file("main.swift"))
-        try String(readme[open.upperBound..<close.lowerBound]).write(to: file, atomically: true, encoding: .utf8)
+        try String(page[open.upperBound..<close.lowerBound]).write(to: file, atomically: true, encoding: .utf8)
         let run = try Self.typecheck(file, asLibrary: false)
-        #expect(run.status == 0, "README's snippet needs more than the public surface:\n\(run.standardError)")
+        #expect(run.status == 0, "docs/READING-RECORDINGS.md's snippet needs more than the public surface:\n\(run.standardError)")
     }
 
     /// The control: the same compile refuses what the project's modules share with `package`, so the two tests above

@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The README's "CoordinatorLens in CI" excerpts are what the built `coordlens` prints for the sample, line for line.
-@Suite(.serialized) struct ReadmeCIExcerptTests {
-    /// The fenced blocks of the README's CI section, as (language, lines).
+/// docs/CI.md's "CoordinatorLens in CI" excerpts are what the built `coordlens` prints for the sample, line for line.
+@Suite(.serialized) struct CIDocExcerptTests {
+    /// The fenced blocks of docs/CI.md's "CoordinatorLens in CI" section, as (language, lines).
     private static func blocks() throws -> [(language: String, lines: [String])] {
-        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
+        let ciDoc = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/CI.md"), encoding: .utf8)
         let section =
-            try #require(readme.components(separatedBy: "\n## CoordinatorLens in CI\n").dropFirst().first)
+            try #require(ciDoc.components(separatedBy: "\n## CoordinatorLens in CI\n").dropFirst().first)
             .components(separatedBy: "\n## ").first ?? ""
         var blocks: [(String, [String])] = []
         var open: (String, [String])?
@@ -28,7 +28,7 @@ import Testing
     }
 
     private static func output(_ format: String) async throws -> String {
-        // As the README runs it: from the package root, with the path relative to it.
+        // As docs/CI.md runs it: from the package root, with the path relative to it.
         try await BuiltProduct.coordlens.runAsync(
             ["check", "samples/deliveroo-traditional/stream.ndjson", "--format", format], in: PackageRoot.url
         ).standardOutput
