@@ -1,8 +1,10 @@
 /// JSON string literals written by hand, the one escaper for the hook's lines and the inspector's reports.
-public enum JSONString {
+///
+/// `package`: only this package's modules write wire lines and reports; an app never needs it.
+package enum JSONString {
     /// A JSON string literal for UTF-8 `text`, quotes included: `"` and `\` escaped, control characters as `\n`, `\r`,
     /// `\t` or `\u00XX`; everything else passes through.
-    public static func quoted(_ text: some Sequence<UInt8>) -> [UInt8] {
+    package static func quoted(_ text: some Sequence<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.underestimatedCount + 2)
         if text.withContiguousStorageIfAvailable({ append($0, quotedTo: &out) }) == nil {
@@ -14,7 +16,7 @@ public enum JSONString {
     /// Appends `text` to `out` as a JSON string literal, quotes included; runs that need no escape go in whole, so a
     /// call site's path (the bulk of a hook line) costs one copy.
     @inlinable
-    public static func append(_ text: UnsafeBufferPointer<UInt8>, quotedTo out: inout [UInt8]) {
+    package static func append(_ text: UnsafeBufferPointer<UInt8>, quotedTo out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var runStart = 0
         for index in 0..<text.count {
@@ -42,7 +44,7 @@ public enum JSONString {
     }
 
     /// `quoted` for a String.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         String(decoding: quoted(text.utf8), as: UTF8.self)
     }
 

@@ -37,8 +37,10 @@ public enum WireKind: String, CaseIterable, Sendable {
     /// The kind these UTF-8 bytes name, or nil for a kind this version does not know. The decoder calls it once per
     /// line, so it picks the kind by its first letters and compares bytes: no array, no String; inlinable, since the
     /// decoder lives in another module and the call alone was 5% of reading a line.
+    ///
+    /// `package`: only the core's decoders read kinds from bytes.
     @inlinable
-    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    package init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count >= 2 else { return nil }
         let kind: WireKind
         switch bytes[0] {
