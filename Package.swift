@@ -81,6 +81,8 @@ let package = Package(
                 .embedInCode("Page/search.js"), .embedInCode("Page/details.js"), .embedInCode("Page/leaks.js"),
                 .embedInCode("Page/slider.js"), .embedInCode("Page/known-leaks.js"), .embedInCode("Page/lifetimes.js"),
                 .embedInCode("Page/compare.js"), .embedInCode("Page/tooltips.js"),
+                .embedInCode("Page/site-actions.js"), .embedInCode("Page/leak-trace.js"), .embedInCode("Page/address.js"),
+                .embedInCode("Page/view-filter.js"),
             ]
         ),
         .target(

@@ -31,17 +31,31 @@ package enum DiffReport {
         let newLeaks = indices.filter { diff.entries[$0].isNewLeak }
         let fixed = indices.filter { diff.entries[$0].isFixedLeak }
         let still = indices.filter { diff.entries[$0].isStillLeaking }
+        // Screenless coordinators that pile up are no leak to the verdicts, so they get a list of their own, as the
+        // terminal's diff and the page's Compare give them.
+        let pileUps = PileUp.find(in: PathCensus(diff.b), against: PathCensus(diff.a))
+        var piled = "<section class=\"piled\"><h2>Piled up (\(pileUps.count))</h2><ul>"
+        if pileUps.isEmpty { piled += "<li class=\"empty\">none</li>" }
+        for pileUp in pileUps {
+            let place = pileUp.path.parentPath.isEmpty ? "as roots" : "under \(pileUp.path.parentPath)"
+            piled += "<li><span class=\"mark\">▲</span> \(text("\(pileUp.path.type): \(pileUp.allowed) → \(pileUp.count) in use"))"
+            piled += " <span class=\"count\">\(text(place))</span></li>"
+        }
+        piled += "</ul></section>"
         let title = "\(sourceA) → \(sourceB)"
         var page = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         page += #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">"# + "\n"
         page += "<title>CoordinatorLens diff: \(text(title))</title>\n<style>\n\(style)</style>\n</head>\n<body>\n<header>\n"
         page += "<h1>\(text(title))</h1>\n"
         page += "<p>A: \(text("\(sourceA) · \(diff.a.app) run \(diff.a.run)"))</p>\n<p>B: \(text("\(sourceB) · \(diff.b.app) run \(diff.b.run)"))</p>\n"
-        page += "<p id=\"diff-summary\">\(summary.newLeaks) new leaks, \(summary.fixedLeaks) fixed, \(summary.stillLeaking) still leaking; "
+        let newLeaksText = "\(summary.newLeaks) new \(summary.newLeaks == 1 ? "leak" : "leaks")"
+        page += "<p id=\"diff-summary\">\(newLeaksText), \(summary.fixedLeaks) fixed, \(summary.stillLeaking) still leaking, "
+        page += "\(pileUps.count) piled up; "
         page += "\(summary.added) added, \(summary.gone) gone, \(summary.changed) changed, \(summary.unchanged) unchanged</p>\n</header>\n<main>\n<aside>\n"
         page += list("New leaks", "new", mark: "!", newLeaks, node: diff.nodeB) + "\n"
         page += list("Fixed leaks", "fixed", mark: "✓", fixed, node: diff.nodeA) + "\n"
         page += list("Still leaking", "still", mark: "=", still, node: diff.nodeB) + "\n"
+        page += piled + "\n"
         page += "</aside>\n<div id=\"diff-picture\">\n\(inline)\n</div>\n</main>\n</body>\n</html>\n"
         return Array(page.utf8)
     }

@@ -32,6 +32,10 @@ package enum PageAssets {
         "lifetimes.js": PackageResources.lifetimes_js,
         "compare.js": PackageResources.compare_js,
         "tooltips.js": PackageResources.tooltips_js,
+        "site-actions.js": PackageResources.site_actions_js,
+        "leak-trace.js": PackageResources.leak_trace_js,
+        "address.js": PackageResources.address_js,
+        "view-filter.js": PackageResources.view_filter_js,
     ]
 
     /// The module the page loads (`<script type="module" src="/main.js">`).

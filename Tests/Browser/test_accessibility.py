@@ -1,6 +1,6 @@
 """axe-core (PyPI's axe-playwright-python) over every page CoordinatorLens serves or writes, in light and dark mode:
 no serious or critical violation on the inspector (a big recording, a leak picked; known and new leaks against a
-baseline), `render -o report.html` and `diff -o diff.html`."""
+baseline; Compare open), `render -o report.html` and `diff -o diff.html`."""
 import os
 import tempfile
 import unittest
@@ -59,6 +59,18 @@ class AccessibilityTests(unittest.TestCase):
             page = self.page(url, scheme)
             page.wait_for_selector("#leaks li.leak .standing", timeout=60_000)
             self.assertNoSeriousViolations(page, f"inspector with a baseline, {scheme}")
+
+    def test_the_inspector_with_compare_open(self):
+        checkout = os.path.join(SAMPLES, "checkout-fix")
+        viewer, url = view(os.path.join(checkout, "before.ndjson"), os.path.join(checkout, "after.ndjson"))
+        self.addCleanup(viewer.stop)
+        for scheme in SCHEMES:
+            page = self.page(url, scheme)
+            page.wait_for_selector("#sessions li.session >> nth=1", timeout=60_000)
+            page.wait_for_selector("#tree svg g.node")
+            page.click("#show-compare")
+            page.wait_for_selector("#compare-canvas svg", timeout=60_000)
+            self.assertNoSeriousViolations(page, f"inspector with Compare open, {scheme}")
 
     def test_the_one_file_report(self):
         report = tempfile.mktemp(suffix=".html")

@@ -5,7 +5,7 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ElementTree
 
-from inspector_support import Browser, coordlens
+from inspector_support import Browser, coordlens, write_recording
 
 SAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "checkout-fix")
 BEFORE = os.path.join(SAMPLES, "before.ndjson")
@@ -48,6 +48,31 @@ class DiffReportTests(unittest.TestCase):
         self.assertEqual(page.locator("section.new h2").inner_text(), "New leaks (1)")
         self.assertIn("CheckoutCoordinator", page.locator("section.new li").first.inner_text())
         self.assertEqual(page.locator("section.fixed h2").inner_text(), "Fixed leaks (0)")
+
+    def test_paths_that_pile_up_have_their_own_section_as_the_terminal_and_compare_give_them(self):
+        def run(name, panels):
+            lines = [{"event": "session", "v": 1, "app": "Tabs", "run": name},
+                     {"seq": 1, "t": 0.1, "event": "add", "id": 1, "type": "AppCoordinator"},
+                     {"seq": 2, "t": 0.2, "event": "add", "id": 2, "type": "BrowserCoordinator", "parent": 1}]
+            for i in range(panels):
+                lines.append({"seq": 3 + i, "t": 0.3 + i * 0.1, "event": "add", "id": 3 + i, "type": "TabPanelCoordinator", "parent": 2})
+            lines.append({"seq": 3 + panels, "t": 20, "event": "end"})
+            return write_recording(lines)
+        a, b = run("one", 1), run("four", 4)
+        self.addCleanup(os.unlink, a)
+        self.addCleanup(os.unlink, b)
+        status, page = self.open(a, b)
+        self.assertEqual(status, 1, "a pile-up fails diff, as in the terminal")
+        self.assertEqual(page.locator("section.piled h2").inner_text(), "Piled up (1)")
+        item = page.locator("section.piled li").first.inner_text()
+        self.assertIn("TabPanelCoordinator: 1 → 4 in use", item)
+        self.assertIn("under AppCoordinator/BrowserCoordinator", item)
+        self.assertIn("1 piled up", page.locator("#diff-summary").inner_text())
+        self.assertIn("0 new leaks", page.locator("#diff-summary").inner_text())
+
+    def test_one_new_leak_is_said_in_the_singular(self):
+        _, page = self.open(AFTER, BEFORE)
+        self.assertIn("1 new leak,", page.locator("#diff-summary").inner_text())
 
     def test_the_picture_has_the_ids_of_diff_format_svg(self):
         _, page = self.open(BEFORE, AFTER)

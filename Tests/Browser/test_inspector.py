@@ -91,10 +91,13 @@ class LiveSampleTests(unittest.TestCase):
 
     def test_the_picture_is_one_tab_stop_walked_with_the_arrows_and_picked_with_enter(self):
         self.page.click("#fit")
-        self.page.locator("#viewport").focus()
+        # The control before the picture, then one Tab: a coordinator, no stop on the picture's frame first.
+        self.page.locator("#show-compare").focus()
         self.page.keyboard.press("Tab")
         focused = self.page.evaluate("() => document.activeElement.closest('g.node') && document.activeElement.id")
-        self.assertRegex(focused or "", r"^c\d+$", "Tab from the picture reaches a coordinator")
+        self.assertRegex(focused or "", r"^c\d+$", "Tab into the picture reaches a coordinator")
+        ring = self.page.evaluate("() => getComputedStyle(document.getElementById('viewport')).boxShadow")
+        self.assertNotEqual(ring, "none", "the picture shows where the focus is")
         self.assertEqual(self.page.locator("#tree svg").get_attribute("role"), "tree")
         self.assertEqual(self.page.evaluate("() => document.activeElement.getAttribute('role')"), "treeitem")
         label = self.page.evaluate("() => document.activeElement.getAttribute('aria-label')")

@@ -53,10 +53,15 @@ class PageModuleTests(unittest.TestCase):
           const { matching } = await import("/search.js");
           const nodes = [{ id: 1, type: "AppCoordinator" }, { id: 12, type: "ShareCoordinator", screen: "ShareSheetController" },
                          { id: 120, type: "FeedCoordinator" }, { id: "chat", type: "ChatCoordinator" }];
-          return ["share", "#12", "#120", "sharecoordinator#12", "sheet", "coordinator", "#chat", "nothing"]
+          const found = ["share", "#12", "#120", "sharecoordinator#12", "feed#12", "sheet", "coordinator", "#chat", "nothing"]
             .map((query) => matching(nodes, query));
+          // An id asked for comes first, wherever the model has it.
+          found.push(matching([nodes[2], nodes[0], nodes[1]], "#12"));
+          return found;
         }""")
-        self.assertEqual(found, [[12], [12, 120], [120], [12], [12], [1, 12, 120, "chat"], ["chat"], []])
+        self.assertEqual([answer["matches"] for answer in found],
+                         [[12], [12, 120], [120], [12], [], [12], [1, 12, 120, "chat"], ["chat"], [], [12, 120]])
+        self.assertEqual([answer["exact"] for answer in found], [0, 1, 1, 1, 0, 0, 0, 1, 0, 1])
 
     def test_times_read_as_people_read_them(self):
         said = self.call("""async () => {

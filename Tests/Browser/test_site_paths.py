@@ -56,10 +56,14 @@ class SitePathTests(ViewedRecording):
         self.assertEqual(row.locator("a.open-editor").get_attribute("href"), "vscode://file/Shop/HomeCoordinator.swift:15")
         self.assertEqual(self.copied(page, row.locator("button.copy")), ("Shop/HomeCoordinator.swift:15",) * 2)
         self.assertNotIn(WRAPPER, page.locator("#leaks").inner_html())
-        # The details' call site carries the same file in its title.
+        # The details' call site names the same file, and has the same Copy and Open.
         row.locator(".leak-head").click()
         expect(page.locator("#details dd[data-field=type]")).to_have_text("SettingsCoordinator")
-        self.assertEqual(page.locator("#details dd[data-field=added] span[title]").get_attribute("title"), "Shop/HomeCoordinator.swift")
+        added = page.locator("#details dd[data-field=added] .site-row")
+        self.assertEqual(added.locator("code.site").get_attribute("title"), "added at Shop/HomeCoordinator.swift:15")
+        self.assertEqual(added.locator("a.open-editor").get_attribute("href"), "vscode://file/Shop/HomeCoordinator.swift:15")
+        self.assertEqual(self.copied(page, added.locator("button.copy")), ("Shop/HomeCoordinator.swift:15",) * 2)
+        expect(added.locator(".function")).to_have_text("showSettings()")
         self.assertEqual(page.errors, [])
 
     def test_a_path_of_the_same_file_is_still_used(self):
@@ -70,7 +74,9 @@ class SitePathTests(ViewedRecording):
         self.assertEqual(self.copied(page, row.locator("button.copy")), ("/src/Sources/Shop/ProfileFlow.swift:8",) * 2)
         row.locator(".leak-head").click()
         expect(page.locator("#details dd[data-field=type]")).to_have_text("ProfileCoordinator")
-        self.assertEqual(page.locator("#details dd[data-field=added] span[title]").get_attribute("title"), "/src/Sources/Shop/ProfileFlow.swift")
+        added = page.locator("#details dd[data-field=added] .site-row")
+        self.assertEqual(added.locator("code.site").get_attribute("title"), "added at /src/Sources/Shop/ProfileFlow.swift:8")
+        self.assertEqual(added.locator("a.open-editor").get_attribute("href"), "vscode://file//src/Sources/Shop/ProfileFlow.swift:8")
         self.assertEqual(page.errors, [])
 
 

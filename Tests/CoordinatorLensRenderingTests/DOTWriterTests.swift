@@ -122,7 +122,7 @@ func edgeStatement(_ parent: Int, _ child: Int, in dot: String) -> String? {
         #expect(node.contains("<B>CheckoutCoordinator</B>"))
         #expect(node.contains("#3 · CheckoutScreen"))
         #expect(node.contains("added 9.8 s ago"))
-        #expect(node.contains("<B>retained</B> — still a child of TabCoordinator#2"))
+        #expect(node.contains("<B>retained</B>&#160;— still a child of TabCoordinator#2"))
         let alive = try #require(nodeStatement(1, in: dot))
         #expect(alive.contains("added 10 s ago") && !alive.contains("<B>alive</B>"))
         #expect(dot.contains("<B>Shop</B> · run run-1 · pid 42"))

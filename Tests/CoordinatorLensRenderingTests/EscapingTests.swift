@@ -35,7 +35,8 @@ let hostileTexts: [(input: String, shown: String)] = [
         #expect(node.texts.contains(shown))
         #expect(node.texts.contains("#1 · \(shown)"))
         // The retained child's reason names its parent by type.
-        #expect(svg.element(id: "c2")?.texts.contains(" — still a child of \(shown)#1") == true)
+        // After a no-break space: the bold verdict and the reason are two texts, and SVG drops a plain leading space.
+        #expect(svg.element(id: "c2")?.texts.contains("\u{A0}— still a child of \(shown)#1") == true)
         // App and run, in the title.
         #expect(svg.texts.contains(shown))
         #expect(svg.texts.contains(" · run \(shown) · pid 42"))

@@ -12,7 +12,7 @@ import { onChange, state } from "./state.js";
 import { zoomable } from "./zoom.js";
 
 const PREVIOUS = "";   // the A choice that means "the previous run of B's app"
-let shown = false, chosenA = PREVIOUS, chosenB = null, asked = 0, zoom = null;
+let shown = false, chosenA = PREVIOUS, chosenB = null, asked = 0, zoom = null, waitingForSessions = false;
 
 function node(tag, attributes, ...children) {
   const element = document.createElement(tag);
@@ -52,8 +52,27 @@ function address() {
   return params;
 }
 
+// The run "previous run of this app" stands for, as the server picks it (the same app, heard from before B); else
+// the latest other run held, said as the fallback it is; else nothing to compare, said without asking the server,
+// whose 404 would be a console error.
+function baseline() {
+  const all = sessions();
+  const at = all.findIndex((s) => s.run === chosenB);
+  const b = all[at];
+  if (!b) return { params: address() };
+  const before = all.slice(0, at);
+  if (before.some((s) => s.app === b.app)) return { params: address() };
+  const other = [...before].reverse()[0] ?? all.filter((s) => s.run !== chosenB).pop();
+  if (!other) return { note: `Only ${b.app} · ${b.run} is here: no earlier run to compare it with yet. Run the app again, or open a recording with coordlens view.` };
+  const params = new URLSearchParams({ a: other.run, b: chosenB });
+  return { params, note: `No earlier run of ${b.app} here; compared with ${other.app} · ${other.run}.` };
+}
+
 async function load() {
   if (!shown || chosenB == null) return;
+  // Opened from the address before the feed said which sessions it holds: the feed's first word loads it.
+  if (chosenA === PREVIOUS && state.sessions.size === 0) { waitingForSessions = true; return; }
+  const fallback = chosenA === PREVIOUS ? baseline() : { params: address() };
   const params = address();
   // The open comparison is one history entry; changing A or B rewrites it rather than adding more.
   const entry = "#compare&" + params.toString();
@@ -61,23 +80,30 @@ async function load() {
     if (location.hash.startsWith("#compare")) history.replaceState(null, "", entry);
     else history.pushState(null, "", entry);
   }
-  const grace = document.getElementById("grace");
-  if (grace && grace.value !== "" && Number(grace.value) >= 0) params.set("grace", grace.value);
   const ticket = ++asked;
   const error = document.getElementById("compare-error");
   error.textContent = "";
+  document.getElementById("compare-note").textContent = fallback.note ?? "";
+  if (!fallback.params) { clearPane(); return; }
+  const asking = fallback.params;
+  const grace = document.getElementById("grace");
+  if (grace && grace.value !== "" && Number(grace.value) >= 0) asking.set("grace", grace.value);
   try {
-    const response = await fetch("/api/compare?" + params.toString());
+    const response = await fetch("/api/compare?" + asking.toString());
     if (!response.ok) throw new Error(await response.text());
     const comparison = await response.json();
     if (ticket === asked) draw(comparison);
   } catch (failure) {
     if (ticket !== asked) return;
     error.textContent = "Could not compare: " + failure.message;
-    document.getElementById("compare-canvas").replaceChildren();
-    document.getElementById("compare-summary").textContent = "";
-    for (const id of ["compare-new", "compare-fixed", "compare-still"]) document.getElementById(id).replaceChildren();
+    clearPane();
   }
+}
+
+function clearPane() {
+  document.getElementById("compare-canvas").replaceChildren();
+  document.getElementById("compare-summary").textContent = "";
+  for (const id of ["compare-new", "compare-fixed", "compare-still", "compare-piled"]) document.getElementById(id).replaceChildren();
 }
 
 // Goes to the coordinator in its own session, once that session is loaded, as a new history entry: Back returns to
@@ -116,7 +142,7 @@ function draw(comparison) {
   const summary = comparison.summary;
   document.getElementById("compare-summary").textContent =
     `${comparison.a.app} · ${comparison.a.run} → ${comparison.b.app} · ${comparison.b.run}: `
-    + `${summary.newLeaks} new leaks, ${summary.fixedLeaks} fixed, ${summary.stillLeaking} still leaking, `
+    + `${summary.newLeaks} new ${summary.newLeaks === 1 ? "leak" : "leaks"}, ${summary.fixedLeaks} fixed, ${summary.stillLeaking} still leaking, `
     + `${comparison.pileUps.length} piled up; `
     + `${summary.added} added, ${summary.gone} gone, ${summary.changed} changed, ${summary.unchanged} unchanged`;
   list("compare-new", "New leaks", "!", comparison.newLeaks);
@@ -144,11 +170,12 @@ function build() {
   const fit = node("button", { type: "button", id: "compare-fit", title: "Fit the comparison to the window" }, "Fit");
   fit.addEventListener("click", () => zoom.fit());
   const head = node("div", { class: "compare-head" }, node("label", {}, "A ", a), "→", node("label", {}, "B ", b), back, fit,
-    node("span", { id: "compare-summary" }), node("span", { id: "compare-error" }));
+    node("span", { id: "compare-summary" }), node("span", { id: "compare-note", role: "status" }), node("span", { id: "compare-error" }));
   const lists = node("div", { class: "compare-lists" }, node("section", { id: "compare-new" }), node("section", { id: "compare-fixed" }),
     node("section", { id: "compare-still" }), node("section", { id: "compare-piled" }));
   const canvas = node("div", { id: "compare-canvas" });
-  const picture = node("div", { id: "compare-picture", tabindex: "0", "aria-label": "The runs compared; drag or arrow keys to pan, wheel or + and - to zoom" }, canvas);
+  // A group, so its name is allowed (axe: aria-prohibited-attr on a plain div with a label).
+  const picture = node("div", { id: "compare-picture", role: "group", tabindex: "0", "aria-label": "The runs compared; drag or arrow keys to pan, wheel or + and - to zoom" }, canvas);
   pane.append(head, node("div", { class: "compare-body" }, lists, picture));
   document.querySelector(".stage").append(pane);
   zoom = zoomable(picture, canvas);
@@ -201,7 +228,11 @@ export function addCompareButton() {
   });
   toolbar.append(button);
   // The session list changes as the feed reports sessions: keep the selects in step.
-  onChange("sessions", () => { if (shown) fillSelects(); });
+  onChange("sessions", () => {
+    if (!shown) return;
+    fillSelects();
+    if (waitingForSessions) { waitingForSessions = false; load(); }
+  });
   if (fromAddress()) open();
   // Back and Forward between the tree and a comparison.
   window.addEventListener("popstate", () => {

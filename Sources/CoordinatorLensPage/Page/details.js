@@ -1,11 +1,13 @@
 // The selected coordinator: selecting one (from the tree, a link, a leak or the lifetimes), links that select, and
 // the details panel with its call sites and its own events.
 import { $, el } from "./dom.js";
-import { breakable, seconds, site } from "./format.js";
+import { breakable, camelBreakable, seconds, sourceFile } from "./format.js";
 import { elementId } from "./ids.js";
 import { REPORT, changed, state, nodeById, nodesById } from "./state.js";
 import { refresh } from "./feed.js";
+import { leakTraceText } from "./leak-trace.js";
 import { showInOutline } from "./outline.js";
+import { copyText, siteRow } from "./site-actions.js";
 import { isDrawn, markSelection, zoomTo } from "./tree-view.js";
 
 // Selects a coordinator in the picture, the outline and the details; `centre` also brings it into view at a readable
@@ -17,12 +19,21 @@ export function selectNode(id, centre) {
   showInOutline(id);
   changed("selection");
   if (!centre) return;
+  pictureInSight();
   if (isDrawn(id)) zoomTo(id);
   else if (nodeById(id)) {
     state.reveal = id;
     state.centreWhenDrawn = id;
     refresh();
   }
+}
+
+// In a phone-wide window the page scrolls and the picture may be above the fold: a pick brings it back into sight,
+// or the zoom would happen where nobody sees it.
+function pictureInSight() {
+  const viewport = $("viewport");
+  const r = viewport.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) viewport.scrollIntoView({ block: "nearest" });
 }
 
 // A link with an address, so it takes the keyboard focus and Enter; the address names the node but is never
@@ -43,7 +54,7 @@ function reportEvents(id) {
 export async function drawDetails() {
   const box = $("details");
   const node = state.node != null && nodeById(state.node);
-  if (!node) { box.replaceChildren(el("p", { class: "hint" }, "Click a node, or pick a leak below.")); return; }
+  if (!node) { box.replaceChildren(el("p", { class: "hint" }, "Click a node, or pick a leak above.")); return; }
   const byId = nodesById(state.model);
   const path = [];
   for (let at = node, seen = new Set(); at && !seen.has(at.id); at = byId.get(at.parent ?? at.removedFrom)) { seen.add(at.id); path.unshift(at.id); }
@@ -51,17 +62,22 @@ export async function drawDetails() {
     ["type", el("strong", {}, node.type)], ["id", String(node.id)], ["screen", node.screen || "—"],
     ["verdict", el("span", { class: "verdict " + node.verdict }, node.verdict)],
     ["reason", node.reason || "—"],
-    ["added", el("span", {}, `${seconds(node.addedAt)} at `, site(node.site))],
-    ["bound", site(node.boundSite)], ["dismissed", dismissal(node)], ["removed", site(node.removedSite)],
+    ["added", [el("span", {}, seconds(node.addedAt), node.site ? null : ", call site not recorded"), sited(node.site, "added at")]],
+    ["bound", sited(node.boundSite, "bound at") ?? "—"], ["dismissed", dismissal(node)], ["removed", sited(node.removedSite, "removed at") ?? "—"],
     ...(node.shownAgain ? [["shown again", shownAgain(node)]] : []),
-    ...(node.kept ? [["kept", `for reuse by ${node.kept.parentType}#${node.kept.parentID}, up to ${node.kept.limit} by design`]] : []),
+    // The reason of a coordinator kept for reuse says so already ("kept for reuse" came twice).
+    ...(node.kept && !node.reason ? [["kept", `for reuse by ${node.kept.parentType}#${node.kept.parentID}, up to ${node.kept.limit} by design`]] : []),
     ...heldRow(node),
     ["done", seconds(node.doneAt)], ["deinit", seconds(node.deinitAt)],
     ["path", el("span", { class: "path" }, path.map(link))],
     ["children", children(node)],
   ];
-  const events = el("table", { class: "events" }, el("tr", {}, el("th", {}, "seq"), el("th", {}, "t"), el("th", {}, "kind"), el("th", {}, "site")));
-  box.replaceChildren(el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-field": k }, v)])), events);
+  const events = el("table", { class: "events" }, el("tr", {}, el("th", {}, "seq"), el("th", {}, "t"), el("th", {}, "event · site")));
+  const trace = el("button", { type: "button", id: "copy-leak-trace", class: "copy", title: "Copy this coordinator, its verdict, its call sites and its leak trace as plain text",
+    on: { click: (event) => copyText(event.currentTarget, leakTraceText(node, heldEntry(node), byId, location.href)) } },
+    node.verdict === "retained" ? "Copy leak trace" : "Copy as text");
+  box.replaceChildren(el("div", { class: "details-actions" }, trace),
+    el("dl", {}, rows.map(([k, v]) => [el("dt", {}, k), el("dd", { "data-field": k }, v)])), events);
   const run = state.run, id = node.id;
   if (REPORT) {
     appendEvents(events, reportEvents(id));
@@ -94,8 +110,10 @@ const dismissalCauses = { "screen-left": "left the screen (reported by the UI la
 function dismissal(node) {
   if (node.dismissedAt == null) return "—";
   const how = dismissalCauses[node.dismissedVia] || "dismissed";
-  return el("span", {}, `${how} at ${seconds(node.dismissedAt)}`, node.dismissedSite ? [" by ", site(node.dismissedSite)] : null);
+  return [el("span", {}, `${how} at ${seconds(node.dismissedAt)}`), sited(node.dismissedSite, "dismissed at")];
 }
+// A call site in the details, with the same Copy and Open as the leaks list.
+const sited = (site, label) => siteRow(site, state.model && state.model.editorURL, { label, withFunction: true });
 // Each dismissal a later showing undid: a cached coordinator reused, a screen that appeared again.
 function shownAgain(node) {
   return el("span", {}, node.shownAgain.map((again, i) => [i ? "; " : "",
@@ -103,8 +121,9 @@ function shownAgain(node) {
 }
 // The leak trace the hook's retainer search found, drawn as LeakCanary draws one: one reference per line from the
 // living holder down, the last one (the reference that keeps the coordinator) marked as the suspect.
+const heldEntry = (node) => (state.model.heldBy || []).find((entry) => entry.id === node.id);
 function heldRow(node) {
-  const held = (state.model.heldBy || []).find((entry) => entry.id === node.id);
+  const held = heldEntry(node);
   if (!held) return [];
   const by = held.by;
   if (by.outcome !== "live" && by.outcome !== "cycle") return [["held by", held.text]];
@@ -117,6 +136,8 @@ function heldRow(node) {
 function appendEvents(table, events) {
   for (const e of events) {
     table.append(el("tr", {}, el("td", {}, String(e.seq)), el("td", {}, seconds(e.time)),
-      el("td", {}, e.kind + (e.screen ? ` ${e.screen}` : "") + (e.via ? ` (${e.via})` : "")), el("td", { class: "mono" }, e.site ? breakable(`${e.site.file}:${e.site.line}`) : "")));
+      // The site under the event rather than in a column of its own, which a 330 px panel clipped.
+      el("td", {}, e.kind, e.screen ? [" ", camelBreakable(e.screen)] : null, e.via ? ` (${e.via})` : "",
+        e.site ? el("code", { class: "site", title: sourceFile(e.site) }, breakable(`${e.site.file}:${e.site.line}`)) : null)));
   }
 }

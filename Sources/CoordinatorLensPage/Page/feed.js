@@ -116,7 +116,10 @@ export async function refresh() {
       // very state they were judged at, else the one this request began from. Marking the older one had every update
       // of a big picture drawn twice, the second time for a message it already showed.
       const latest = state.sessions.get(run);
-      const caughtUp = latest && model.summary && latest.version === model.summary.version && String(latest.lastSeq ?? "") === treeSeq;
+      // The counts too: a live coordinator turning retained when its grace runs out changes them and not the version,
+      // and a model fetched just before (still pending) was taken for the retained one, so it was never fetched again.
+      const caughtUp = latest && model.summary && latest.version === model.summary.version && String(latest.lastSeq ?? "") === treeSeq
+        && countsKey(latest) === countsKey(model.summary);
       const shown = caughtUp ? latest : summary;
       state.shown = { key: q, version: shown ? shown.version : -1, counts: shown ? countsKey(shown) : "" };
       arrival.model();

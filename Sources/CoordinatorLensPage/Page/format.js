@@ -9,6 +9,10 @@ const fileName = (path) => path.slice(path.lastIndexOf("/") + 1);
 // component as `file`), otherwise `file`. A wrapper that forwards its caller's file and line but not `filePath` sends
 // its own path, which would take the user to the wrapper instead of the line the row names.
 export const sourceFile = (s) => s.path && fileName(s.path) === fileName(s.file ?? "") ? s.path : s.file;
-// A call site that may wrap only between its parts, never inside a name: after a slash, before the extension and the
-// line (`Chat/<wbr>ChatCoordinator<wbr>.swift<wbr>:42`).
-export const breakable = (path) => path.split(/(?=[.:])|(?<=\/)/).flatMap((part, i) => i ? [el("wbr"), part] : [part]);
+// A call site that may wrap only between its parts, never inside a word: after a slash, before the extension and the
+// line (`Chat/<wbr>ChatCoordinator<wbr>.swift<wbr>:42`), and, when even that is too wide (a folder's name alone was
+// wider than a phone's details panel), between the words of a name (`Deliveroo<wbr>Traditional<wbr>Sample/`).
+export const breakable = (path) => path.split(/(?=[.:])|(?<=\/)|(?<=[a-z0-9])(?=[A-Z])/).flatMap((part, i) => i ? [el("wbr"), part] : [part]);
+// A name that may wrap only where a word of it begins (`Deliveroo<wbr>Traditional<wbr>Sample`): wrapped anywhere, a
+// long app name broke as "DeliverooTraditionalSampl/e".
+export const camelBreakable = (name) => name.split(/(?<=[a-z0-9])(?=[A-Z])/).flatMap((part, i) => i ? [el("wbr"), part] : [part]);

@@ -3,7 +3,8 @@
 // appears while the page is open is announced to screen readers.
 import { $, el } from "./dom.js";
 import { link, selectNode } from "./details.js";
-import { breakable, sourceFile } from "./format.js";
+import { breakable } from "./format.js";
+import { siteRow } from "./site-actions.js";
 import { nodeById, state } from "./state.js";
 
 let announcedFor = null;   // the run whose leaks `known` holds
@@ -15,51 +16,11 @@ export function drawLeaks(model) {
   $("leak-count").classList.toggle("some", total > 0);
   $("leaks").replaceChildren(...model.leaks.map((group) => el("li", { class: "leak", "data-fingerprint": group.fingerprint },
     el("button", { type: "button", class: "leak-head", on: { click: () => selectNode(group.ids[0], true) } }, el("span", { class: "n" }, `×${group.ids.length}`), breakable(group.fingerprint)),
-    siteRow(nodeById(group.ids[0]), model.editorURL),
+    siteRow(nodeById(group.ids[0])?.site, model.editorURL),
     el("div", { class: "members" }, group.ids.slice(0, 12).map(link), group.ids.length > 12 ? `… ${group.ids.length - 12} more` : null))));
   if (model.stoppedWithoutEnd) $("leaks").append(el("li", { class: "hint stopped" }, model.stoppedWithoutEnd));
   if (model.undecided) $("leaks").append(el("li", { class: "hint" }, `${model.undecided} undecided: the run ended within the grace period of a done coordinator`));
   announce(model);
-}
-
-// Where the group's first coordinator was added: file:line kept whole, a copy button, and the editor's link (or its
-// command, copied) when the user gave a template.
-function siteRow(node, template) {
-  const site = node && node.site;
-  if (!site) return null;
-  const file = sourceFile(site);
-  const where = `${file}:${site.line}`;
-  const parts = [el("code", { class: "site", title: "added at " + where }, breakable(`${site.file}:${site.line}`)),
-    el("button", { type: "button", class: "copy", title: "Copy " + where, on: { click: (event) => copy(event.currentTarget, where) } }, "Copy")];
-  if (template) {
-    const filled = (encode) => template.replaceAll("{path}", encode(file)).replaceAll("{line}", String(site.line));
-    if (/^[a-z][a-z0-9+.-]*:/i.test(template)) {
-      parts.push(el("a", { class: "open-editor", href: filled(encodeURI), title: "Open " + where + " in the editor" }, "Open"));
-    } else {
-      const command = filled((path) => /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`);
-      parts.push(el("button", { type: "button", class: "copy command", title: command, on: { click: (event) => copy(event.currentTarget, command) } }, "Copy command"));
-    }
-  }
-  return el("div", { class: "site-row" }, parts);
-}
-
-async function copy(button, text) {
-  let done = false;
-  try {
-    await navigator.clipboard.writeText(text);
-    done = true;
-  } catch (_) {
-    // No clipboard API (a page not served from a secure origin): the selection and the copy command.
-    const area = el("textarea", { class: "offscreen", value: text, readOnly: true });
-    document.body.append(area);
-    area.select();
-    done = document.execCommand("copy");
-    area.remove();
-  }
-  const label = button.textContent;
-  button.textContent = done ? "Copied" : "Copy failed";
-  button.dataset.copied = text;
-  setTimeout(() => { button.textContent = label; }, 1500);
 }
 
 // Says, once, each leak that was not there the last time this session's leaks were drawn; a session's first drawing

@@ -13,13 +13,20 @@ const MEANING = {
   released: () => "deinited in time",
 };
 
+const ATTACHED = "a dotted red edge: a retained coordinator whose parent does not hold it, drawn under the parent it was attached to, not as the parent holding it";
+
 export function drawLegend() {
   const model = state.model;
   if (!model) { $("legend").replaceChildren(); $("caption").textContent = ""; return; }
   const grace = seconds(model.grace);
   const counts = model.summary.counts;
   $("legend").replaceChildren(...VERDICTS.map((verdict) => el("li", { class: "key " + verdict, title: MEANING[verdict](grace) },
-    el("span", { class: "swatch " + verdict, "aria-hidden": "true" }), `${verdict} ${counts[verdict] || 0}`)));
+    el("span", { class: "swatch " + verdict, "aria-hidden": "true" }), `${verdict} ${counts[verdict] || 0}`)),
+  // The one edge that does not mean "holds": a retained coordinator whose parent does not keep it is drawn where it
+  // was attached, by a dotted red edge, so the picture does not blame the parent for the leak.
+  el("li", { class: "key attached", title: ATTACHED },
+    el("span", { class: "swatch attached", "aria-hidden": "true" }), "dotted: attached, not held",
+    el("span", { class: "offscreen" }, ` (${ATTACHED})`)));
   drawCaption();
 }
 

@@ -4,6 +4,7 @@
 // what the page knows, feed.js the network, tree-view.js and search.js the picture, outline.js the list of every
 // coordinator, details.js, leaks.js and slider.js the panels, sessions.js the list of runs; known-leaks.js,
 // lifetimes.js and compare.js add their views.
+import { wireAddress } from "./address.js";
 import { addCompareButton } from "./compare.js";
 import { drawDetails, selectNode, showProblem } from "./details.js";
 import { $ } from "./dom.js";
@@ -14,11 +15,11 @@ import { addLifetimesButton } from "./lifetimes.js";
 import { drawCaption, drawLegend } from "./legend.js";
 import { drawOutline, walk, wireOutline } from "./outline.js";
 import { inertSvg } from "./sanitise.js";
-import { runSearch, wireSearch } from "./search.js";
-import { sessionsChanged, wireSessions } from "./sessions.js";
+import { prepareSearch, runSearch, wireSearch } from "./search.js";
+import { select, sessionsChanged, wireSessions } from "./sessions.js";
 import { drawTimeline, step, wireSlider } from "./slider.js";
 import { REPORT, changed, state } from "./state.js";
-import { fit, markSelection, panAndZoom, showTree } from "./tree-view.js";
+import { fit, markSelection, panAndZoom, setView, showTree } from "./tree-view.js";
 
 function drawPanels() {
   const model = state.model;
@@ -45,13 +46,14 @@ function openSummary(firstMember) {
 onArrival({
   sessions: sessionsChanged,
   tree: (svg, seq) => { showTree(svg, seq); runSearch(false); drawCaption(); changed("tree"); },
-  model: () => { markSelection(); drawPanels(); runSearch(false); },
+  model: () => { markSelection(); drawPanels(); runSearch(false); prepareSearch(); },
   failed: showProblem,
 });
 
 $("fit").addEventListener("click", fit);
 // A new filter is a new picture: it is fitted again.
-const refit = () => { state.moved = false; refresh(); };
+// The outline follows the filters at once, from the model it has; the picture follows when the server has drawn it.
+const refit = () => { state.moved = false; drawOutline(); refresh(); };
 for (const id of ["leaks-only", "show-released", "show-all"]) $(id).addEventListener("change", refit);
 $("grace").addEventListener("change", refit);
 wireSlider();
@@ -70,7 +72,11 @@ document.addEventListener("keydown", (event) => {
   } else if (event.key === "f") fit();
   else if (event.key === "/") { event.preventDefault(); $("search").focus(); }
 });
-panAndZoom((id) => selectNode(id, false), openSummary, walk);
+// A click or tap in the picture picks as the outline does: zoomed until the labels read (README: "picking zooms").
+panAndZoom(pick, openSummary, walk);
+
+// The skip link moves the focus to the leaks without a fragment in the address, which holds the view (address.js).
+$("skip-to-leaks").addEventListener("click", (event) => { event.preventDefault(); $("leaks-title").focus(); });
 
 if (REPORT) {
   document.body.classList.add("static");
@@ -78,6 +84,7 @@ if (REPORT) {
   state.sessions = new Map([[REPORT.model.summary.run, REPORT.model.summary]]);
   sessionsChanged();
 } else {
+  wireAddress({ select, pick: selectNode, refresh, setView });
   connect();
 }
 

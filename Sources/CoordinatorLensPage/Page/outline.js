@@ -5,6 +5,7 @@
 import { $, el } from "./dom.js";
 import { elementId } from "./ids.js";
 import { nodesById, state } from "./state.js";
+import { filtersKey, keptByFilters } from "./view-filter.js";
 
 const ROW = 24;       // px: fixed, so a row's place is its index times this
 const OVERSCAN = 8;   // rows drawn beyond the visible ones, so a fast scroll shows no gap
@@ -14,10 +15,18 @@ let rowOf = new Map();
 let filter = null;    // the ids a search keeps (its matches and their ancestors), or null for every coordinator
 let pick = () => {};
 let builtFor = null;
+let builtWith = "";   // the toolbar's filters the rows were built with (view-filter.js)
+let hiddenByFilters = 0;
 
 // The coordinators under each one as the outline nests them: attached children, and those removed but still alive
-// under the parent they left, as the picture draws them; the rest are roots.
+// under the parent they left, as the picture draws them; the rest are roots. Once per model: a search rebuilds the
+// rows on every query, and this was a third of a keystroke's time at 100,000.
+const nestings = new WeakMap();
 function nesting(model) {
+  if (!nestings.has(model)) nestings.set(model, nestingOf(model));
+  return nestings.get(model);
+}
+function nestingOf(model) {
   const byId = nodesById(model);
   const children = new Map();
   const roots = [];
@@ -38,26 +47,40 @@ function build() {
   rows = [];
   rowOf = new Map();
   builtFor = model;
+  builtWith = filtersKey();
+  hiddenByFilters = 0;
   if (!model) return;
   const { children, roots } = nesting(model);
-  const kept = (id) => filter == null || filter.has(id);
+  // The toolbar's filters thin the outline as they thin the picture; the selected coordinator and its path stay, so
+  // a pick from a leak link or the search always has its row.
+  const byFilters = keptByFilters(model);
+  const selected = new Set();
+  if (byFilters && state.node != null) {
+    const byId = nodesById(model);
+    for (let at = byId.get(state.node); at && !selected.has(at.id); at = byId.get(at.parent ?? at.removedFrom)) selected.add(at.id);
+  }
+  if (byFilters) hiddenByFilters = model.nodes.length - byFilters.size - [...selected].filter((id) => !byFilters.has(id)).length;
+  const search = filter;
+  const kept = byFilters == null
+    ? (search == null ? () => true : (id) => search.has(id))
+    : (id) => (search == null || search.has(id)) && (byFilters.has(id) || selected.has(id));
+  // Each coordinator is asked `kept` once, as its parent's row is made; at 100,000 rows this walk is most of what a
+  // search costs.
   const stack = [];
-  const push = (ids, depth, parentRow) => {
-    const shown = ids.filter(kept);
+  const push = (shown, depth, parentRow) => {
     for (let i = shown.length - 1; i >= 0; i--) stack.push({ id: shown[i], depth, parentRow, setsize: shown.length, posinset: i + 1 });
   };
-  push(roots, 0, -1);
-  const seen = new Set();
+  push(roots.filter(kept), 0, -1);
   while (stack.length) {
     const row = stack.pop();
-    if (seen.has(row.id)) continue;
-    seen.add(row.id);
-    const below = children.get(row.id) || [];
-    row.hasChildren = below.some(kept);
+    if (rowOf.has(row.id)) continue;
+    const below = children.get(row.id);
+    const shown = below ? below.filter(kept) : [];
+    row.hasChildren = shown.length > 0;
     rowOf.set(row.id, rows.length);
     rows.push(row);
     // A search shows its matches whatever was collapsed before it.
-    if (row.hasChildren && (filter != null || !collapsed.has(row.id))) push(below, row.depth + 1, rows.length - 1);
+    if (row.hasChildren && (search != null || !collapsed.has(row.id))) push(shown, row.depth + 1, rows.length - 1);
   }
 }
 
@@ -85,18 +108,20 @@ function draw() {
     if (row.hasChildren) attributes["aria-expanded"] = String(isOpen(row));
     const item = el("div", attributes,
       el("span", { class: "twisty", "aria-hidden": "true" }, row.hasChildren ? (isOpen(row) ? "▾" : "▸") : ""),
-      el("span", { class: "type" }, node.type), el("span", { class: "oid" }, `#${node.id}`),
       el("span", { class: "badge " + node.verdict }, node.verdict),
+      el("span", { class: "type" }, node.type), el("span", { class: "oid" }, `#${node.id}`),
       node.screen ? el("span", { class: "screen" }, node.screen) : null);
     item.style.transform = `translateY(${index * ROW}px)`;
-    item.style.paddingLeft = 6 + row.depth * 14 + "px";
+    item.style.paddingLeft = indent(row.depth) + "px";
     items.push(item);
   }
   space.replaceChildren(...items);
   const active = rowOf.has(state.node) ? state.node : rows[0]?.id;
   if (active != null && rowOf.has(active)) box.setAttribute("aria-activedescendant", rowElementId(active));
   else box.removeAttribute("aria-activedescendant");
-  $("outline-count").textContent = filter == null ? String(state.model ? state.model.nodes.length : 0) : `${rows.length} shown`;
+  const count = $("outline-count");
+  count.textContent = filter == null && !hiddenByFilters ? String(state.model ? state.model.nodes.length : 0) : `${rows.length} shown`;
+  count.title = hiddenByFilters ? `${hiddenByFilters.toLocaleString("en")} left out by the filters (${$("leaks-only").checked ? "Leaks only" : "released; tick Show released"})` : "";
 }
 
 // Brings `index` into the scrolled part of the outline, moving as little as it can.
@@ -105,11 +130,15 @@ function scrollToRow(index) {
   const top = index * ROW;
   if (top < box.scrollTop) box.scrollTop = top;
   else if (top + ROW > box.scrollTop + box.clientHeight) box.scrollTop = top + ROW - box.clientHeight;
+  // Sideways too, so the row's name starts in sight however deep it is.
+  const start = indent(rows[index].depth);
+  if (start < box.scrollLeft || start > box.scrollLeft + box.clientWidth - 60) box.scrollLeft = Math.max(0, start - 20);
 }
+const indent = (depth) => 6 + depth * 14;
 
 // The model changed (a new picture, a session, a point in time): rows rebuilt, the selection kept in view.
 export function drawOutline() {
-  if (builtFor !== state.model) build();
+  if (builtFor !== state.model || builtWith !== filtersKey()) build();
   if (state.node != null && !rowOf.has(state.node)) expandTo(state.node);
   draw();
 }
@@ -123,12 +152,13 @@ function expandTo(id) {
     seen.add(at.id);
     if (at.id !== id && collapsed.delete(at.id)) changed = true;
   }
-  if (changed) build();
+  // The selection's row may also be new because the filters keep the selected coordinator's path.
+  if (changed || !rowOf.has(id)) build();
 }
 
 // The selection moved (from the picture, a link, a leak): its row opened, shown and marked.
 export function showInOutline(id) {
-  if (builtFor !== state.model) build();
+  if (builtFor !== state.model || builtWith !== filtersKey()) build();
   if (id != null && !rowOf.has(id)) expandTo(id);
   if (id != null && rowOf.has(id)) scrollToRow(rowOf.get(id));
   draw();

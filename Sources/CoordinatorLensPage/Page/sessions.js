@@ -1,5 +1,7 @@
 // The sessions list: one button per run the feed reported, and choosing the session the page shows.
+import { askedRun, restoreFor } from "./address.js";
 import { $, el } from "./dom.js";
+import { camelBreakable } from "./format.js";
 import { drawDetails } from "./details.js";
 import { refresh, sessionMoved } from "./feed.js";
 import { resetOutline } from "./outline.js";
@@ -9,7 +11,8 @@ import { VERDICTS, changed, state } from "./state.js";
 export function sessionsChanged() {
   if (state.run == null || !state.sessions.has(state.run)) {
     const first = [...state.sessions.values()].find((s) => s.state === "live") || state.sessions.values().next().value;
-    if (first) select(first.run); else if (state.run != null) select(null);
+    const wanted = askedRun() ?? first?.run;
+    if (wanted != null) select(wanted); else if (state.run != null) select(null);
   }
   drawSessions();
   changed("sessions");
@@ -30,7 +33,7 @@ function drawSessions() {
       ? el("span", { class: "badge known-leaks", title: "retained, all known leaks" }, `${s.counts[v]} retained (known)`)
       : el("span", { class: "badge " + v, title: v }, `${s.counts[v]} ${v}`));
     return el("li", { class: "session", role: "option", "data-run": s.run, "aria-selected": String(s.run === state.run), tabIndex: s.run === stop ? 0 : -1 },
-      el("span", { class: "app" }, s.app, " ", el("span", { class: "badge state " + s.state }, s.state)),
+      el("span", { class: "app" }, camelBreakable(s.app), " ", el("span", { class: "badge state " + s.state }, s.state)),
       el("span", { class: "run" }, s.run),
       el("span", { class: "badges" }, badges, s.warnings ? el("span", { class: "badge", title: "warnings" }, `${s.warnings} warnings`) : null),
       el("span", { class: "run" }, `${s.coordinators} coordinators · ${s.events} events`));
@@ -71,6 +74,7 @@ export function select(run) {
   state.reveal = null;
   state.opened = new Set();
   state.centreWhenDrawn = null;
+  restoreFor(run);
   resetOutline();
   $("tree").replaceChildren();
   $("tree-empty").hidden = run != null;

@@ -43,7 +43,7 @@ function marksOf(model) {
 }
 
 // Each label goes in the first row where it clears the one before it; past the last row a label is left out (its
-// tick stays, named by its title and aria-label), so no two labels ever overlap.
+// tick stays, named by its title and aria-label), so no two labels ever overlap; so is one past the slider's ends.
 const LABEL_ROWS = 3, GAP = 6;
 function stackLabels() {
   const ticks = [...$("ticks").children];
@@ -51,9 +51,12 @@ function stackLabels() {
   // Measured before any is moved: one layout, not one per mark.
   const boxes = ticks.map((tick) => tick.getBoundingClientRect());
   const rowHeight = Math.ceil(Math.max(0, ...boxes.map((box) => box.height)));
+  // A label past either end of the slider would widen the page (a 390 px window became 415 px wide): left out too.
+  const edges = $("ticks").getBoundingClientRect();
   ticks.forEach((tick, i) => {
     const box = boxes[i];
-    const row = ends.findIndex((end) => box.left >= end + GAP);
+    const inside = box.left >= edges.left - GAP && box.right <= edges.right + GAP;
+    const row = inside ? ends.findIndex((end) => box.left >= end + GAP) : -1;
     if (row < 0) { tick.classList.add("unlabelled"); tick.style.top = "0"; return; }
     ends[row] = box.right;
     tick.style.top = `${row * rowHeight}px`;

@@ -25,6 +25,8 @@ export function showTree(text, seq) {
   state.centreWhenDrawn = null;
   // Until the user moves the view, a picture that grows stays fitted, so a leak that appears is in sight.
   if (!state.moved) fit();
+  // The first picture of a view the address restored: its zoom as it was.
+  else if (!before) applyView();
   else if (before) {
     const after = tree.querySelector("#" + CSS.escape(anchor.id));
     if (after) {
@@ -52,8 +54,13 @@ function focusable(svg) {
     first = false;
     node.setAttribute("role", "treeitem");
     node.setAttribute("aria-selected", "false");
-    const lines = [...node.querySelectorAll("text")].map((text) => text.textContent.trim()).filter(Boolean);
-    node.setAttribute("aria-label", (summary ? "summary, Enter opens it: " : "") + lines.join(", "));
+    // Texts on one line (a bold verdict and its reason are two) are one phrase: "retained — still a child of …".
+    const lines = new Map();
+    for (const text of node.querySelectorAll("text")) {
+      const y = text.getAttribute("y");
+      lines.set(y, ((lines.get(y) ?? "") + " " + text.textContent.trim()).trim());
+    }
+    node.setAttribute("aria-label", (summary ? "summary, Enter opens it: " : "") + [...lines.values()].filter(Boolean).join(", "));
   }
 }
 // A summary box's element: `g` and the name of its first member.
@@ -88,6 +95,12 @@ function applyView() {
   tree.style.transform = `translate(${x}px, ${y}px) scale(${k})`;
   tree.classList.toggle("far", k < FAR);
 }
+// A view given whole (from the address): kept as the user left it.
+export function setView(view) {
+  state.view = { ...view };
+  state.moved = true;
+  applyView();
+}
 export function fit() {
   state.moved = false;
   const svg = $("tree").querySelector("svg");
@@ -107,26 +120,28 @@ export function centreOn(id) {
   state.view.y += box.top + box.height / 2 - c.y;
   applyView();
 }
-// Type in a picture is 10-14 pt; picking zooms until it is this many CSS pixels, less if the box would then be wider
-// than the view (a retained box carries its whole reason), never below the least readable size, never zooming out.
-const READABLE_PX = 11, LEAST_READABLE_PX = 9;
-// Brings a coordinator to the middle of the view at a size its label reads at, and keeps the view there.
+// Type in a picture is 10-14 pt; picking zooms until the box's title is at least this many CSS pixels and its
+// smallest line (a retained box's reason) at least the least readable size, never zooming out. A box then wider or
+// taller than the view is shown from its top left corner, so its text starts in sight, rather than fitted: fitting a
+// wide retained box left its reason 5 px high.
+const READABLE_PX = 11, LEAST_READABLE_PX = 9, MARGIN = 20;
+// Brings a coordinator into the view at a size its labels read at, and keeps the view there.
 export function zoomTo(id) {
   const node = $("tree").querySelector("#" + CSS.escape(elementId(id)));
   const svg = $("tree").querySelector("svg");
   if (!node || !svg) return false;
-  const text = node.querySelector("text");
+  const texts = [...node.querySelectorAll("text")];
   const units = svg.viewBox.baseVal && svg.viewBox.baseVal.width;
-  if (text && units) {
+  const box = $("viewport").getBoundingClientRect();
+  if (texts.length && units) {
     const perUnit = svg.getBoundingClientRect().width / units;
-    const fontPx = Number(text.getAttribute("font-size") || 14) * perUnit;
-    const box = $("viewport").getBoundingClientRect();
-    const fitting = (box.width - 40) / Math.max(1, node.getBoundingClientRect().width);
-    const wanted = Math.max(LEAST_READABLE_PX / fontPx, Math.min(READABLE_PX / fontPx, fitting));
-    if (fontPx > 0 && wanted > 1) {
+    const sizes = texts.map((text) => Number(text.getAttribute("font-size") || 14) * perUnit);
+    const titlePx = Math.max(...sizes), smallestPx = Math.min(...sizes);
+    const wanted = Math.max(READABLE_PX / titlePx, LEAST_READABLE_PX / smallestPx);
+    if (titlePx > 0 && wanted > 1) {
       const k = Math.min(8, state.view.k * wanted);
       const c = screenCentre(node);
-      // Zoomed about the node, then centred below.
+      // Zoomed about the node, then placed below.
       const px = c.x - box.left, py = c.y - box.top;
       state.view.x = px - (px - state.view.x) * (k / state.view.k);
       state.view.y = py - (py - state.view.y) * (k / state.view.k);
@@ -134,7 +149,12 @@ export function zoomTo(id) {
       applyView();
     }
   }
-  centreOn(id);
+  const r = node.getBoundingClientRect();
+  const dx = r.width > box.width - 2 * MARGIN ? box.left + MARGIN - r.left : box.left + box.width / 2 - (r.left + r.width / 2);
+  const dy = r.height > box.height - 2 * MARGIN ? box.top + MARGIN - r.top : box.top + box.height / 2 - (r.top + r.height / 2);
+  state.view.x += dx;
+  state.view.y += dy;
+  applyView();
   state.moved = true;
   return true;
 }

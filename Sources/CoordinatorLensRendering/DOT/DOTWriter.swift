@@ -421,11 +421,13 @@ package struct DOTWriter: Sendable {
         if node.verdict != .alive {
             var verdict = "<B>\(node.verdict.rawValue)</B>"
             if let reason = node.reason {
-                verdict += " — \(DOTEscaping.htmlLabelText(reason))"
+                // A no-break space: Graphviz draws the bold word and the rest as two texts, and SVG drops the
+                // plain space that starts the second ("retained— still").
+                verdict += "&#160;— \(DOTEscaping.htmlLabelText(reason))"
             }
             lines.append(DOTPreamble.small(verdict))
         } else if let kept = node.kept {
-            lines.append(DOTPreamble.small("<B>kept for reuse</B> by \(DOTEscaping.htmlName(kept.parentType))#\(kept.parentID)"))
+            lines.append(DOTPreamble.small("<B>kept for reuse</B>&#160;by \(DOTEscaping.htmlName(kept.parentType))#\(kept.parentID)"))
         }
         if let shown = node.shownAgain?.last {
             lines.append(DOTPreamble.small("shown again \(Seconds(snapshot.evaluatedAt - shown.shownAt)) ago"))

@@ -1,0 +1,47 @@
+"""A live coordinator that turns retained when its grace runs out changes the session's counts but not its version:
+a model fetched while it was still pending, answered after the feed said "retained", is fetched again rather than
+taken for the retained one (the leak stayed orange until the next event). The model's answer is held back on
+purpose, so the race happens every time. Real `coordlens listen`, the system Chromium."""
+import json
+import time
+import unittest
+
+from inspector_support import Browser, listen
+from test_outline import send_lines
+
+GRACE = 1.0
+
+
+class LiveJudgementTests(unittest.TestCase):
+    def test_a_model_answered_after_the_grace_ran_out_is_fetched_again(self):
+        listener, hook, url = listen("--grace", str(GRACE))
+        self.addCleanup(listener.stop)
+        with Browser() as browser:
+            page = browser.page(url)
+            page.wait_for_selector("#feed-state[data-state=open]")
+            connection = send_lines(hook, [{"event": "session", "v": 1, "app": "Judged", "run": "judged-1"},
+                                           {"seq": 1, "t": 0, "event": "add", "id": 1, "type": "AppCoordinator"},
+                                           {"seq": 2, "t": 0.1, "event": "add", "id": 2, "type": "ChatCoordinator", "parent": 1}])
+            self.addCleanup(connection.close)
+            page.wait_for_selector("#tree g.node#c2.verdict-alive")
+            held = []
+
+            def late_answer(route):
+                # The first model after the dismissal is read at once (pending) and handed over after the grace ran out
+                # and the feed said so.
+                response = route.fetch()
+                if not held:
+                    held.append(route.request.url)
+                    time.sleep(GRACE + 1.5)
+                route.fulfill(response=response)
+
+            page.route("**/api/model?*", late_answer)
+            connection.sendall((json.dumps({"seq": 3, "t": 0.2, "event": "dismiss", "id": 2}) + "\n").encode())
+            page.wait_for_selector("#tree g.node#c2.verdict-retained", timeout=20_000)
+            page.wait_for_function("() => state.model.nodes.find((n) => n.id === 2).verdict === 'retained'", timeout=20_000)
+            self.assertEqual(len(held), 1)
+            self.assertEqual(page.errors, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
