@@ -142,8 +142,8 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// An answer every page asking shares: written at once when one stands, else when the build in hand (or one
-    /// started now) is done.
+    /// An answer every page asking shares: written at once when one stands or, stale, while a newer one is built;
+    /// else when the build in hand (or one started now) is done.
     private func answerShared(_ route: PageRoute, _ head: HTTPRequestHead, on channel: any Channel) {
         guard let key = SharedAnswers.Key(route) else { return }
         let (version, keepAlive, headOnly) = (head.version, head.isKeepAlive, head.method == .HEAD)
@@ -154,11 +154,12 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         let (page, answers) = (self.page, self.answers)
         let stamp = key.run.flatMap { page.sessions.stamp(run: $0) }
         switch answers.request(key, stamp: stamp, deliver: deliver) {
-        case .ready(let answer):
+        case .ready(let answer), .stale(let answer):
             deliver(answer)
         case .joined:
             break
-        case .build:
+        case .build(let stale):
+            stale.map(deliver)
             // The list of sessions is cheap and every page needs it: never turned away.
             let admitted = work.submit(always: key == .sessions) {
                 answers.finish(key, PageAnswer(page.respond(to: route)), stamp: stamp)
@@ -200,6 +201,7 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         if compressed != nil { headers.add(name: "Content-Encoding", value: "gzip") }
         if answer.gzipped != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
         if let seq = answer.seq { headers.add(name: "X-Lens-Seq", value: "\(seq)") }
+        if answer.stale { headers.add(name: "X-Lens-Stale", value: "1") }
         for (name, value) in answer.headers { headers.add(name: name, value: value) }
         if !keepAlive { headers.add(name: "Connection", value: "close") }
         let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
