@@ -69,9 +69,8 @@ function behind() {
 }
 
 const BUSY_AFTER_MS = 300;
-// How long to wait before asking again for a view the server answered stale (X-Lens-Stale: it answered at once with
-// the last answer it built while it builds a newer one): about a build of a big session, so the page does not ask
-// over and over for the same stale answer.
+// How long to wait before asking again for a view the server answered stale (X-Lens-Stale: a newer answer took it too
+// long to build, so it sent the last one it built and builds on), so the page does not ask over and over for it.
 const STALE_AGAIN_MS = 250;
 function setBusy(on) {
   $("busy").hidden = !on;

@@ -56,12 +56,12 @@ struct PageAnswer: Sendable {
 ///
 /// An answer stands while the session it shows has the version it was built from and, for a session whose clock
 /// still runs (connected, not ended: a pending coordinator may turn retained with time alone), for `lifetime`; the
-/// sessions' list stands for `lifetime`. When a session's answer no longer stands, the next request starts a build and
-/// every request until it is done gets the last one built at once, marked stale (`X-Lens-Stale`), so the page asks
-/// again: on a session that changes ten times a second a build is always under way, and waiting for it made every
-/// reader wait for most of a build. Only a request that finds no earlier answer of its view (and the sessions' list,
-/// quick to build) waits for the build in hand, whatever changed since it began: an answer at most one build old, never
-/// two. Built answers are kept up to `maximumBytes` in all, the oldest dropped first.
+/// sessions' list stands for `lifetime`. When it no longer stands, the next request starts a build, and every request
+/// until it is done waits for that build, whatever changed since it began (an answer at most one build old, never
+/// two), but at most `patience`: then it gets the last answer built, marked stale (`X-Lens-Stale`) so the page asks
+/// again. On a big session that changes ten times a second a build is always under way and takes seconds under load;
+/// waiting for it made every reader wait for most of one. Built answers are kept up to `maximumBytes` in all, the
+/// oldest dropped first.
 final class SharedAnswers: Sendable {
     /// What a request asks for, answered alike for every page.
     enum Key: Hashable, Sendable {
@@ -98,13 +98,12 @@ final class SharedAnswers: Sendable {
     enum Outcome {
         /// An answer stands: write it.
         case ready(PageAnswer)
-        /// A newer one is being built: write this earlier one (its `stale` set) at once.
-        case stale(PageAnswer)
-        /// One is being built and none was before: `deliver` hears it when done.
-        case joined
-        /// None stands and none is being built: the caller builds it and hands it to `finish` (or `fail`); `stale`, the
-        /// earlier answer to write meanwhile, if one.
-        case build(stale: PageAnswer?)
+        /// One is being built: `deliver` hears it when done. With `staleAfter`, once `patience` has passed the caller
+        /// asks `staleAnswer(key, for:)` for the last answer built instead.
+        case joined(staleAfter: Int?)
+        /// None stands and none is being built: the caller builds it and hands it to `finish` (or `fail`), and waits as
+        /// `joined` does.
+        case build(staleAfter: Int?)
     }
 
     private struct Built {
@@ -113,17 +112,26 @@ final class SharedAnswers: Sendable {
         var at: NIODeadline
     }
 
+    private struct Waiter {
+        var number: Int
+        var deliver: @Sendable (PageAnswer) -> Void
+    }
+
     private enum Slot {
-        /// A build under way: the requests waiting for it, and the last answer built, served stale meanwhile.
-        case building([@Sendable (PageAnswer) -> Void], previous: Built?)
+        /// A build under way: the requests waiting for it, and the last answer built, to be served stale meanwhile.
+        case building([Waiter], previous: Built?)
         case built(Built)
     }
 
     private let slots = NIOLockedValueBox<[Key: Slot]>([:])
+    private let waiters = NIOLockedValueBox(0)
     /// How long an answer about a session whose clock runs on stands: as long as a judgement does.
     static let lifetime = TimeAmount.nanoseconds(Int64(SessionTable.judgementLifetime * 1e9))
+    /// How long a request waits for a build before it takes the last answer built, stale: long enough for a small or
+    /// middling session's build, so its page is not answered twice per change.
+    static let patience = TimeAmount.milliseconds(500)
     static let maximumBytes = 64 << 20
-    /// Built answers older than this are dropped when another is stored.
+    /// Built answers older than this are dropped when another is stored, and never served stale.
     static let keptAtMost = TimeAmount.seconds(30)
 
     /// Builds, joins and stale answers so far, for tests and `make bench`.
@@ -132,41 +140,51 @@ final class SharedAnswers: Sendable {
 
     /// What to do for a request of `key` while the session is at `stamp` (nil: not held, or the sessions' list).
     func request(_ key: Key, stamp: Stamp?, now: NIODeadline = .now(), deliver: @escaping @Sendable (PageAnswer) -> Void) -> Outcome {
+        let number = waiters.withLockedValue {
+            $0 += 1
+            return $0
+        }
+        let waiter = Waiter(number: number, deliver: deliver)
         let outcome = slots.withLockedValue { slots -> Outcome in
             switch slots[key] {
-            case .building(_, let previous?) where Self.servesStale(key, previous, now: now):
-                return .stale(previous.answer.markedStale)
             case .building(let waiting, let previous):
-                slots[key] = .building(waiting + [deliver], previous: previous)
-                return .joined
+                slots[key] = .building(waiting + [waiter], previous: previous)
+                return .joined(staleAfter: previous.map { Self.servesStale($0, now: now) } == true ? number : nil)
             case .built(let built) where Self.stands(key, built, current: stamp, now: now):
                 return .ready(built.answer)
             case .built(let built):
-                let stale = Self.servesStale(key, built, now: now) ? built.answer.markedStale : nil
-                slots[key] = .building(stale == nil ? [deliver] : [], previous: built)
-                return .build(stale: stale)
+                slots[key] = .building([waiter], previous: built)
+                return .build(staleAfter: Self.servesStale(built, now: now) ? number : nil)
             case nil:
-                slots[key] = .building([deliver], previous: nil)
-                return .build(stale: nil)
+                slots[key] = .building([waiter], previous: nil)
+                return .build(staleAfter: nil)
             }
         }
-        switch outcome {
-        case .build(let stale):
-            counts.withLockedValue {
-                $0.built += 1
-                if stale != nil { $0.stale += 1 }
-            }
-        case .stale:
-            counts.withLockedValue { $0.stale += 1 }
-        case .ready, .joined:
+        if case .build = outcome {
+            counts.withLockedValue { $0.built += 1 }
+        } else {
             counts.withLockedValue { $0.shared += 1 }
         }
         return outcome
     }
 
+    /// The last answer built for `key`, marked stale, for the request `number` that has waited `patience` for the
+    /// build in hand: it waits no longer. Nil when that build is done (the request got it) or no answer was built.
+    func staleAnswer(_ key: Key, for number: Int) -> PageAnswer? {
+        let answer = slots.withLockedValue { slots -> PageAnswer? in
+            guard case .building(var waiting, let previous?) = slots[key], let index = waiting.firstIndex(where: { $0.number == number })
+            else { return nil }
+            waiting.remove(at: index)
+            slots[key] = .building(waiting, previous: previous)
+            return previous.answer.markedStale
+        }
+        if answer != nil { counts.withLockedValue { $0.stale += 1 } }
+        return answer
+    }
+
     /// The answer built for `key` from a session at `stamp`: kept, and handed to every request waiting for it.
     func finish(_ key: Key, _ answer: PageAnswer, stamp: Stamp?, now: NIODeadline = .now()) {
-        let waiting = slots.withLockedValue { slots -> [@Sendable (PageAnswer) -> Void] in
+        let waiting = slots.withLockedValue { slots -> [Waiter] in
             guard case .building(let waiting, _) = slots[key] else { return [] }
             // Only an answer worth keeping is kept: a 200 (a 404 for a run not held yet is asked again).
             if answer.status == 200 {
@@ -177,18 +195,18 @@ final class SharedAnswers: Sendable {
             }
             return waiting
         }
-        for deliver in waiting { deliver(answer) }
+        for waiter in waiting { waiter.deliver(answer) }
     }
 
     /// No answer could be built (the page's work was full): every request waiting gets `answer`, and the last answer
     /// built stays, to be served stale again and rebuilt by a later request.
     func fail(_ key: Key, _ answer: PageAnswer) {
-        let waiting = slots.withLockedValue { slots -> [@Sendable (PageAnswer) -> Void] in
+        let waiting = slots.withLockedValue { slots -> [Waiter] in
             guard case .building(let waiting, let previous) = slots[key] else { return [] }
             slots[key] = previous.map { .built($0) }
             return waiting
         }
-        for deliver in waiting { deliver(answer) }
+        for waiter in waiting { waiter.deliver(answer) }
     }
 
     /// Drops every built answer (a session evicted, the server stopping).
@@ -210,10 +228,9 @@ final class SharedAnswers: Sendable {
         return !current.ticking || fresh
     }
 
-    /// Whether `built` may be written while a newer one is built: a session's view (the sessions' list is quick to
-    /// build, so it is waited for) no older than `keptAtMost`.
-    private static func servesStale(_ key: Key, _ built: Built, now: NIODeadline) -> Bool {
-        key != .sessions && now - built.at <= keptAtMost
+    /// Whether `built` may be written, stale, to a request that has waited `patience` for a newer one.
+    private static func servesStale(_ built: Built, now: NIODeadline) -> Bool {
+        now - built.at <= keptAtMost
     }
 
     /// Drops built answers kept too long, then the oldest until the rest fit in `maximumBytes`; an answer kept to be
