@@ -45,6 +45,7 @@ package final class InspectorServer: Sendable {
     /// A server that listens only once `start()` is called; `log` receives every status line.
     package init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
         LiveSessions.limitAllocatorArenas()
+        LiveSessions.mapLargeBlocksApart()
         self.options = options
         self.log = log
         sessions = LiveSessions(
