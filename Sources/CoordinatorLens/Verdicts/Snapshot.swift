@@ -40,10 +40,7 @@ public struct SnapshotNode: Hashable, Sendable, Codable {
     public internal(set) var shownAgain: [Reappearance]? = nil
     /// Why a done coordinator is judged alive: its type is kept for reuse by design and its parent holds it; nil
     /// for every other coordinator.
-    public internal(set) var kept: KeptForReuse? {
-        get { keptOutOfLine?.value }
-        set { keptOutOfLine = newValue.map(OutOfLine.init) }
-    }
+    public var kept: KeptForReuse? { keptOutOfLine?.value }
     // Boxed: stored inline it made every node 49 bytes larger (10 MB of a million-event `check`) for the few that
     // have one.
     var keptOutOfLine: OutOfLine<KeptForReuse>? = nil
