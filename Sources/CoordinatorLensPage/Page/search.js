@@ -6,6 +6,7 @@
 import { $ } from "./dom.js";
 import { filterOutline } from "./outline.js";
 import { nodesById, state } from "./state.js";
+import { isCanvasShown, nodeNames } from "./tree-canvas.js";
 import { centreOn } from "./tree-view.js";
 import { hiddenBy } from "./view-filter.js";
 import { elementId, idOfElement, isNodeElement } from "./ids.js";
@@ -77,6 +78,8 @@ export function runSearch(step, pick) {
   // The drawn boxes, walked once: a lookup per match was 11,000 selector queries for `#3` at 100,000.
   const wanted = new Set(matches);
   const drawnIds = new Set();
+  // The canvas marks no matches; its boxes count as drawn.
+  if (isCanvasShown()) for (const name of nodeNames()) if (isNodeElement(name) && wanted.has(idOfElement(name))) drawnIds.add(idOfElement(name));
   for (const element of tree.querySelectorAll("g.node")) {
     if (!isNodeElement(element.id)) continue;
     const id = idOfElement(element.id);
@@ -88,7 +91,7 @@ export function runSearch(step, pick) {
     const element = tree.querySelector("#" + CSS.escape(elementId(current)));
     if (element) element.classList.add("current");
     if (step && pick) pick(current);
-    else if (step === 0 && element) centreOn(current);
+    else if (step === 0 && (element || (isCanvasShown() && drawnIds.has(current)))) centreOn(current);
   }
   $("search-count").textContent = matches.length ? `${index + 1} of ${matches.length.toLocaleString("en")}` + hiddenWhy(matches, drawnIds, exact) : "no match";
 }
