@@ -131,10 +131,14 @@ export function paint(view, selected, viewport) {
     if (!path) looks.set(node[5], path = new Path2D());
     path.rect(node[1] - node[3] / 2, node[2] - node[4] / 2, node[3], node[4]);
   }
+  // Boxes a few pixels high are their fill alone: an outline there is a blur, and stroking 100,000 of them was a
+  // third of a frame at fit.
+  const outlined = LINE_PT * view.k >= 4;
   for (const [look, path] of looks) {
     const [fill, outline] = palette[look] ?? palette.alive;
-    context.fillStyle = fill;
+    context.fillStyle = outlined || look !== "alive" ? fill : outline;
     context.fill(path);
+    if (!outlined && look !== "retained") continue;
     context.strokeStyle = outline;
     context.lineWidth = Math.max(look === "retained" || look === "summary-retained" ? 2 : 1, 1 / view.k);
     context.stroke(path);
