@@ -86,6 +86,10 @@ class CanvasTests(unittest.TestCase):
         page.wait_for_function("() => state.node === 2", timeout=10_000)
         self.assertIn("#2", page.inner_text("#details"))
         self.assertEqual(page.locator("#outline [role=treeitem][aria-selected=true]").count(), 1, "the outline follows")
+        # A search counts the canvas's boxes as drawn: none of its matches is said to be in a summary.
+        page.fill("#search", "Share")
+        page.wait_for_function("() => /of/.test(document.getElementById('search-count').textContent)", timeout=30_000)
+        self.assertNotIn("summar", page.inner_text("#search-count"))
         self.assertEqual(page.errors, [])
 
         # Show all off again: the SVG picture comes back, the canvas goes.

@@ -7,7 +7,7 @@ import { $ } from "./dom.js";
 import { filterOutline } from "./outline.js";
 import { nodesById, state } from "./state.js";
 import { isCanvasShown, nodeNames } from "./tree-canvas.js";
-import { centreOn } from "./tree-view.js";
+import { centreOn, markSelection } from "./tree-view.js";
 import { hiddenBy } from "./view-filter.js";
 import { elementId, idOfElement, isNodeElement } from "./ids.js";
 
@@ -62,6 +62,7 @@ export function runSearch(step, pick) {
     $("search-count").textContent = "";
     state.search = { query: "", matches: [], index: -1 };
     filterOutline(null);
+    if (isCanvasShown()) markSelection();
     return;
   }
   // The same query keeps its place among the matches, also over a new model (a pick that opened a summary brings
@@ -78,8 +79,11 @@ export function runSearch(step, pick) {
   // The drawn boxes, walked once: a lookup per match was 11,000 selector queries for `#3` at 100,000.
   const wanted = new Set(matches);
   const drawnIds = new Set();
-  // The canvas marks no matches; its boxes count as drawn.
-  if (isCanvasShown()) for (const name of nodeNames()) if (isNodeElement(name) && wanted.has(idOfElement(name))) drawnIds.add(idOfElement(name));
+  // The canvas rings its matches when it next paints (markSelection paints it).
+  if (isCanvasShown()) {
+    for (const name of nodeNames()) if (isNodeElement(name) && wanted.has(idOfElement(name))) drawnIds.add(idOfElement(name));
+    markSelection();
+  }
   for (const element of tree.querySelectorAll("g.node")) {
     if (!isNodeElement(element.id)) continue;
     const id = idOfElement(element.id);

@@ -73,13 +73,14 @@ export function nameAt(px, py, view) {
 
 let queued = false;
 // Paints at the next frame: a drag's many moves between two frames cost one painting.
-export function paintSoon(view, selected, viewport) {
+// `matches`: the names of the boxes a search found, ringed as the SVG rings them.
+export function paintSoon(view, selected, viewport, matches) {
   if (queued) return;
   queued = true;
-  requestAnimationFrame(() => { queued = false; paint(view, selected, viewport); });
+  requestAnimationFrame(() => { queued = false; paint(view, selected, viewport, matches); });
 }
 
-export function paint(view, selected, viewport) {
+export function paint(view, selected, viewport, matches = new Set()) {
   if (!layout || !canvas) return;
   const ratio = window.devicePixelRatio || 1;
   const { width: cssWidth, height: cssHeight } = viewport.getBoundingClientRect();
@@ -142,6 +143,11 @@ export function paint(view, selected, viewport) {
     context.strokeStyle = outline;
     context.lineWidth = Math.max(look === "retained" || look === "summary-retained" ? 2 : 1, 1 / view.k);
     context.stroke(path);
+  }
+  if (matches.size) {
+    context.strokeStyle = "#bf8700";
+    context.lineWidth = Math.max(2, 2 / view.k);
+    for (const node of shown) if (matches.has(node[0])) context.strokeRect(node[1] - node[3] / 2 - 1, node[2] - node[4] / 2 - 1, node[3] + 2, node[4] + 2);
   }
   const chosen = selected != null && nodes[byName.get(selected)];
   if (chosen) {

@@ -125,13 +125,19 @@ function screenBox(id) {
   return { left, top, width: box.width * k, height: box.height * k, right: left + box.width * k, bottom: top + box.height * k };
 }
 const selectedName = () => state.node == null ? null : elementId(state.node);
+// The search's matches by element name, made once per search.
+let matchNames = { search: null, names: new Set() };
+function matchedNames() {
+  if (matchNames.search !== state.search) matchNames = { search: state.search, names: new Set((state.search.matches || []).map(elementId)) };
+  return matchNames.names;
+}
 // Below this scale the picture's 10-14 pt type is under 4 pixels high: unreadable, yet laying it out and painting it
 // was most of the time a big picture took to appear (Chromium, 1,000 coordinators drawn whole: 125 of 285 ms). So
 // far out the boxes and edges show alone, in their verdicts' colours, and the text comes back on zooming in.
 const FAR = 1 / 3;
 function applyView() {
   const { x, y, k } = state.view;
-  if (isCanvasShown()) { paintSoon(state.view, selectedName(), $("viewport")); return; }
+  if (isCanvasShown()) { paintSoon(state.view, selectedName(), $("viewport"), matchedNames()); return; }
   const tree = $("tree");
   tree.style.transform = `translate(${x}px, ${y}px) scale(${k})`;
   tree.classList.toggle("far", k < FAR);
@@ -293,7 +299,7 @@ export function panAndZoom(pick, open, walk) {
     if (event.target.title !== text) event.target.title = text;
   });
   // A canvas is as big as the view: a new size is a new painting.
-  new ResizeObserver(() => { if (isCanvasShown()) paint(state.view, selectedName(), viewport); }).observe(viewport);
+  new ResizeObserver(() => { if (isCanvasShown()) paint(state.view, selectedName(), viewport, matchedNames()); }).observe(viewport);
   viewport.addEventListener("wheel", (event) => {
     event.preventDefault();
     state.moved = true;
