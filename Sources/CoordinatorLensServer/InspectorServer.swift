@@ -45,6 +45,7 @@ package final class InspectorServer: Sendable {
     /// A server that listens only once `start()` is called; `log` receives every status line.
     package init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
         LiveSessions.limitAllocatorArenas()
+        LiveSessions.mapLargeBlocksApart()
         self.options = options
         self.log = log
         sessions = LiveSessions(
@@ -57,8 +58,12 @@ package final class InspectorServer: Sendable {
             reserved: options.reservedDescriptors, hookLimit: options.maxConnections, pageLimit: options.page.maxConnections,
             servesPage: options.httpPort != nil
         )
-        gate = ConnectionGate(limit: descriptors.hookConnections, log: log)
         refusals = RefusalSummary(timers: group.next(), log: log)
+        // With a token, connections that have not shown it wait in a share of their own, as on the page port, so
+        // silent ones cannot take every place from the app that has it.
+        let hookLimit = descriptors.hookConnections
+        gate = ConnectionGate(
+            limit: hookLimit, waitingLimit: options.token == nil ? nil : PageGate.waitingShare(of: hookLimit), summary: refusals, log: log)
     }
 
     /// Binds and starts accepting; returns the port actually bound.
@@ -112,7 +117,7 @@ package final class InspectorServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(
                         LineDeadlineHandler(timeout: hookIdleTimeout, name: "connection-\(number)", log: log)
                     )
-                    try channel.pipeline.syncOperations.addHandler(HookTokenGate(token: token, summary: refusals, log: log))
+                    try channel.pipeline.syncOperations.addHandler(HookTokenGate(token: token, gate: gate, summary: refusals, log: log))
                     try channel.pipeline.syncOperations.addHandler(
                         HookConnectionHandler(
                             name: "connection-\(number)", sessions: sessions, recorder: recorder, maxLineBytes: maxLineBytes,

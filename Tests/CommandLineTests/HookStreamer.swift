@@ -1,5 +1,5 @@
 import CoordinatorLens
-import CoordinatorTrace
+@_spi(Testing) import CoordinatorTrace
 import Foundation
 import Testing
 

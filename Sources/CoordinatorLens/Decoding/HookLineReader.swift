@@ -73,7 +73,12 @@ package struct HookLineReader {
             event = .mark(label: label)
         case .heartbeat: event = .heartbeat
         case .end: event = .end
-        case .session, .dropped, .expect, .held, .watch: return nil
+        case .watch:
+            guard take(#","id":"#), let id = integer(), take(#","type":""#), let type = text(&strings), take(#","parent":"#),
+                let owner = integer()
+            else { return nil }
+            event = .watch(id: CoordinatorID(id), type: type, owner: CoordinatorID(owner))
+        case .session, .dropped, .expect, .held: return nil
         }
         var site: CallSite?
         if take(#","file":""#) {

@@ -21,6 +21,18 @@ package struct ChunkedArray<Element>: RandomAccessCollection {
         for element in elements { append(element) }
     }
 
+    /// `elements`, in order, copied a chunk at a time: a tree compacting a parent's children rebuilds its list from
+    /// one, and an append per child was most of a `remove`'s cost.
+    package init(_ elements: [Element]) {
+        var start = 0
+        while start < elements.count {
+            let end = Swift.min(start + Self.chunkSize, elements.count)
+            chunks.append(Array(elements[start..<end]))
+            start = end
+        }
+        count = elements.count
+    }
+
     package var startIndex: Int { 0 }
     package var endIndex: Int { count }
 

@@ -43,7 +43,17 @@ public struct SnapshotNode: Hashable, Sendable, Codable {
     public internal(set) var shownAgain: [Reappearance]? = nil
     /// Why a done coordinator is judged alive: its type is kept for reuse by design and its parent holds it; nil
     /// for every other coordinator.
-    public internal(set) var kept: KeptForReuse? = nil
+    public var kept: KeptForReuse? { keptOutOfLine?.value }
+    // Boxed: stored inline it made every node 49 bytes larger (10 MB of a million-event `check`) for the few that
+    // have one.
+    var keptOutOfLine: OutOfLine<KeptForReuse>? = nil
+
+    // The stored properties, each under its own name; `keptOutOfLine` under `kept`'s.
+    enum CodingKeys: String, CodingKey {
+        case id, type, parent, children, screen, addedAt, site, doneAt, deinitAt, verdict, reason, reasonKind, watched, removedFrom
+        case boundSite, dismissedSite, dismissedVia, dismissedAt, removedSite, shownAgain
+        case keptOutOfLine = "kept"
+    }
 }
 
 /// A session's tree frozen at one evaluation time, with every verdict decided: what renderers and reports read.

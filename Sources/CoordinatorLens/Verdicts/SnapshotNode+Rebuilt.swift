@@ -7,7 +7,7 @@ extension SnapshotNode {
     /// The same node judged alive because it is kept for reuse.
     func kept(_ kept: KeptForReuse) -> SnapshotNode {
         var node = rebuilt(verdict: .alive, reason: kept.text, reasonKind: nil, sites: { $0 })
-        node.kept = kept
+        node.keptOutOfLine = OutOfLine(kept)
         return node
     }
 
@@ -35,7 +35,7 @@ extension SnapshotNode {
         node.dismissedAt = dismissedAt
         node.removedSite = removedSite.map(transform)
         node.shownAgain = shownAgain
-        node.kept = kept
+        node.keptOutOfLine = keptOutOfLine
         return node
     }
 }

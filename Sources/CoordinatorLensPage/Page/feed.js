@@ -79,6 +79,9 @@ function behind() {
 }
 
 const BUSY_AFTER_MS = 300;
+// How long to wait before asking again for a view the server answered stale (X-Lens-Stale: a newer answer took it too
+// long to build, so it sent the last one it built and builds on), so the page does not ask over and over for it.
+const STALE_AGAIN_MS = 250;
 function setBusy(on) {
   $("busy").hidden = !on;
   $("viewport").setAttribute("aria-busy", String(on));
@@ -102,17 +105,20 @@ export async function refresh() {
   }
   // Said only when drawing takes long enough to notice: a quick update does not flash it.
   const busy = setTimeout(() => setBusy(true), BUSY_AFTER_MS);
+  let stale = false;
   try {
     timing("fetch");
     // Both asked at once; the picture goes up as soon as it arrives, the panels when the model does.
     const modelRequest = fetch("/api/model?" + q).then(async (response) => {
       if (!response.ok) throw new Error(await response.text());
+      if (response.headers.get("X-Lens-Stale")) stale = true;
       return response.json();
     });
     modelRequest.catch(() => {}); // awaited below; this only keeps an early failure of the tree from leaving it unhandled
     const canvas = wantsCanvas(summary);
     const treeResponse = await fetch((canvas ? "/api/layout?" : "/api/tree?") + q);
     if (!treeResponse.ok) throw new Error(await treeResponse.text());
+    if (treeResponse.headers.get("X-Lens-Stale")) stale = true;
     const svg = canvas ? await treeResponse.json() : await treeResponse.text();
     timing("read");
     if (run === state.run) {
@@ -132,7 +138,9 @@ export async function refresh() {
       const caughtUp = latest && model.summary && latest.version === model.summary.version && String(latest.lastSeq ?? "") === treeSeq
         && countsKey(latest) === countsKey(model.summary);
       const shown = caughtUp ? latest : summary;
-      state.shown = { key: q, version: shown ? shown.version : -1, counts: shown ? countsKey(shown) : "" };
+      // A stale answer shows less than any summary says: marked as no version, so the page asks again.
+      state.shown = stale ? { key: q, version: -1, counts: "" }
+        : { key: q, version: shown ? shown.version : -1, counts: shown ? countsKey(shown) : "" };
       arrival.model();
       timing("panels");
     }
@@ -142,6 +150,10 @@ export async function refresh() {
     clearTimeout(busy);
     setBusy(false);
     state.inflight = false;
-    if (state.again) { state.again = false; if (behind()) refresh(); }
+    if (stale) {
+      // Asked again after a pause, not at once: the build that will replace it is still under way.
+      state.again = false;
+      setTimeout(() => { if (!state.inflight && behind()) refresh(); }, STALE_AGAIN_MS);
+    } else if (state.again) { state.again = false; if (behind()) refresh(); }
   }
 }

@@ -11,6 +11,8 @@ final class HookTokenGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = ByteBuffer
 
     private let token: AccessToken?
+    /// Told when the connection showed the token, so it no longer waits for a place (`ConnectionGate`).
+    private let gate: ConnectionGate?
     private let summary: RefusalSummary?
     private let log: @Sendable (String) -> Void
     private var pending: ByteBuffer?
@@ -20,8 +22,9 @@ final class HookTokenGate: ChannelInboundHandler, RemovableChannelHandler {
     /// A first line longer than this is no `auth` line: a token has at most a few hundred characters.
     static let maximumAuthLineBytes = 1_024
 
-    init(token: AccessToken?, summary: RefusalSummary? = nil, log: @escaping @Sendable (String) -> Void) {
+    init(token: AccessToken?, gate: ConnectionGate? = nil, summary: RefusalSummary? = nil, log: @escaping @Sendable (String) -> Void) {
         self.token = token
+        self.gate = gate
         self.summary = summary
         self.log = log
     }
@@ -54,6 +57,7 @@ final class HookTokenGate: ChannelInboundHandler, RemovableChannelHandler {
         let presented = firstLine.flatMap(Self.token(inAuthLine:))
         if let token {
             guard let presented, token.matches(presented) else { return refuse(presented == nil ? "no token" : "wrong token", context) }
+            gate?.prove(context.channel)
         }
         if presented != nil { rest.moveReaderIndex(forwardBy: lineEnd) }
         if rest.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(rest)) }

@@ -143,7 +143,7 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// An answer every page asking shares: written at once when one stands, else when the build in hand (or one
-    /// started now) is done.
+    /// started now) is done or, when that takes longer than `SharedAnswers.patience`, the last one built, stale.
     private func answerShared(_ route: PageRoute, _ head: HTTPRequestHead, on channel: any Channel) {
         guard let key = SharedAnswers.Key(route) else { return }
         let (version, keepAlive, headOnly) = (head.version, head.isKeepAlive, head.method == .HEAD)
@@ -153,21 +153,26 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let (page, answers) = (self.page, self.answers)
         let stamp = key.run.flatMap { page.sessions.stamp(run: $0) }
-        switch answers.request(key, stamp: stamp, deliver: deliver) {
+        let outcome = answers.request(key, stamp: stamp, deliver: deliver)
+        switch outcome {
         case .ready(let answer):
-            deliver(answer)
-        case .joined:
+            return deliver(answer)
+        case .joined(let staleAfter?), .build(let staleAfter?):
+            channel.eventLoop.scheduleTask(in: SharedAnswers.patience) {
+                answers.staleAnswer(key, for: staleAfter).map(deliver)
+            }
+        case .joined, .build:
             break
-        case .build:
-            // The list of sessions is cheap and every page needs it: never turned away.
-            let admitted = work.submit(always: key == .sessions) {
-                answers.finish(key, PageAnswer(page.respond(to: route)), stamp: stamp)
-            }
-            if !admitted {
-                var busy = InspectorPage.Response.text(503, "the inspector has \(work.limit) requests in hand already; try again in a moment")
-                busy.headers.append(("Retry-After", "1"))
-                answers.fail(key, PageAnswer(busy))
-            }
+        }
+        guard case .build = outcome else { return }
+        // The list of sessions is cheap and every page needs it: never turned away.
+        let admitted = work.submit(always: key == .sessions) {
+            answers.finish(key, PageAnswer(page.respond(to: route)), stamp: stamp)
+        }
+        if !admitted {
+            var busy = InspectorPage.Response.text(503, "the inspector has \(work.limit) requests in hand already; try again in a moment")
+            busy.headers.append(("Retry-After", "1"))
+            answers.fail(key, PageAnswer(busy))
         }
     }
 
@@ -200,6 +205,7 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         if compressed != nil { headers.add(name: "Content-Encoding", value: "gzip") }
         if answer.gzipped != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
         if let seq = answer.seq { headers.add(name: "X-Lens-Seq", value: "\(seq)") }
+        if answer.stale { headers.add(name: "X-Lens-Stale", value: "1") }
         for (name, value) in answer.headers { headers.add(name: name, value: value) }
         if !keepAlive { headers.add(name: "Connection", value: "close") }
         let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)

@@ -20,6 +20,7 @@ package final class RecordingViewer: Sendable {
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         LiveSessions.limitAllocatorArenas()
+        LiveSessions.mapLargeBlocksApart()
         sessions = LiveSessions(maxSessions: Int.max, aliveLimits: aliveLimits)
         for log in logs { _ = sessions.load(log) }
         let budget = DescriptorBudget.current(reserved: ListenOptions().reservedDescriptors, pageLimit: limits.maxConnections)

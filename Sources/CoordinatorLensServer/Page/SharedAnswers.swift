@@ -12,6 +12,9 @@ struct PageAnswer: Sendable {
     /// The last event the answer shows, sent as `X-Lens-Seq`.
     var seq: Int?
     var headers: [(String, String)]
+    /// Built from an earlier state of the session while a newer answer is built, sent as `X-Lens-Stale: 1` so the
+    /// page asks again.
+    var stale = false
 
     init(status: Int, contentType: String, body: ByteBuffer, seq: Int?, headers: [(String, String)]) {
         self.status = status
@@ -36,6 +39,13 @@ struct PageAnswer: Sendable {
         }
     }
 
+    /// The same answer, said to be stale.
+    var markedStale: PageAnswer {
+        var answer = self
+        answer.stale = true
+        return answer
+    }
+
     /// Bytes it holds.
     var size: Int { body.readableBytes + (gzipped?.readableBytes ?? 0) }
 }
@@ -46,9 +56,12 @@ struct PageAnswer: Sendable {
 ///
 /// An answer stands while the session it shows has the version it was built from and, for a session whose clock
 /// still runs (connected, not ended: a pending coordinator may turn retained with time alone), for `lifetime`; the
-/// sessions' list stands for `lifetime`. A request that finds one being built waits for that build, whatever changed
-/// since it began: it gets an answer at most one build old, never waits for two. Built answers are kept up to
-/// `maximumBytes` in all, the oldest dropped first.
+/// sessions' list stands for `lifetime`. When it no longer stands, the next request starts a build, and every request
+/// until it is done waits for that build, whatever changed since it began (an answer at most one build old, never
+/// two), but at most `patience`: then it gets the last answer built, marked stale (`X-Lens-Stale`) so the page asks
+/// again. On a big session that changes ten times a second a build is always under way and takes seconds under load;
+/// waiting for it made every reader wait for most of one. Built answers are kept up to `maximumBytes` in all, the
+/// oldest dropped first.
 final class SharedAnswers: Sendable {
     /// What a request asks for, answered alike for every page.
     enum Key: Hashable, Sendable {
@@ -87,40 +100,66 @@ final class SharedAnswers: Sendable {
     enum Outcome {
         /// An answer stands: write it.
         case ready(PageAnswer)
-        /// One is being built: `deliver` hears it when done.
-        case joined
-        /// None stands and none is being built: the caller builds it and hands it to `finish` (or `fail`).
-        case build
+        /// One is being built: `deliver` hears it when done. With `staleAfter`, once `patience` has passed the caller
+        /// asks `staleAnswer(key, for:)` for the last answer built instead.
+        case joined(staleAfter: Int?)
+        /// None stands and none is being built: the caller builds it and hands it to `finish` (or `fail`), and waits as
+        /// `joined` does.
+        case build(staleAfter: Int?)
+    }
+
+    private struct Built {
+        var answer: PageAnswer
+        var stamp: Stamp?
+        var at: NIODeadline
+    }
+
+    private struct Waiter {
+        var number: Int
+        var deliver: @Sendable (PageAnswer) -> Void
     }
 
     private enum Slot {
-        case building([@Sendable (PageAnswer) -> Void])
-        case built(PageAnswer, stamp: Stamp?, at: NIODeadline)
+        /// A build under way: the requests waiting for it, and the last answer built, to be served stale meanwhile.
+        case building([Waiter], previous: Built?)
+        case built(Built)
     }
 
     private let slots = NIOLockedValueBox<[Key: Slot]>([:])
+    private let waiters = NIOLockedValueBox(0)
     /// How long an answer about a session whose clock runs on stands: as long as a judgement does.
     static let lifetime = TimeAmount.nanoseconds(Int64(SessionTable.judgementLifetime * 1e9))
+    /// How long a request waits for a build before it takes the last answer built, stale: long enough for a small or
+    /// middling session's build, so its page is not answered twice per change.
+    static let patience = TimeAmount.milliseconds(500)
     static let maximumBytes = 64 << 20
-    /// Built answers older than this are dropped when another is stored.
+    /// Built answers older than this are dropped when another is stored, and never served stale.
     static let keptAtMost = TimeAmount.seconds(30)
 
-    /// Builds and joins so far, for tests and `make bench`.
-    private let counts = NIOLockedValueBox((built: 0, shared: 0))
-    var builds: (built: Int, shared: Int) { counts.withLockedValue { $0 } }
+    /// Builds, joins and stale answers so far, for tests and `make bench`.
+    private let counts = NIOLockedValueBox((built: 0, shared: 0, stale: 0))
+    var builds: (built: Int, shared: Int, stale: Int) { counts.withLockedValue { $0 } }
 
     /// What to do for a request of `key` while the session is at `stamp` (nil: not held, or the sessions' list).
     func request(_ key: Key, stamp: Stamp?, now: NIODeadline = .now(), deliver: @escaping @Sendable (PageAnswer) -> Void) -> Outcome {
+        let number = waiters.withLockedValue {
+            $0 += 1
+            return $0
+        }
+        let waiter = Waiter(number: number, deliver: deliver)
         let outcome = slots.withLockedValue { slots -> Outcome in
             switch slots[key] {
-            case .building(let waiting):
-                slots[key] = .building(waiting + [deliver])
-                return .joined
-            case .built(let answer, let built, let at) where Self.stands(key, built: built, at: at, current: stamp, now: now):
-                return .ready(answer)
-            default:
-                slots[key] = .building([deliver])
-                return .build
+            case .building(let waiting, let previous):
+                slots[key] = .building(waiting + [waiter], previous: previous)
+                return .joined(staleAfter: previous.map { Self.servesStale($0, now: now) } == true ? number : nil)
+            case .built(let built) where Self.stands(key, built, current: stamp, now: now):
+                return .ready(built.answer)
+            case .built(let built):
+                slots[key] = .building([waiter], previous: built)
+                return .build(staleAfter: Self.servesStale(built, now: now) ? number : nil)
+            case nil:
+                slots[key] = .building([waiter], previous: nil)
+                return .build(staleAfter: nil)
             }
         }
         if case .build = outcome {
@@ -131,58 +170,93 @@ final class SharedAnswers: Sendable {
         return outcome
     }
 
+    /// The last answer built for `key`, marked stale, for the request `number` that has waited `patience` for the
+    /// build in hand: it waits no longer. Nil when that build is done (the request got it) or no answer was built.
+    func staleAnswer(_ key: Key, for number: Int) -> PageAnswer? {
+        let answer = slots.withLockedValue { slots -> PageAnswer? in
+            guard case .building(var waiting, let previous?) = slots[key], let index = waiting.firstIndex(where: { $0.number == number })
+            else { return nil }
+            waiting.remove(at: index)
+            slots[key] = .building(waiting, previous: previous)
+            return previous.answer.markedStale
+        }
+        if answer != nil { counts.withLockedValue { $0.stale += 1 } }
+        return answer
+    }
+
     /// The answer built for `key` from a session at `stamp`: kept, and handed to every request waiting for it.
     func finish(_ key: Key, _ answer: PageAnswer, stamp: Stamp?, now: NIODeadline = .now()) {
-        let waiting = slots.withLockedValue { slots -> [@Sendable (PageAnswer) -> Void] in
-            guard case .building(let waiting) = slots[key] else { return [] }
+        let waiting = slots.withLockedValue { slots -> [Waiter] in
+            guard case .building(let waiting, _) = slots[key] else { return [] }
             // Only an answer worth keeping is kept: a 200 (a 404 for a run not held yet is asked again).
             if answer.status == 200 {
-                slots[key] = .built(answer, stamp: stamp, at: now)
+                slots[key] = .built(Built(answer: answer, stamp: stamp, at: now))
                 Self.trim(&slots, now: now)
             } else {
                 slots[key] = nil
             }
             return waiting
         }
-        for deliver in waiting { deliver(answer) }
+        for waiter in waiting { waiter.deliver(answer) }
     }
 
-    /// No answer could be built (the page's work was full): every request waiting gets `answer`, nothing is kept.
+    /// No answer could be built (the page's work was full): every request waiting gets `answer`, and the last answer
+    /// built stays, to be served stale again and rebuilt by a later request.
     func fail(_ key: Key, _ answer: PageAnswer) {
-        let waiting = slots.withLockedValue { slots -> [@Sendable (PageAnswer) -> Void] in
-            guard case .building(let waiting) = slots[key] else { return [] }
-            slots[key] = nil
+        let waiting = slots.withLockedValue { slots -> [Waiter] in
+            guard case .building(let waiting, let previous) = slots[key] else { return [] }
+            slots[key] = previous.map { .built($0) }
             return waiting
         }
-        for deliver in waiting { deliver(answer) }
+        for waiter in waiting { waiter.deliver(answer) }
     }
 
     /// Drops every built answer (a session evicted, the server stopping).
     func removeAll() {
-        slots.withLockedValue { slots in slots = slots.filter { if case .building = $0.value { true } else { false } } }
+        slots.withLockedValue { slots in
+            for (key, slot) in slots {
+                switch slot {
+                case .building(let waiting, _): slots[key] = .building(waiting, previous: nil)
+                case .built: slots[key] = nil
+                }
+            }
+        }
     }
 
-    private static func stands(_ key: Key, built: Stamp?, at: NIODeadline, current: Stamp?, now: NIODeadline) -> Bool {
-        let fresh = now - at < lifetime
+    private static func stands(_ key: Key, _ built: Built, current: Stamp?, now: NIODeadline) -> Bool {
+        let fresh = now - built.at < lifetime
         if key == .sessions { return fresh }
-        guard let built, let current, built == current else { return false }
+        guard let stamp = built.stamp, let current, stamp == current else { return false }
         return !current.ticking || fresh
     }
 
-    /// Drops built answers kept too long, then the oldest until the rest fit in `maximumBytes`.
+    /// Whether `built` may be written, stale, to a request that has waited `patience` for a newer one.
+    private static func servesStale(_ built: Built, now: NIODeadline) -> Bool {
+        now - built.at <= keptAtMost
+    }
+
+    /// Drops built answers kept too long, then the oldest until the rest fit in `maximumBytes`; an answer kept to be
+    /// served stale during a build counts too.
     private static func trim(_ slots: inout [Key: Slot], now: NIODeadline) {
-        var built: [(key: Key, at: NIODeadline, size: Int)] = []
+        var kept: [(key: Key, at: NIODeadline, size: Int)] = []
         for (key, slot) in slots {
-            guard case .built(let answer, _, let at) = slot else { continue }
-            if now - at > keptAtMost {
+            switch slot {
+            case .built(let built) where now - built.at > keptAtMost:
                 slots[key] = nil
-            } else {
-                built.append((key, at, answer.size))
+            case .building(let waiting, let previous?) where now - previous.at > keptAtMost:
+                slots[key] = .building(waiting, previous: nil)
+            case .built(let built), .building(_, let built?):
+                kept.append((key, built.at, built.answer.size))
+            case .building(_, nil):
+                break
             }
         }
-        var total = built.reduce(0) { $0 + $1.size }
-        for entry in built.sorted(by: { $0.at < $1.at }) where total > maximumBytes {
-            slots[entry.key] = nil
+        var total = kept.reduce(0) { $0 + $1.size }
+        for entry in kept.sorted(by: { $0.at < $1.at }) where total > maximumBytes {
+            switch slots[entry.key] {
+            case .building(let waiting, _): slots[entry.key] = .building(waiting, previous: nil)
+            default: slots[entry.key] = nil
+            }
             total -= entry.size
         }
     }

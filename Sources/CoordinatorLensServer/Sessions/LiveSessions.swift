@@ -202,6 +202,22 @@ package final class LiveSessions: Sendable {
         #endif
     }
 
+    /// Has glibc's allocator give every block of 1 MiB or more pages of its own, returned to the system when freed
+    /// (unless `MALLOC_MMAP_THRESHOLD_` says otherwise). By default the threshold rises to the largest block freed, up to
+    /// 32 MiB, so a page's model or picture of a big session (15 MB, and the buffers it is built in) was carved from an
+    /// arena whose pages stayed resident after it: 200 pages polling a 150,000-event session peaked at 440–530 MB,
+    /// and at 290–300 MB with this (`make bench`, Benchmarks/readers.py). Called once, as the server starts.
+    static func mapLargeBlocksApart() {
+        #if canImport(Glibc)
+        guard ProcessInfo.processInfo.environment["MALLOC_MMAP_THRESHOLD_"] == nil else { return }
+        typealias Option = @convention(c) (Int32, Int32) -> Int32
+        // M_MMAP_THRESHOLD in glibc's malloc.h; setting it also stops the threshold from rising.
+        if let mallopt = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+            _ = unsafeBitCast(mallopt, to: Option.self)(-3, 1 << 20)
+        }
+        #endif
+    }
+
     /// Hands memory freed by the allocator back to the system, so what a finished or evicted session let go shows in
     /// the process's resident size (glibc keeps freed pages otherwise).
     static func returnFreedMemory() {

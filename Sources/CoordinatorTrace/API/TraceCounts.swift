@@ -12,6 +12,6 @@ public struct TraceCounts: Sendable, Hashable {
     /// whenever the inspector confirmed everything. A `dropped` line among them is not counted here: its events are
     /// in `dropped`, though a recording that lacks the line lacks their report too.
     public var unconfirmed: Int = 0
-    /// The seqs of those lines, to match against a recording.
-    public var unconfirmedSeqs: ClosedRange<Int>?
+    /// The seqs of those lines, to match against a recording; for the package's own fault tests, behind an SPI.
+    @_spi(Testing) public var unconfirmedSeqs: ClosedRange<Int>?
 }

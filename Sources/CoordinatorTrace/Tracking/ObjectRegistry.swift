@@ -32,6 +32,15 @@ struct ObjectRegistry {
         return (tracked, true)
     }
 
+    /// `track`'s entry unretained, for a caller that uses it only while the registry holds it.
+    @inline(__always)
+    mutating func trackBorrowed(_ object: AnyObject) -> (coordinator: Unmanaged<TrackedCoordinator>, isNew: Bool) {
+        let key = ObjectKey(ObjectIdentifier(object))
+        if let known = coordinators[key] { return (Unmanaged.passUnretained(known), false) }
+        let (tracked, isNew) = track(object)
+        return (Unmanaged.passUnretained(tracked), isNew)
+    }
+
     /// Forgets a deallocated coordinator, so its address can take a new id.
     mutating func forget(_ coordinator: TrackedCoordinator) {
         let key = ObjectKey(coordinator.key)

@@ -29,17 +29,24 @@ struct SessionState {
 
     mutating func added(_ child: AnyObject, to parent: AnyObject?, site: RawSite) {
         let now = MonotonicClock.now()
-        let tracked = track(child)
-        let parentTracked = parent.map { track($0) }
-        // An add under itself is refused by the inspector; here it would also tie the entry to itself forever.
-        if parentTracked !== tracked {
-            tracked.parent = parentTracked
-            tracked.attachedAt = now
-            tracked.removedAt = 0
+        // Both entries are the registry's for the whole call (it only ever adds here), so they are used borrowed:
+        // retained and released, they were four of the call's atomic operations beside the lock's two.
+        let tracked = trackBorrowed(child)
+        let parentTracked = parent.map { trackBorrowed($0) }
+        let parentID = parentTracked.map { $0._withUnsafeGuaranteedRef { $0.id } } ?? 0
+        let id = tracked._withUnsafeGuaranteedRef { entry in
+            // An add under itself is refused by the inspector; here it would also tie the entry to itself forever.
+            guard parentTracked?.toOpaque() != tracked.toOpaque() else { return entry.id }
+            let current = entry.parent.map { Unmanaged.passUnretained($0).toOpaque() }
+            // Added again under the parent it has (the usual case): the reference it holds stays as it is.
+            if current != parentTracked?.toOpaque() { entry.parent = parentTracked?.takeUnretainedValue() }
+            entry.attachedAt = now
+            entry.removedAt = 0
+            return entry.id
         }
         queue.append(
             RawEvent(
-                kind: .add, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now, type: type(of: child),
+                kind: .add, id: id, other: parentID, nanos: now, type: type(of: child),
                 file: site.file, path: site.path, line: site.line, function: site.function
             ))
     }
@@ -253,6 +260,19 @@ struct SessionState {
     private mutating func markDismissed(_ tracked: TrackedCoordinator, at now: UInt64) {
         registry.bind(tracked.id, to: nil)
         if tracked.dismissedAt == 0 { tracked.dismissedAt = now }
+    }
+
+    /// `track` without a reference count taken: valid while the registry holds the entry, which is until a sweep or
+    /// a probe forgets it, never within the caller's own call.
+    @inline(__always)
+    private mutating func trackBorrowed(_ object: AnyObject) -> Unmanaged<TrackedCoordinator> {
+        let (tracked, isNew) = registry.trackBorrowed(object)
+        #if canImport(ObjectiveC)
+        if isNew { probes.watchCoordinator(object, tracked.takeUnretainedValue()) }
+        #else
+        _ = isNew
+        #endif
+        return tracked
     }
 
     private mutating func track(_ object: AnyObject) -> TrackedCoordinator {

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import CoordinatorLensServer
+
+/// The page's shared answers, called directly: built once per session version, and while a newer one is built the
+/// last one is handed out at once, marked stale.
+@Suite struct SharedAnswersTests {
+    private static let model = SharedAnswers.Key.model(ViewQuery(run: "r"))
+
+    private static func answer(_ text: String, status: Int = 200) -> PageAnswer {
+        PageAnswer(InspectorPage.Response.text(status, text))
+    }
+
+    private static func text(_ answer: PageAnswer) -> String {
+        String(decoding: answer.body.readableBytesView, as: UTF8.self)
+    }
+
+    /// Collects what a request is handed later (when it joined a build).
+    private final class Delivered: @unchecked Sendable {
+        private let lock = NSLock()
+        private var answers: [PageAnswer] = []
+        var texts: [String] { lock.withLock { answers.map(SharedAnswersTests.text) } }
+        func deliver(_ answer: PageAnswer) { lock.withLock { answers.append(answer) } }
+    }
+
+    private static func stamp(_ version: Int) -> SharedAnswers.Stamp {
+        SharedAnswers.Stamp(version: version, ticking: false)
+    }
+
+    @Test func aRequestWaitsForTheBuildInHandThenTakesTheLastAnswerStale() throws {
+        let answers = SharedAnswers()
+        let first = Delivered()
+        let joining = Delivered()
+        guard case .build(staleAfter: nil) = answers.request(Self.model, stamp: Self.stamp(1), deliver: first.deliver) else {
+            Issue.record("the first request builds, with no earlier answer to fall back on")
+            return
+        }
+        guard case .joined(staleAfter: nil) = answers.request(Self.model, stamp: Self.stamp(1), deliver: joining.deliver) else {
+            Issue.record("a request during the first build waits for it")
+            return
+        }
+        answers.finish(Self.model, Self.answer("v1"), stamp: Self.stamp(1))
+        #expect(first.texts == ["v1\n"] && joining.texts == ["v1\n"])
+        guard case .ready(let standing) = answers.request(Self.model, stamp: Self.stamp(1), deliver: { _ in }) else {
+            Issue.record("the answer stands while the session keeps its version")
+            return
+        }
+        #expect(Self.text(standing) == "v1\n" && !standing.stale)
+
+        // The session moved on: one request builds; it and one that joins may each take v1, stale, after waiting.
+        let builder = Delivered()
+        let patient = Delivered()
+        let impatient = Delivered()
+        guard case .build(let builderNumber?) = answers.request(Self.model, stamp: Self.stamp(2), deliver: builder.deliver) else {
+            Issue.record("the request that finds the session moved on builds, and may fall back on v1")
+            return
+        }
+        guard case .joined(staleAfter: _?) = answers.request(Self.model, stamp: Self.stamp(2), deliver: patient.deliver),
+            case .joined(let impatientNumber?) = answers.request(Self.model, stamp: Self.stamp(2), deliver: impatient.deliver)
+        else {
+            Issue.record("requests during the build wait for it, and may fall back on v1")
+            return
+        }
+        let stale = try #require(answers.staleAnswer(Self.model, for: impatientNumber))
+        #expect(Self.text(stale) == "v1\n" && stale.stale)
+        #expect(answers.staleAnswer(Self.model, for: impatientNumber) == nil, "a request is answered once")
+        #expect(try #require(answers.staleAnswer(Self.model, for: builderNumber)).stale)
+        answers.finish(Self.model, Self.answer("v2"), stamp: Self.stamp(2))
+        #expect(builder.texts.isEmpty && impatient.texts.isEmpty, "answered stale already, not again")
+        #expect(patient.texts == ["v2\n"], "the one still waiting gets the new answer")
+        guard case .ready(let fresh) = answers.request(Self.model, stamp: Self.stamp(2), deliver: { _ in }) else {
+            Issue.record("the new answer stands")
+            return
+        }
+        #expect(Self.text(fresh) == "v2\n" && !fresh.stale)
+        let counts = answers.builds
+        #expect(counts.built == 2 && counts.stale == 2, "\(counts)")
+    }
+
+    @Test func aBuildTurnedAwayKeepsTheLastAnswerForTheNextRequest() {
+        let answers = SharedAnswers()
+        _ = answers.request(Self.model, stamp: Self.stamp(1), deliver: { _ in })
+        answers.finish(Self.model, Self.answer("v1"), stamp: Self.stamp(1))
+        let turnedAway = Delivered()
+        guard case .build(let number?) = answers.request(Self.model, stamp: Self.stamp(2), deliver: turnedAway.deliver) else {
+            Issue.record("a build for version 2")
+            return
+        }
+        answers.fail(Self.model, Self.answer("busy", status: 503))
+        #expect(turnedAway.texts == ["busy\n"])
+        #expect(answers.staleAnswer(Self.model, for: number) == nil, "answered once, with the 503")
+        guard case .build(staleAfter: _?) = answers.request(Self.model, stamp: Self.stamp(2), deliver: { _ in }) else {
+            Issue.record("the next request builds again, and still has v1 to fall back on")
+            return
+        }
+    }
+}
