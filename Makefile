@@ -243,6 +243,7 @@ bench: deps browser-tools
 	$(SWIFT) build -c release --product coordlens --scratch-path $(BENCH_SCRATCH)
 	$(BENCH_BIN)/coordlens-bench
 	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python Benchmarks/browser/latency.py "$(BENCH_BIN)/coordlens"
+	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python Benchmarks/browser/show_all.py "$(BENCH_BIN)/coordlens"
 	$(VENV)/bin/python Benchmarks/flood.py "$(BENCH_BIN)/coordlens"
 	$(VENV)/bin/python Benchmarks/readers.py "$(BENCH_BIN)/coordlens"
 	$(VENV)/bin/python Benchmarks/ended_sessions.py "$(BENCH_BIN)/coordlens"

@@ -82,7 +82,7 @@ let package = Package(
                 .embedInCode("Page/slider.js"), .embedInCode("Page/known-leaks.js"), .embedInCode("Page/lifetimes.js"),
                 .embedInCode("Page/compare.js"), .embedInCode("Page/tooltips.js"),
                 .embedInCode("Page/site-actions.js"), .embedInCode("Page/leak-trace.js"), .embedInCode("Page/address.js"),
-                .embedInCode("Page/view-filter.js"),
+                .embedInCode("Page/view-filter.js"), .embedInCode("Page/tree-canvas.js"),
             ]
         ),
         .target(

@@ -21,6 +21,7 @@ package enum PageAssets {
         "feed.js": PackageResources.feed_js,
         "sessions.js": PackageResources.sessions_js,
         "tree-view.js": PackageResources.tree_view_js,
+        "tree-canvas.js": PackageResources.tree_canvas_js,
         "outline.js": PackageResources.outline_js,
         "legend.js": PackageResources.legend_js,
         "zoom.js": PackageResources.zoom_js,

@@ -1,6 +1,6 @@
 """axe-core (PyPI's axe-playwright-python) over every page CoordinatorLens serves or writes, in light and dark mode:
-no serious or critical violation on the inspector (a big recording, a leak picked; known and new leaks against a
-baseline; Compare open), `render -o report.html` and `diff -o diff.html`."""
+no serious or critical violation on the inspector (a big recording, a leak picked; Show all on a canvas; known and
+new leaks against a baseline; Compare open), `render -o report.html` and `diff -o diff.html`."""
 import os
 import tempfile
 import unittest
@@ -50,6 +50,20 @@ class AccessibilityTests(unittest.TestCase):
             page.fill("#search", "Share")
             page.wait_for_selector("#outline .row")
             self.assertNoSeriousViolations(page, f"inspector, {scheme}")
+
+    def test_the_inspector_with_show_all_on_a_canvas(self):
+        # 4,203 coordinators drawn whole: above the page's 3,000, so a canvas, named, with the outline beside it.
+        file, _ = big_recording()
+        self.addCleanup(os.unlink, file)
+        viewer, url = view(file)
+        self.addCleanup(viewer.stop)
+        for scheme in SCHEMES:
+            page = self.page(url, scheme)
+            page.wait_for_selector("#outline [role=treeitem]", timeout=60_000)
+            page.check("#show-all")
+            page.wait_for_selector("#tree[data-picture=canvas]", state="attached", timeout=60_000)
+            page.locator("#leaks .leak-head").first.click()
+            self.assertNoSeriousViolations(page, f"inspector, Show all on a canvas, {scheme}")
 
     def test_the_inspector_marking_known_and_new_leaks(self):
         tabs = os.path.join(SAMPLES, "browser-tabs")

@@ -30,8 +30,17 @@ struct PageRequestTests {
         #expect(view.leaksOnly && view.showReleased)
     }
 
+    @Test func theLayoutIsAskedForAsThePictureIs() {
+        guard case .layout(let view) = PageRoute(target: "/api/layout?run=r1&all=1&released=1") else {
+            Issue.record("expected a layout route")
+            return
+        }
+        #expect(view.run == "r1" && view.all && view.showReleased)
+        #expect(PageRoute(target: "/tree-canvas.js") == .asset(path: "/tree-canvas.js"))
+    }
+
     @Test(arguments: [
-        "/api/tree", "/api/tree?run=", "/api/tree?run=a&seq=-1", "/api/tree?run=a&seq=x", "/api/model?run=a&grace=-2",
+        "/api/layout", "/api/tree", "/api/tree?run=", "/api/tree?run=a&seq=-1", "/api/tree?run=a&seq=x", "/api/model?run=a&grace=-2",
         "/api/model?run=a&grace=nan", "/api/coordinator?run=a", "/api/coordinator?run=a&id=x", "/api/tree?run=%FF",
         "/api/compare", "/api/compare?a=x", "/api/compare?b=y", "/api/compare?a=x&b=y&previous=1", "/api/compare?a=x&b=y&grace=-1",
     ])

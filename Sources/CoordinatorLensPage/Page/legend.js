@@ -4,6 +4,7 @@ import { $, el } from "./dom.js";
 import { seconds } from "./format.js";
 import { isNodeElement } from "./ids.js";
 import { VERDICTS, state } from "./state.js";
+import { isCanvasShown, nodeNames } from "./tree-canvas.js";
 
 const MEANING = {
   retained: (grace) => `done over ${grace} ago and never deinited: a leak`,
@@ -35,11 +36,12 @@ export function drawLegend() {
 export function drawCaption() {
   const model = state.model;
   const tree = $("tree");
-  if (!model || !tree.querySelector("svg")) { $("caption").textContent = ""; return; }
+  const canvas = isCanvasShown();
+  if (!model || (!canvas && !tree.querySelector("svg"))) { $("caption").textContent = ""; return; }
   let drawn = 0, summaries = 0;
-  for (const node of tree.querySelectorAll("g.node")) {
-    if (isNodeElement(node.id)) drawn++;
-    else if (node.id.startsWith("g")) summaries++;
+  for (const name of canvas ? nodeNames() : [...tree.querySelectorAll("g.node")].map((node) => node.id)) {
+    if (isNodeElement(name)) drawn++;
+    else if (name.startsWith("g")) summaries++;
   }
   const total = model.nodes.length;
   const parts = [`${drawn.toLocaleString("en")} of ${total.toLocaleString("en")} coordinators drawn`];

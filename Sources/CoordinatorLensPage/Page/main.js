@@ -19,6 +19,7 @@ import { prepareSearch, runSearch, wireSearch } from "./search.js";
 import { select, sessionsChanged, wireSessions } from "./sessions.js";
 import { drawTimeline, step, wireSlider } from "./slider.js";
 import { REPORT, changed, state } from "./state.js";
+import { boxNamed } from "./tree-canvas.js";
 import { fit, markSelection, panAndZoom, setView, showTree } from "./tree-view.js";
 
 function drawPanels() {
@@ -93,4 +94,4 @@ addLifetimesButton();
 addCompareButton();
 
 // Modules declare no globals; the browser tests and benchmarks reach these through DevTools by name.
-Object.assign(window, { state, inertSvg, showTree });
+Object.assign(window, { state, inertSvg, showTree, lensCanvasBox: boxNamed });

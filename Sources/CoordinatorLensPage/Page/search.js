@@ -6,7 +6,8 @@
 import { $ } from "./dom.js";
 import { filterOutline } from "./outline.js";
 import { nodesById, state } from "./state.js";
-import { centreOn } from "./tree-view.js";
+import { isCanvasShown, nodeNames } from "./tree-canvas.js";
+import { centreOn, markSelection } from "./tree-view.js";
 import { hiddenBy } from "./view-filter.js";
 import { elementId, idOfElement, isNodeElement } from "./ids.js";
 
@@ -61,6 +62,7 @@ export function runSearch(step, pick) {
     $("search-count").textContent = "";
     state.search = { query: "", matches: [], index: -1 };
     filterOutline(null);
+    if (isCanvasShown()) markSelection();
     return;
   }
   // The same query keeps its place among the matches, also over a new model (a pick that opened a summary brings
@@ -77,6 +79,11 @@ export function runSearch(step, pick) {
   // The drawn boxes, walked once: a lookup per match was 11,000 selector queries for `#3` at 100,000.
   const wanted = new Set(matches);
   const drawnIds = new Set();
+  // The canvas rings its matches when it next paints (markSelection paints it).
+  if (isCanvasShown()) {
+    for (const name of nodeNames()) if (isNodeElement(name) && wanted.has(idOfElement(name))) drawnIds.add(idOfElement(name));
+    markSelection();
+  }
   for (const element of tree.querySelectorAll("g.node")) {
     if (!isNodeElement(element.id)) continue;
     const id = idOfElement(element.id);
@@ -88,7 +95,7 @@ export function runSearch(step, pick) {
     const element = tree.querySelector("#" + CSS.escape(elementId(current)));
     if (element) element.classList.add("current");
     if (step && pick) pick(current);
-    else if (step === 0 && element) centreOn(current);
+    else if (step === 0 && (element || (isCanvasShown() && drawnIds.has(current)))) centreOn(current);
   }
   $("search-count").textContent = matches.length ? `${index + 1} of ${matches.length.toLocaleString("en")}` + hiddenWhy(matches, drawnIds, exact) : "no match";
 }

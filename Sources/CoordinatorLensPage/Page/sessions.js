@@ -6,6 +6,7 @@ import { drawDetails } from "./details.js";
 import { refresh, sessionMoved } from "./feed.js";
 import { resetOutline } from "./outline.js";
 import { VERDICTS, changed, state } from "./state.js";
+import { dropLayout } from "./tree-canvas.js";
 
 // The feed changed the sessions: keep one selected (a live one first) and fetch it again when it moved.
 export function sessionsChanged() {
@@ -77,6 +78,7 @@ export function select(run) {
   restoreFor(run);
   resetOutline();
   $("tree").replaceChildren();
+  dropLayout();
   $("tree-empty").hidden = run != null;
   drawSessions();
   drawDetails();

@@ -1,15 +1,20 @@
-// The tree: Graphviz's SVG, made inert (sanitise.js), with pan, zoom, a steady anchor across updates and the selected
-// coordinator marked.
+// The tree: Graphviz's SVG, made inert (sanitise.js), or for a big tree the server's layout painted on a canvas
+// (tree-canvas.js), with pan, zoom, a steady anchor across updates and the selected coordinator marked.
 import { $ } from "./dom.js";
 import { elementId, idOfElement, isNodeElement } from "./ids.js";
 import { inertSvg } from "./sanitise.js";
-import { state } from "./state.js";
-import { tooltipOnHover } from "./tooltips.js";
+import { nodeById, state } from "./state.js";
+import { boxNamed, dropLayout, isCanvasShown, layoutSize, nameAt, paint, paintSoon, titlePoints, useLayout } from "./tree-canvas.js";
+import { tooltipOnHover, tooltipText } from "./tooltips.js";
 
-export function showTree(text, seq) {
-  const svg = inertSvg(text);
+// `picture` is SVG text, or a layout (/api/layout) to paint on a canvas.
+export function showTree(picture, seq) {
+  if (typeof picture === "object" && picture) { showLayout(picture, seq); return; }
+  const svg = inertSvg(picture);
   if (!svg) return;
+  dropLayout();
   const tree = $("tree");
+  tree.dataset.picture = "svg";
   const anchor = anchorNode();
   const before = anchor && screenCentre(anchor);
   // Moved, not copied: importNode would clone every element once more.
@@ -37,6 +42,27 @@ export function showTree(text, seq) {
     }
   }
   markSelection();
+}
+
+// A layout on the canvas, kept fitted, restored or about the selection as an SVG picture is. No anchor across
+// updates: a big tree's layout keeps its nodes in place as it grows.
+function showLayout(layout, seq) {
+  const tree = $("tree");
+  tree.replaceChildren();
+  tree.classList.remove("compact", "far");
+  tree.style.transform = "";
+  tree.dataset.run = state.run;
+  tree.dataset.seq = seq == null ? "" : seq;
+  tree.dataset.picture = "canvas";
+  const count = layout.nodes.filter((node) => isNodeElement(node[0])).length;
+  useLayout(layout, $("viewport"), `Coordinator tree picture, ${count.toLocaleString("en")} coordinators; `
+    + "the outline lists them for the keyboard and screen readers");
+  const waiting = state.centreWhenDrawn != null && boxNamed(elementId(state.centreWhenDrawn));
+  const centre = state.centreWhenDrawn;
+  state.centreWhenDrawn = null;
+  if (waiting) zoomTo(centre);
+  else if (!state.moved) fit();
+  else applyView();
 }
 
 // The picture is a tree for assistive technology: each coordinator (and each summary, which Enter opens) a tree item
@@ -85,12 +111,33 @@ function screenCentre(node) {
   const r = node.getBoundingClientRect();
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
 }
+// Where a coordinator's box is on screen, as getBoundingClientRect gives it; null when the picture does not draw it.
+function screenBox(id) {
+  if (!isCanvasShown()) {
+    const node = $("tree").querySelector("#" + CSS.escape(elementId(id)));
+    return node && node.getBoundingClientRect();
+  }
+  const box = boxNamed(elementId(id));
+  if (!box) return null;
+  const viewport = $("viewport").getBoundingClientRect();
+  const { x, y, k } = state.view;
+  const left = viewport.left + x + (box.x - box.width / 2) * k, top = viewport.top + y + (box.y - box.height / 2) * k;
+  return { left, top, width: box.width * k, height: box.height * k, right: left + box.width * k, bottom: top + box.height * k };
+}
+const selectedName = () => state.node == null ? null : elementId(state.node);
+// The search's matches by element name, made once per search.
+let matchNames = { search: null, names: new Set() };
+function matchedNames() {
+  if (matchNames.search !== state.search) matchNames = { search: state.search, names: new Set((state.search.matches || []).map(elementId)) };
+  return matchNames.names;
+}
 // Below this scale the picture's 10-14 pt type is under 4 pixels high: unreadable, yet laying it out and painting it
 // was most of the time a big picture took to appear (Chromium, 1,000 coordinators drawn whole: 125 of 285 ms). So
 // far out the boxes and edges show alone, in their verdicts' colours, and the text comes back on zooming in.
 const FAR = 1 / 3;
 function applyView() {
   const { x, y, k } = state.view;
+  if (isCanvasShown()) { paintSoon(state.view, selectedName(), $("viewport"), matchedNames()); return; }
   const tree = $("tree");
   tree.style.transform = `translate(${x}px, ${y}px) scale(${k})`;
   tree.classList.toggle("far", k < FAR);
@@ -104,20 +151,20 @@ export function setView(view) {
 export function fit() {
   state.moved = false;
   const svg = $("tree").querySelector("svg");
-  if (!svg) return;
+  if (!svg && !isCanvasShown()) return;
   const box = $("viewport").getBoundingClientRect();
-  const width = svg.width.baseVal.value || 1, height = svg.height.baseVal.value || 1;
+  const size = svg ? { width: svg.width.baseVal.value, height: svg.height.baseVal.value } : layoutSize();
+  const width = size.width || 1, height = size.height || 1;
   const k = Math.min(2, Math.max(0.02, Math.min((box.width - 40) / width, (box.height - 40) / height)));
   state.view = { k, x: (box.width - width * k) / 2, y: Math.max(20, (box.height - height * k) / 2) };
   applyView();
 }
 export function centreOn(id) {
-  const node = $("tree").querySelector("#" + CSS.escape(elementId(id)));
-  if (!node) return;
+  const r = screenBox(id);
+  if (!r) return;
   const box = $("viewport").getBoundingClientRect();
-  const c = screenCentre(node);
-  state.view.x += box.left + box.width / 2 - c.x;
-  state.view.y += box.top + box.height / 2 - c.y;
+  state.view.x += box.left + box.width / 2 - (r.left + r.width / 2);
+  state.view.y += box.top + box.height / 2 - (r.top + r.height / 2);
   applyView();
 }
 // Type in a picture is 10-14 pt; picking zooms until the box's title is at least this many CSS pixels and its
@@ -127,20 +174,23 @@ export function centreOn(id) {
 const READABLE_PX = 11, LEAST_READABLE_PX = 9, MARGIN = 20;
 // Brings a coordinator into the view at a size its labels read at, and keeps the view there.
 export function zoomTo(id) {
-  const node = $("tree").querySelector("#" + CSS.escape(elementId(id)));
+  const canvas = isCanvasShown();
+  const node = canvas ? null : $("tree").querySelector("#" + CSS.escape(elementId(id)));
   const svg = $("tree").querySelector("svg");
-  if (!node || !svg) return false;
-  const texts = [...node.querySelectorAll("text")];
-  const units = svg.viewBox.baseVal && svg.viewBox.baseVal.width;
+  if (canvas ? !boxNamed(elementId(id)) : !node || !svg) return false;
+  const texts = canvas ? [] : [...node.querySelectorAll("text")];
+  const units = canvas ? 1 : svg.viewBox.baseVal && svg.viewBox.baseVal.width;
   const box = $("viewport").getBoundingClientRect();
-  if (texts.length && units) {
-    const perUnit = svg.getBoundingClientRect().width / units;
-    const sizes = texts.map((text) => Number(text.getAttribute("font-size") || 14) * perUnit);
+  if ((texts.length || canvas) && units) {
+    const perUnit = canvas ? state.view.k : svg.getBoundingClientRect().width / units;
+    // The canvas writes every line in one size.
+    const sizes = canvas ? [titlePoints * perUnit] : texts.map((text) => Number(text.getAttribute("font-size") || 14) * perUnit);
     const titlePx = Math.max(...sizes), smallestPx = Math.min(...sizes);
     const wanted = Math.max(READABLE_PX / titlePx, LEAST_READABLE_PX / smallestPx);
     if (titlePx > 0 && wanted > 1) {
       const k = Math.min(8, state.view.k * wanted);
-      const c = screenCentre(node);
+      const r = screenBox(id);
+      const c = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
       // Zoomed about the node, then placed below.
       const px = c.x - box.left, py = c.y - box.top;
       state.view.x = px - (px - state.view.x) * (k / state.view.k);
@@ -149,7 +199,7 @@ export function zoomTo(id) {
       applyView();
     }
   }
-  const r = node.getBoundingClientRect();
+  const r = screenBox(id);
   const dx = r.width > box.width - 2 * MARGIN ? box.left + MARGIN - r.left : box.left + box.width / 2 - (r.left + r.width / 2);
   const dy = r.height > box.height - 2 * MARGIN ? box.top + MARGIN - r.top : box.top + box.height / 2 - (r.top + r.height / 2);
   state.view.x += dx;
@@ -159,6 +209,7 @@ export function zoomTo(id) {
   return true;
 }
 export function markSelection() {
+  if (isCanvasShown()) { applyView(); return; }
   const tree = $("tree");
   for (const node of tree.querySelectorAll("g.node.selected")) {
     node.classList.remove("selected");
@@ -173,7 +224,7 @@ export function markSelection() {
   node.setAttribute("tabindex", "0");
 }
 // Whether the picture draws this coordinator as itself.
-export const isDrawn = (id) => $("tree").querySelector("#" + CSS.escape(elementId(id))) != null;
+export const isDrawn = (id) => isCanvasShown() ? boxNamed(elementId(id)) != null : $("tree").querySelector("#" + CSS.escape(elementId(id))) != null;
 
 // Drag to pan, wheel to zoom; a click that did not drag picks the coordinator under it (`pick(id)`) or opens the
 // summary under it (`open(firstMemberId)`); `walk(key, id)` gives the coordinator an arrow key leads to.
@@ -199,6 +250,13 @@ export function panAndZoom(pick, open, walk) {
     drag = null;
     viewport.classList.remove("dragging");
     if (wasDrag) return;
+    if (isCanvasShown() && event.target.id === "tree-canvas") {
+      const box = viewport.getBoundingClientRect();
+      const name = nameAt(event.clientX - box.left, event.clientY - box.top, state.view);
+      if (name && isNodeElement(name)) pick(idOfElement(name));
+      else if (name && isSummaryElement(name)) open(idOfElement(name.slice(1)));
+      return;
+    }
     const node = event.target.closest && event.target.closest("g.node");
     if (node && isNodeElement(node.id)) pick(idOfElement(node.id));
     else if (node && isSummaryElement(node.id)) open(idOfElement(node.id.slice(1)));
@@ -231,6 +289,17 @@ export function panAndZoom(pick, open, walk) {
     if (!inside) centreOn(idOfElement(node.id));
   });
   viewport.addEventListener("pointerover", tooltipOnHover);
+  // The canvas's one tooltip follows the box under the pointer: the scan is a millisecond, a frame at most.
+  viewport.addEventListener("pointermove", (event) => {
+    if (drag || !isCanvasShown() || event.target.id !== "tree-canvas") return;
+    const box = viewport.getBoundingClientRect();
+    const name = nameAt(event.clientX - box.left, event.clientY - box.top, state.view);
+    const node = name && isNodeElement(name) ? nodeById(idOfElement(name)) : null;
+    const text = node ? tooltipText(node) : "";
+    if (event.target.title !== text) event.target.title = text;
+  });
+  // A canvas is as big as the view: a new size is a new painting.
+  new ResizeObserver(() => { if (isCanvasShown()) paint(state.view, selectedName(), viewport, matchedNames()); }).observe(viewport);
   viewport.addEventListener("wheel", (event) => {
     event.preventDefault();
     state.moved = true;

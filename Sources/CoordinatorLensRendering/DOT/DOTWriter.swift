@@ -170,7 +170,7 @@ package struct DOTWriter: Sendable {
 
     /// What of `drawn` is drawn as itself: everything with `--all`; by default, above the collapse threshold, what
     /// leads to a retained or pending coordinator (with `--depth`, the top levels), and always within the bounds.
-    private static func collapse(_ drawn: [Placement], options: RenderOptions, in snapshot: Snapshot) -> CollapsedForest {
+    static func collapse(_ drawn: [Placement], options: RenderOptions, in snapshot: Snapshot) -> CollapsedForest {
         var position: [CoordinatorID: Int] = [:]
         position.reserveCapacity(drawn.count)
         for (index, placement) in drawn.enumerated() { position[placement.node.id] = index }
@@ -226,19 +226,19 @@ package struct DOTWriter: Sendable {
             ] as [String?]).compactMap { $0 }, at: position, type: first.type)
     }
 
-    private static func estimatedSize(of summary: CollapsedForest.Summary, types type: String) -> (width: Double, height: Double) {
+    static func estimatedSize(of summary: CollapsedForest.Summary, types type: String) -> (width: Double, height: Double) {
         SummaryLabel.estimatedSize(type: type, summary)
     }
 
     /// A compact box's size in points: its lines in 11 pt type, as `estimatedSize(of:in:)` estimates the full ones.
-    private static func estimatedSize(compactLines lines: [String]) -> (width: Double, height: Double) {
+    static func estimatedSize(compactLines lines: [String]) -> (width: Double, height: Double) {
         let widest = lines.map { Swift.min($0.count, DOTEscaping.maximumLabelCharacters) }.max() ?? 0
         return (Double(widest) * 11 * NodeDetail.emPerCharacter + 2 * 0.15 * 72, Double(lines.count) * 13.5 + 2 * 0.06 * 72 + 2)
     }
 
     /// A node's size in points, from its label's longest line: Helvetica averages about 0.6 em a character, and a
     /// generous guess only widens the gaps, where a short one would make labels overlap.
-    private static func estimatedSize(of node: SnapshotNode, in snapshot: Snapshot) -> (width: Double, height: Double) {
+    static func estimatedSize(of node: SnapshotNode, in snapshot: Snapshot) -> (width: Double, height: Double) {
         let cap = DOTEscaping.maximumLabelCharacters
         var lines = [Double(Swift.min(node.type.count, cap)) * 12, Double(("#\(node.id) · ").count + Swift.min((node.screen ?? "").count, cap)) * 10]
         lines.append(Double("added \(Seconds(snapshot.evaluatedAt - node.addedAt)) ago".count) * 10)
@@ -250,7 +250,7 @@ package struct DOTWriter: Sendable {
 
     /// A node where the drawing puts it: under the parent whose children list holds it, under the parent a `remove`
     /// detached it from (`detached`), or as a root.
-    private struct Placement {
+    struct Placement {
         var node: SnapshotNode
         var parent: SnapshotNode?
         var detached = false
@@ -259,7 +259,7 @@ package struct DOTWriter: Sendable {
     /// Every node once, in pre-order: the roots' trees first, a detached coordinator after its former parent's
     /// children (where its retention reason says it was), then any node no root reaches (possible only in a
     /// hand-edited or inconsistent snapshot) as a root of its own, so no coordinator, and no leak, goes missing.
-    private static func forest(of snapshot: Snapshot) -> [Placement] {
+    static func forest(of snapshot: Snapshot) -> [Placement] {
         var placements: [Placement] = []
         placements.reserveCapacity(snapshot.nodes.count)
         var detachedFrom: [CoordinatorID: [CoordinatorID]] = [:]
@@ -294,7 +294,7 @@ package struct DOTWriter: Sendable {
     /// The nodes to draw. Released and late ones are hidden unless `showReleased`, except when something below them
     /// is still not deinited: then they stay, greyed, so a coordinator that outlived its parent is drawn under the
     /// parent its retention reason names, rather than as a root whose reason points at a node nowhere on screen.
-    private func shownNodes(_ placements: [Placement]) -> Set<CoordinatorID> {
+    func shownNodes(_ placements: [Placement]) -> Set<CoordinatorID> {
         if let focus = options.focus { return Self.focused(on: focus, placements) }
         if options.leaksOnly { return Self.leaksAndTheirPaths(placements) }
         if options.showReleased { return Set(placements.map(\.node.id)) }
@@ -371,7 +371,7 @@ package struct DOTWriter: Sendable {
     /// A compact box's lines, plain text: the type (or `(unnamed)`) and id, and the verdict with its reason for any but
     /// an alive coordinator. One line where the full box has three: Chromium lays out each <text> of a picture, and at
     /// 1,000 coordinators drawn whole one line a box took 28 % less time to show than two.
-    private static func compactLines(for node: SnapshotNode) -> [String] {
+    static func compactLines(for node: SnapshotNode) -> [String] {
         let type = DOTEscaping.printable(node.type)
         var lines = [
             (type.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) ? "(unnamed)" : type) + " #\(node.id)"
@@ -387,23 +387,17 @@ package struct DOTWriter: Sendable {
     /// detached from its parent, red when something else keeps it. A retained child the retainer search found its
     /// parent does not hold (`attachedOnly`) hangs there by a thin dotted red edge: attached, not held.
     private func edgeStatement(from parent: SnapshotNode, to child: SnapshotNode, detached: Bool, attachedOnly: Bool) -> String {
-        let attributes: String
-        if detached {
-            let color = child.verdict == .retained ? NodeLook.leakRed : NodeLook.goneGrey
-            attributes = "class=\"detached\", color=\"\(color)\", style=dashed"
-        } else if attachedOnly {
-            attributes = "class=\"attached-retained\", color=\"\(NodeLook.leakRed)\", style=dotted"
-        } else if child.watched == true {
+        let attributes =
+            switch EdgeKind(from: parent, to: child, detached: detached, attachedOnly: attachedOnly) {
+            case .detached: "class=\"detached\", color=\"\(child.verdict == .retained ? NodeLook.leakRed : NodeLook.goneGrey)\", style=dashed"
+            case .attached: "class=\"attached-retained\", color=\"\(NodeLook.leakRed)\", style=dotted"
             // Beside its coordinator rather than held by it: the coordinator may not hold it at all.
-            let color = child.verdict == .retained ? NodeLook.leakRed : NodeLook.goneGrey
-            attributes = "class=\"watched\", color=\"\(color)\", style=dotted, arrowhead=odot"
-        } else if child.verdict == .retained && !parent.verdict.isGone {
-            attributes = "class=\"holds-retained\", color=\"\(NodeLook.leakRed)\", penwidth=3"
-        } else if child.verdict.isGone || parent.verdict.isGone {
-            attributes = "class=\"gone\", color=\"\(NodeLook.goneGrey)\", style=dashed"
-        } else {
-            attributes = ""
-        }
+            case .watched:
+                "class=\"watched\", color=\"\(child.verdict == .retained ? NodeLook.leakRed : NodeLook.goneGrey)\", style=dotted, arrowhead=odot"
+            case .holdsRetained: "class=\"holds-retained\", color=\"\(NodeLook.leakRed)\", penwidth=3"
+            case .gone: "class=\"gone\", color=\"\(NodeLook.goneGrey)\", style=dashed"
+            case .held: ""
+            }
         let (from, to) = (Self.name(parent.id), Self.name(child.id))
         let id = "e\(Self.edgeToken(parent.id))-\(Self.edgeToken(child.id))"
         return "  \(from) -> \(to) [id=\"\(id)\"\(attributes.isEmpty ? "" : ", " + attributes)];\n"

@@ -63,19 +63,19 @@ final class InspectorPage: Sendable {
             return json(summaries)
         case .tree(let view):
             guard let (_, snapshot) = judged(view) else { return unknownRun(view.run) }
-            // Always laid out by CoordinatorLens: fast at any size, and a tree that grows keeps its nodes in place.
-            var options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0, sourcePaths: paths)
-            options.leaksOnly = view.leaksOnly
-            options.nodeTooltips = false
-            options.drawsTitleAndLegend = false
-            if view.all { options.collapseThreshold = .max }
-            options.revealed = view.revealed
-            options.opened = view.opened
             do {
-                let svg = try SnapshotRenderer.render(paths.applied(to: snapshot), format: .svg, options: options)
+                let svg = try SnapshotRenderer.render(paths.applied(to: snapshot), format: .svg, options: pictureOptions(view))
                 return Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq)
             } catch {
                 return .text(500, "render failed: \(error)")
+            }
+        case .layout(let view):
+            guard let (_, snapshot) = judged(view) else { return unknownRun(view.run) }
+            do {
+                let layout = try LayoutJSON.encode(paths.applied(to: snapshot), options: pictureOptions(view))
+                return Response(status: 200, contentType: "application/json", body: layout, seq: snapshot.lastSeq)
+            } catch {
+                return .text(500, "layout failed: \(error)")
             }
         case .model(let view):
             guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
@@ -96,6 +96,19 @@ final class InspectorPage: Sendable {
         case .badRequest(let message):
             return .text(400, message)
         }
+    }
+
+    /// What the page's picture shows, as SVG or as a layout: the same nodes either way.
+    private func pictureOptions(_ view: ViewQuery) -> RenderOptions {
+        // Always laid out by CoordinatorLens: fast at any size, and a tree that grows keeps its nodes in place.
+        var options = RenderOptions(showReleased: view.showReleased, largeTreeThreshold: 0, sourcePaths: paths)
+        options.leaksOnly = view.leaksOnly
+        options.nodeTooltips = false
+        options.drawsTitleAndLegend = false
+        if view.all { options.collapseThreshold = .max }
+        options.revealed = view.revealed
+        options.opened = view.opened
+        return options
     }
 
     /// The session as `view` asks: the present judged now, or a replay up to an earlier event.

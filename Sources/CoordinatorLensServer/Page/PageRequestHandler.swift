@@ -126,7 +126,7 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             startFeed(head, context: context)
         case .badRequest(let message):
             Self.write(.text(400, message), version: head.version, keepAlive: keepAlive, headOnly: headOnly, on: channel)
-        case .sessions, .tree, .model:
+        case .sessions, .tree, .layout, .model:
             answerShared(route, head, on: channel)
         default:
             let page = self.page

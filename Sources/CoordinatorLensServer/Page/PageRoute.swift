@@ -12,6 +12,8 @@ enum PageRoute: Equatable {
     case events
     /// A session's picture as SVG.
     case tree(ViewQuery)
+    /// A session's picture as positions and lines (`LayoutJSON`), for the page to paint a big tree on a canvas.
+    case layout(ViewQuery)
     /// A session's coordinators, leaks, marks and warnings as JSON.
     case model(ViewQuery)
     /// One coordinator's own events, in stream order; a nil id names a string id no session uses.
@@ -45,7 +47,7 @@ enum PageRoute: Equatable {
             case .success(let compare): self = .compare(compare)
             case .failure(let problem): self = .badRequest(problem.message)
             }
-        case "/api/tree", "/api/model", "/api/coordinator":
+        case "/api/tree", "/api/layout", "/api/model", "/api/coordinator":
             guard let run = query["run"], !run.isEmpty else {
                 self = .badRequest("`run` is missing")
                 return
@@ -63,7 +65,8 @@ enum PageRoute: Equatable {
                 return
             }
             switch ViewQuery.read(run: run, query) {
-            case .success(let view): self = components.path == "/api/tree" ? .tree(view) : .model(view)
+            case .success(let view):
+                self = components.path == "/api/tree" ? .tree(view) : components.path == "/api/layout" ? .layout(view) : .model(view)
             case .failure(let problem): self = .badRequest(problem.message)
             }
         default:

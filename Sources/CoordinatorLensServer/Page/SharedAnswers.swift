@@ -67,6 +67,7 @@ final class SharedAnswers: Sendable {
     enum Key: Hashable, Sendable {
         case sessions
         case tree(ViewQuery)
+        case layout(ViewQuery)
         case model(ViewQuery)
 
         /// The answers shared; nil for a route answered per request.
@@ -74,6 +75,7 @@ final class SharedAnswers: Sendable {
             switch route {
             case .sessions: self = .sessions
             case .tree(let view): self = .tree(view)
+            case .layout(let view): self = .layout(view)
             case .model(let view): self = .model(view)
             default: return nil
             }
@@ -83,7 +85,7 @@ final class SharedAnswers: Sendable {
         var run: String? {
             switch self {
             case .sessions: nil
-            case .tree(let view), .model(let view): view.run
+            case .tree(let view), .layout(let view), .model(let view): view.run
             }
         }
     }
