@@ -47,6 +47,8 @@ package struct SessionTree: Sendable {
     /// tree to judge it while lines keep adding to it, and one parent of a million children would otherwise be copied
     /// whole by the next line that adds to it. One list, so an `add` appends once for both.
     private var entries = ChunkedArray<TreeEntry>()
+    /// Whether a `watch` was applied: until one is, a coordinator's dismissal has no watched children to look for.
+    private var hasWatchedObjects = false
     private var indexByID = CoordinatorIndex()
     private var rootIDs: [CoordinatorID] = []
     // Detaching leaves its entry in the parent's children (or the roots) as a stale one, found by `slot`, so a remove
@@ -488,6 +490,7 @@ package struct SessionTree: Sendable {
     private mutating func watch(_ id: CoordinatorID, type: String, owner: CoordinatorID, _ record: EventRecord) {
         add(id, type: type, parent: owner, record)
         guard let index = indexByID[id] else { return }
+        hasWatchedObjects = true
         entries[index].coordinator.diesWithParent = true
         if let ownerIndex = indexByID[owner], entries[index].coordinator.parent == owner, let done = entries[ownerIndex].coordinator.doneAt {
             markDoneWithOwner(index, at: Swift.max(done, record.time))
@@ -496,7 +499,7 @@ package struct SessionTree: Sendable {
 
     /// The coordinator at `index` is done now: the objects watched with it are done too (their dismissal says why).
     private mutating func ownerDone(_ index: Int, at time: Double) {
-        guard !entries[index].children.isEmpty else { return }
+        guard hasWatchedObjects, !entries[index].children.isEmpty else { return }
         for child in liveChildren(of: index) {
             guard let childIndex = indexByID[child], entries[childIndex].coordinator.diesWithParent else { continue }
             markDoneWithOwner(childIndex, at: time)
@@ -513,7 +516,7 @@ package struct SessionTree: Sendable {
 
     /// The coordinator at `index` is in use again (shown after a dismissal): so are the objects watched with it.
     private mutating func ownerShownAgain(_ index: Int) {
-        guard !entries[index].children.isEmpty else { return }
+        guard hasWatchedObjects, !entries[index].children.isEmpty else { return }
         for child in liveChildren(of: index) {
             guard let childIndex = indexByID[child], entries[childIndex].coordinator.diesWithParent,
                 entries[childIndex].coordinator.dismissedVia == .withOwner, entries[childIndex].coordinator.deinitAt == nil
