@@ -74,7 +74,7 @@ package enum NodesJSON {
         out.append(UInt8(ascii: "}"))
     }
 
-    private static func appendID(_ id: CoordinatorID, to out: inout [UInt8]) {
+    static func appendID(_ id: CoordinatorID, to out: inout [UInt8]) {
         if let number = id.integer {
             out.append(contentsOf: String(number).utf8)
         } else {
@@ -85,7 +85,7 @@ package enum NodesJSON {
 
     /// The fields of one JSON object being written into a buffer it does not own: each with its key, a comma between
     /// them, nil ones left out. The caller closes it with `}`.
-    private struct Object {
+    struct Object {
         private var empty = true
 
         init(_ out: inout [UInt8]) {

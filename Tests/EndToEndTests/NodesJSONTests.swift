@@ -53,4 +53,27 @@ import Testing
             #expect(fields.contains(field), "no sample has \(field)")
         }
     }
+
+    /// The whole model, with its hand-written nodes and leak groups spliced in, says what `JSONEncoder` says of it.
+    @Test func everySampleModelEncodesAsJSONEncoderEncodesIt() throws {
+        let encoder = JSONEncoder()
+        var groups = 0
+        for snapshot in try Self.snapshots() {
+            var model = TreeModel(
+                snapshot, summary: SessionSummary(snapshot, state: "ended", version: 1, events: 1), seq: nil, history: nil,
+                historyComplete: true, atEnd: true)
+            if var first = model.leaks.first {
+                // The fields only a baseline sets, and characters JSON escapes.
+                first.standing = "known"
+                first.note = "seen in \"main\"/é\u{1}"
+                model.leaks.append(first)
+            }
+            groups += model.leaks.count
+            let expected = try #require(try JSONSerialization.jsonObject(with: try encoder.encode(model)) as? NSDictionary)
+            let written = try #require(try JSONSerialization.jsonObject(with: Data(try model.json())) as? NSDictionary)
+            #expect(written == expected, "\(snapshot.app)")
+        }
+        #expect(groups > 10, "the samples have leak groups to write")
+    }
 }
+
