@@ -96,6 +96,48 @@ import Testing
         #expect(compressed > 0, "large answers go out gzip-compressed to clients that accept it")
         withExtendedLifetime((feeds, hook)) {}
     }
+
+    /// The head of one answer to `GET target` with `headers`, over a fresh connection, and the bytes after it.
+    private static func answer(_ target: String, port: Int, headers: String = "") throws -> (head: String, body: Int) {
+        let connection = try RawConnection(port: port)
+        defer { connection.close() }
+        try connection.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(headers)Connection: close\r\n\r\n")
+        // The server closes after the answer: everything read until then is the answer.
+        let text = try connection.receive(until: "\u{0}", seconds: 30)
+        let parts = text.components(separatedBy: "\r\n\r\n")
+        return (parts[0], parts.dropFirst().joined(separator: "\r\n\r\n").utf8.count)
+    }
+
+    private static func header(_ name: String, in head: String) -> String? {
+        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix(name.lowercased() + ": ") }.map { String($0.dropFirst(name.count + 2)) }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aPageHoldingTheNewestAnswerIsToldNotModifiedWithoutTheBody() throws {
+        let listen = try ListenProcess([])
+        defer { listen.stop() }
+        let port = try #require(listen.pagePort)
+        let hook = try RawConnection(port: listen.port)
+        try hook.send(#"{"event":"session","v":1,"app":"Readers","run":"\#(Self.run)"}"# + "\n" + Self.lines(1...50))
+        #expect(listen.waitForLine(timeout: 30) { $0.contains(Self.run) } != nil, "\(listen.lines)")
+        try hook.send(#"{"seq":51,"t":1,"event":"end"}"# + "\n")
+        let target = "/api/model?run=\(Self.run)"
+        // Asked until the model has all 51 events (the end included): the hook's lines arrive in their own time.
+        var first = try Self.answer(target, port: port)
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while Self.header("X-Lens-Seq", in: first.head) != "51", Date() < deadline { first = try Self.answer(target, port: port) }
+        #expect(first.head.hasPrefix("HTTP/1.1 200") && first.body > 0, "\(first.head)")
+        let tag = try #require(Self.header("ETag", in: first.head), "a shared answer is tagged: \(first.head)")
+
+        let again = try Self.answer(target, port: port, headers: "If-None-Match: \(tag)\r\n")
+        #expect(again.head.hasPrefix("HTTP/1.1 304"), "\(again.head)")
+        #expect(again.body == 0 && Self.header("Content-Length", in: again.head) == nil, "no body: \(again.head)")
+        #expect(Self.header("ETag", in: again.head) == tag && Self.header("X-Lens-Seq", in: again.head) == "51")
+
+        let other = try Self.answer(target, port: port, headers: "If-None-Match: W/\"0-0\"\r\n")
+        #expect(other.head.hasPrefix("HTTP/1.1 200") && other.body == first.body, "another tag gets the answer: \(other.head)")
+        withExtendedLifetime(hook) {}
+    }
 }
 
 /// The readers' answers by endpoint and status, and whether the streaming thread is to stop.

@@ -87,6 +87,23 @@ function setBusy(on) {
   $("viewport").setAttribute("aria-busy", String(on));
 }
 
+// The last answer of each kind the server tagged (ETag), and the tags of what is on screen. Asked again, the server
+// answers 304 Not Modified when the page holds its newest answer already (a big session's next one still being built),
+// so the page neither reads megabytes again nor draws the same picture twice.
+const held = new Map();
+const drawn = { tree: undefined, model: undefined };
+async function fetchHeld(url, read) {
+  const kind = url.slice(0, url.indexOf("?"));
+  const last = held.get(kind);
+  const response = await fetch(url, last ? { headers: { "If-None-Match": last.tag } } : {});
+  if (response.status === 304 && last) return { response, value: last.value, tag: last.tag };
+  if (!response.ok) throw new Error(await response.text());
+  const value = await read(response);
+  const tag = response.headers.get("ETag") ?? undefined;
+  if (tag) held.set(kind, { tag, value }); else held.delete(kind);
+  return { response, value, tag };
+}
+
 // One request at a time; changes meanwhile coalesce into one more, made only if still needed.
 export async function refresh() {
   if (state.run == null) return;
@@ -103,30 +120,33 @@ export async function refresh() {
     state.inflight = false;
     return;
   }
+  // Nothing shown (a session just picked, its picture cleared): what was drawn before is gone and is drawn again.
+  if (state.shown == null) drawn.tree = drawn.model = undefined;
   // Said only when drawing takes long enough to notice: a quick update does not flash it.
   const busy = setTimeout(() => setBusy(true), BUSY_AFTER_MS);
   let stale = false;
   try {
     timing("fetch");
     // Both asked at once; the picture goes up as soon as it arrives, the panels when the model does.
-    const modelRequest = fetch("/api/model?" + q).then(async (response) => {
-      if (!response.ok) throw new Error(await response.text());
-      if (response.headers.get("X-Lens-Stale")) stale = true;
-      return response.json();
+    const modelRequest = fetchHeld("/api/model?" + q, (response) => response.json()).then((answer) => {
+      if (answer.response.headers.get("X-Lens-Stale")) stale = true;
+      return answer;
     });
     modelRequest.catch(() => {}); // awaited below; this only keeps an early failure of the tree from leaving it unhandled
     const canvas = wantsCanvas(summary);
-    const treeResponse = await fetch((canvas ? "/api/layout?" : "/api/tree?") + q);
-    if (!treeResponse.ok) throw new Error(await treeResponse.text());
+    const tree = await fetchHeld((canvas ? "/api/layout?" : "/api/tree?") + q,
+      (response) => canvas ? response.json() : response.text());
+    const treeResponse = tree.response;
     if (treeResponse.headers.get("X-Lens-Stale")) stale = true;
-    const svg = canvas ? await treeResponse.json() : await treeResponse.text();
     timing("read");
-    if (run === state.run) {
-      arrival.tree(svg, treeResponse.headers.get("X-Lens-Seq"));
+    if (run === state.run && (tree.tag === undefined || drawn.tree !== tree.tag)) {
+      arrival.tree(tree.value, treeResponse.headers.get("X-Lens-Seq"));
+      drawn.tree = tree.tag;
       timing("tree");
     }
     const treeSeq = treeResponse.headers.get("X-Lens-Seq") ?? "";
-    const model = await modelRequest;
+    const modelAnswer = await modelRequest;
+    const model = modelAnswer.value;
     if (run === state.run) {
       state.model = model;
       // What the picture and model show: the latest summary when a feed message that came in meanwhile announced the
@@ -141,10 +161,14 @@ export async function refresh() {
       // A stale answer shows less than any summary says: marked as no version, so the page asks again.
       state.shown = stale ? { key: q, version: -1, counts: "" }
         : { key: q, version: shown ? shown.version : -1, counts: shown ? countsKey(shown) : "" };
-      arrival.model();
+      if (modelAnswer.tag === undefined || drawn.model !== modelAnswer.tag) {
+        arrival.model();
+        drawn.model = modelAnswer.tag;
+      }
       timing("panels");
     }
   } catch (error) {
+    drawn.tree = drawn.model = undefined;
     arrival.failed("Could not load the session: " + error.message);
   } finally {
     clearTimeout(busy);

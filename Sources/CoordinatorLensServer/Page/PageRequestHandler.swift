@@ -148,8 +148,10 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard let key = SharedAnswers.Key(route) else { return }
         let (version, keepAlive, headOnly) = (head.version, head.isKeepAlive, head.method == .HEAD)
         let gzip = Gzip.accepted(by: head.headers.first(name: "accept-encoding"))
+        let held = head.headers.first(name: "if-none-match")
         let deliver: @Sendable (PageAnswer) -> Void = { answer in
-            Self.write(answer, version: version, keepAlive: keepAlive, headOnly: headOnly, gzip: gzip, on: channel)
+            let unchanged = answer.isHeld(byClientSending: held)
+            Self.write(answer, version: version, keepAlive: keepAlive, headOnly: headOnly || unchanged, gzip: gzip, unchanged: unchanged, on: channel)
         }
         let (page, answers) = (self.page, self.answers)
         let stamp = key.run.flatMap { page.sessions.stamp(run: $0) }
@@ -157,9 +159,9 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch outcome {
         case .ready(let answer):
             return deliver(answer)
-        case .joined(let staleAfter?), .build(let staleAfter?):
-            channel.eventLoop.scheduleTask(in: SharedAnswers.patience) {
-                answers.staleAnswer(key, for: staleAfter).map(deliver)
+        case .joined(let fallback?), .build(let fallback?):
+            channel.eventLoop.scheduleTask(in: fallback.after) {
+                answers.staleAnswer(key, for: fallback.number).map(deliver)
             }
         case .joined, .build:
             break
@@ -196,19 +198,26 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Writes a whole answer, its gzip form when it has one and the client takes it; the body is shared, not copied.
-    static func write(_ answer: PageAnswer, version: HTTPVersion, keepAlive: Bool, headOnly: Bool, gzip: Bool, on channel: any Channel) {
+    /// `unchanged`: the client holds this answer already (`If-None-Match`), so it is told `304 Not Modified` alone.
+    static func write(
+        _ answer: PageAnswer, version: HTTPVersion, keepAlive: Bool, headOnly: Bool, gzip: Bool, unchanged: Bool = false, on channel: any Channel
+    ) {
         let compressed = gzip ? answer.gzipped : nil
         let body = compressed ?? answer.body
         var headers = HTTPHeaders(securityHeaders)
-        headers.add(name: "Content-Type", value: answer.contentType)
-        headers.add(name: "Content-Length", value: "\(body.readableBytes)")
-        if compressed != nil { headers.add(name: "Content-Encoding", value: "gzip") }
+        if !unchanged {
+            headers.add(name: "Content-Type", value: answer.contentType)
+            headers.add(name: "Content-Length", value: "\(body.readableBytes)")
+            if compressed != nil { headers.add(name: "Content-Encoding", value: "gzip") }
+        }
+        if let tag = answer.tag { headers.add(name: "ETag", value: tag) }
         if answer.gzipped != nil { headers.add(name: "Vary", value: "Accept-Encoding") }
         if let seq = answer.seq { headers.add(name: "X-Lens-Seq", value: "\(seq)") }
         if answer.stale { headers.add(name: "X-Lens-Stale", value: "1") }
         for (name, value) in answer.headers { headers.add(name: name, value: value) }
         if !keepAlive { headers.add(name: "Connection", value: "close") }
-        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers)
+        let status = unchanged ? .notModified : HTTPResponseStatus(statusCode: answer.status)
+        let head = HTTPResponseHead(version: version, status: status, headers: headers)
         channel.write(HTTPServerResponsePart.head(head), promise: nil)
         if !headOnly {
             channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil)
