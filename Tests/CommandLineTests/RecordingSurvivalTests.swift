@@ -129,8 +129,8 @@ import Testing
         for part in 0..<10 {
             try connection.send(Self.events((part * 100 + 1)...(part * 100 + 100)))
             sent += 100
-            // Part by part, each taken in before the next comes, so the disk fills mid-stream.
-            #expect(listen.waitForLine(timeout: 20) { $0.contains(" full [live] \(sent) events,") } != nil, "\(listen.lines.suffix(3))")
+            // clock: parts a tenth of a second apart, all within the recorder's once-a-second retry: the disk fills mid-stream, once.
+            Thread.sleep(forTimeInterval: 0.1)
         }
         let stopped = listen.waitForLine(timeout: 10) { $0.hasPrefix("recording stopped") }
         #expect(stopped != nil, "\(listen.lines)")
