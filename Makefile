@@ -155,6 +155,7 @@ SWIFT_FORMAT_PATHS = Package.swift Sources Tests Benchmarks samples
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)
 	@scripts/thread-lint.sh
+	@scripts/sleep-lint.sh
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)

@@ -163,12 +163,12 @@ let package = Package(
             ],
             path: "Tests/StrangerApps/CombineRouter"
         ),
-        // Helpers the test targets share: SVG reading, finding built executables, running them as processes.
+        // What the test targets share: SVG reading, finding built executables, running them as processes, waiting on events.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "CoordinatorTraceTests",
             dependencies: [
-                "CoordinatorTrace", "CoordinatorLens",
+                "CoordinatorTrace", "CoordinatorLens", "TestSupport",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(traits: ["Tools"])),
             ]
         ),
@@ -178,7 +178,7 @@ let package = Package(
         // The leak history against a real SQLite file and a real PostgreSQL server (`make test` starts one).
         .testTarget(name: "HistoryTests", dependencies: ["CoordinatorLensHistory", "coordlens", "TestSupport"]),
         // The live server's session table, called directly.
-        .testTarget(name: "CoordinatorLensServerTests", dependencies: ["CoordinatorLensServer", "CoordinatorLens", "CoordinatorWire"]),
+        .testTarget(name: "CoordinatorLensServerTests", dependencies: ["CoordinatorLensServer", "CoordinatorLens", "CoordinatorWire", "TestSupport"]),
         .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering", "TestSupport"]),
         .testTarget(name: "DiffTests", dependencies: ["CoordinatorLens", "CoordinatorLensRendering", "TestSupport"]),
         .testTarget(

@@ -4,10 +4,11 @@ import os
 import re
 import subprocess
 import tempfile
-import time
 import unittest
 
 from playwright.sync_api import sync_playwright
+
+from wait_until import wait_until
 
 BIN = os.environ.get("COORDLENS_BIN") or subprocess.run(
     ["swift", "build", "--show-bin-path"], check=True, capture_output=True, text=True).stdout.strip()
@@ -22,17 +23,16 @@ class Process:
         self.process = subprocess.Popen([*prefix, os.path.join(BIN, "coordlens"), *args], stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_for(self, pattern, timeout=20):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
+        def output():
             with open(self.log.name) as text:
-                match = re.search(pattern, text.read())
-            if match:
-                return match
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        with open(self.log.name) as text:
-            raise AssertionError(f"no {pattern!r} in coordlens output:\n{text.read()}")
+                return text.read()
+
+        # A process that ended says nothing more: the wait ends with it.
+        wait_until(lambda: re.search(pattern, output()) or self.process.poll() is not None, timeout)
+        match = re.search(pattern, output())
+        if match:
+            return match
+        raise AssertionError(f"no {pattern!r} in coordlens output:\n{output()}")
 
     def stop(self):
         if self.process.poll() is None:

@@ -32,6 +32,7 @@ class LiveJudgementTests(unittest.TestCase):
                 response = route.fetch()
                 if not held:
                     held.append(route.request.url)
+                    # clock: the late answer is the fault: held past the grace, so the feed's verdict comes first.
                     time.sleep(GRACE + 1.5)
                 route.fulfill(response=response)
 

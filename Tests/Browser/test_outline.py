@@ -140,7 +140,8 @@ class OutlineTests(ViewedRecording):
         row.locator(".leak-head").click()
         node = page.locator(f"#tree g.node#c{self.leak}")
         expect(node).to_have_attribute("aria-selected", "true")
-        page.wait_for_timeout(100)
+        # The zoom to it is done once no picture is awaited to centre it in.
+        page.wait_for_function("() => state.centreWhenDrawn == null")
         height = node.locator("text").first.evaluate("(text) => text.getBoundingClientRect().height")
         self.assertGreaterEqual(height, 9, "the label reads without zooming by hand")
         box = page.locator("#viewport").bounding_box()
@@ -187,7 +188,7 @@ class LiveRefitTests(unittest.TestCase):
                 seq += 1
                 connection.sendall((json.dumps({"seq": seq, "t": seq * 0.01, "event": "dismiss", "id": 41}) + "\n").encode())
                 page.wait_for_selector("#tree g.node#c41.verdict-retained", timeout=20_000)
-                page.wait_for_timeout(300)
+                page.wait_for_function("() => !state.inflight && !state.again")
                 view = page.locator("#viewport").bounding_box()
                 leak = page.locator("#tree g.node#c41").bounding_box()
                 self.assertTrue(view["x"] <= leak["x"] and leak["x"] + leak["width"] <= view["x"] + view["width"] + 1,
@@ -197,13 +198,14 @@ class LiveRefitTests(unittest.TestCase):
                 # Zoomed by hand: the next growth keeps the user's view.
                 page.mouse.move(view["x"] + 50, view["y"] + 50)
                 page.mouse.wheel(0, -600)
-                page.wait_for_timeout(100)
+                page.wait_for_function("() => state.moved")
                 before = page.evaluate("() => ({ ...state.view })")
                 seq += 1
                 connection.sendall((json.dumps({"seq": seq, "t": seq * 0.01, "event": "add", "id": 42, "type": "FlowCoordinator", "parent": 1}) + "\n").encode())
                 # A row of 41 is wider than a picture draws: the new one joins its siblings' summary.
                 expect(page.locator("#outline-count")).to_have_text("42", timeout=20_000)
-                page.wait_for_timeout(200)
+                page.wait_for_selector(f"#tree[data-seq='{seq}']", timeout=20_000)
+                page.wait_for_function("() => !state.inflight && !state.again")
                 self.assertAlmostEqual(page.evaluate("() => state.view.k"), before["k"], places=6)
                 page.click("#fit")
                 self.assertNotAlmostEqual(page.evaluate("() => state.view.k"), before["k"], places=3)

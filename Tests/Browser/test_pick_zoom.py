@@ -57,8 +57,9 @@ class PickZoomTests(unittest.TestCase):
                 box = page.locator("#tree g.node#c2").bounding_box()
                 page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
                 while page.evaluate(MEASURE, "c2")["title"] > 5:
+                    zoom = page.evaluate("() => state.view.k")
                     page.mouse.wheel(0, 300)
-                    page.wait_for_timeout(20)
+                    page.wait_for_function("(k) => state.view.k !== k", arg=zoom)
                 page.locator("#tree g.node#c2").click()
                 page.wait_for_selector("#tree g.node#c2[aria-selected=true]")
                 after = page.evaluate(MEASURE, "c2")

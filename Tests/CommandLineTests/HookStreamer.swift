@@ -27,6 +27,7 @@ final class HookStreamer: @unchecked Sendable {
                     }
                     if kept.count > 200 { kept.removeFirst(100) }
                     tracer.mark("t\(thread) r\(round)")
+                    // clock: a pause between rounds paces the stream as an app's work would, so faults land mid-stream.
                     if pause > 0 { Thread.sleep(forTimeInterval: pause) }
                 }
                 done.signal()

@@ -40,7 +40,8 @@ import Testing
         let listen = try ListenProcess(["--out", folder, "--record", folder + "/rec.ndjson", "--grace", "0.2"])
         defer { listen.stop() }
         let port = listen.port
-        Thread.sleep(forTimeInterval: 0.3)
+        // The page's port is the last thing listen opens: the baseline is taken once it has started whole.
+        _ = try #require(listen.pagePort)
         let baseline = try #require(listen.residentMiB)
         let peak = PeakMemory(of: listen)
 
@@ -128,7 +129,8 @@ import Testing
         }
         for part in 0..<5 {
             try big.send(lines[(part * 600)..<((part + 1) * 600)].joined(separator: "\n") + "\n")
-            Thread.sleep(forTimeInterval: 0.3)
+            let taken = listen.waitForLine(timeout: 30) { $0.contains(" big [live] \((part + 1) * 600) events,") }
+            #expect(taken != nil, "part \(part) taken in: \(listen.lines.suffix(3))")
         }
         // The big session is being drawn now; the small one arrives.
         let small = try RawConnection(port: listen.port)
@@ -192,6 +194,7 @@ import Testing
         let refused = listen.waitForLine(timeout: 10) { $0.contains("connection limit of 48 reached") }
         #expect(refused != nil)
         let before = try #require(listen.cpuSeconds)
+        // clock: the CPU time of one idle second is what is measured: a listen that spins would burn it.
         Thread.sleep(forTimeInterval: 1)
         let used = try #require(listen.cpuSeconds) - before
         #expect(used < 0.5, "listen used \(used) CPU seconds in one idle second")
@@ -227,6 +230,7 @@ import Testing
         let failing = listen.waitForLine(timeout: 10) { $0.contains("cannot accept connections") }
         #expect(failing != nil)
         let before = try #require(listen.cpuSeconds)
+        // clock: the CPU time of one second out of descriptors is what is measured: an accept loop that spins would burn it.
         Thread.sleep(forTimeInterval: 1)
         let used = try #require(listen.cpuSeconds) - before
         #expect(used < 0.5, "listen used \(used) CPU seconds in one second out of descriptors")
@@ -234,11 +238,12 @@ import Testing
 
         connections.forEach { $0.close() }
         connections.removeAll()
-        Thread.sleep(forTimeInterval: 0.5)
+        // No line says accepting works again: the late connection waits in the kernel's queue until listen's retry
+        // takes it, and its session's end is the event waited for.
         let late = try RawConnection(port: listen.port)
         try late.send(Self.session("late") + Self.tree(children: 1))
         late.close()
-        #expect(listen.waitForLine(timeout: 10) { $0.contains(" late [ended]") } != nil, "accepting again once descriptors are free")
+        #expect(listen.waitForLine(timeout: 20) { $0.contains(" late [ended]") } != nil, "accepting again once descriptors are free")
     }
 }
 

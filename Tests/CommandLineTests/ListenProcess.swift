@@ -52,24 +52,24 @@ final class ListenProcess: @unchecked Sendable {
     /// The text of the file at `path` once it satisfies `matches` (a picture `--out` writes after its status line),
     /// waiting up to `timeout` seconds; nil when it never did.
     func waitForFile(_ path: String, timeout: Double, _ matches: (String) -> Bool = { _ in true }) -> String? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        repeat {
-            if let data = FileManager.default.contents(atPath: path), case let text = String(decoding: data, as: UTF8.self), matches(text) {
-                return text
-            }
-            Thread.sleep(forTimeInterval: 0.02)
-        } while Date() < deadline
-        return nil
+        var found: String?
+        waitUntil(seconds: timeout) {
+            guard let data = FileManager.default.contents(atPath: path), case let text = String(decoding: data, as: UTF8.self), matches(text)
+            else { return false }
+            found = text
+            return true
+        }
+        return found
     }
 
     /// The first line that satisfies `matches`, waiting up to `timeout` seconds for it.
     func waitForLine(timeout: Double, _ matches: (String) -> Bool) -> String? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        repeat {
-            if let line = lines.first(where: matches) { return line }
-            Thread.sleep(forTimeInterval: 0.02)
-        } while Date() < deadline
-        return lines.first(where: matches)
+        var found: String?
+        waitUntil(seconds: timeout) {
+            found = lines.first(where: matches)
+            return found != nil
+        }
+        return found
     }
 
     /// Resident memory in MiB, from /proc/PID/status.
@@ -94,9 +94,7 @@ final class ListenProcess: @unchecked Sendable {
     /// Sends `signal` and waits up to `timeout` seconds for the process to exit; false if it is still running.
     func send(_ signal: Int32, exitWithin timeout: Double) -> Bool {
         kill(process.processIdentifier, signal)
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        return !process.isRunning
+        return waitUntil(seconds: timeout) { !process.isRunning }
     }
 
     /// Kills it if it still runs. SIGKILL, not terminate(): see ProcessRun.
@@ -120,6 +118,7 @@ final class PeakMemory: @unchecked Sendable {
         Thread { [self] in
             while lock.withLock({ running }) {
                 if let now = listen.residentMiB { lock.withLock { peak = max(peak, now) } }
+                // clock: a sampler, not a wait: the peak is what it saw at this period.
                 Thread.sleep(forTimeInterval: 0.02)
             }
         }.start()

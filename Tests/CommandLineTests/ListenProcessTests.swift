@@ -45,6 +45,7 @@ final class ListenedScreen: Sendable {}
         tracer.bind(child, to: screen!)
         screen = nil
         tracer.flush()
+        // clock: the grace (0.2 s) must pass in the events' own times before the end, or the screen's departure is judged undecided.
         Thread.sleep(forTimeInterval: 0.4)
         tracer.end()
 

@@ -48,6 +48,7 @@ import Testing
             while !tally.stopped, seq < 15_000 {
                 try? hook.send(Self.lines((seq + 1)...(seq + 200)))
                 seq += 200
+                // clock: a steady stream, 2,000 events a second, is the load the readers are under.
                 Thread.sleep(forTimeInterval: 0.1)
             }
             streaming.signal()

@@ -134,7 +134,8 @@ struct NetworkAccessTests {
         )
         let run = try #require(tracer.runID)
         let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
-        Thread.sleep(forTimeInterval: 0.3)
+        // The fault comes mid-stream: once listen has the run live.
+        #expect(first.waitForLine(timeout: 30) { $0.contains("[live]") } != nil, "\(first.lines)")
         let last = try fault(namespace, first, start)
         // The first process object lives to the end: freeing it closes its pipe (see NothingLostTests).
         defer { withExtendedLifetime(first) { last.stop() } }
@@ -150,6 +151,7 @@ struct NetworkAccessTests {
     @Test func aKilledListenAcrossTheLinkLosesNothing() throws {
         let dropped = try streamAcrossTheLink(cutLines: 1) { _, first, start in
             #expect(first.send(SIGKILL, exitWithin: 10))
+            // clock: the outage is the fault: for this long nothing listens and the hook keeps its backlog.
             Thread.sleep(forTimeInterval: 0.3)
             return try start()
         }
@@ -162,6 +164,7 @@ struct NetworkAccessTests {
     @Test func aLinkThatGoesDownMidStreamLosesNothingUncounted() throws {
         let dropped = try streamAcrossTheLink { namespace, listen, _ in
             try namespace.setLink(up: false)
+            // clock: the outage's length is the fault: long enough that the hook may take the silent connection for dead.
             Thread.sleep(forTimeInterval: 1.5)
             try namespace.setLink(up: true)
             return listen

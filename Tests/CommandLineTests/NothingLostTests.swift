@@ -30,8 +30,10 @@ import Testing
         tracer.start(app: "Faults", sink: .tcp(port: port), options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 45))
         let run = try #require(tracer.runID)
         let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
-        Thread.sleep(forTimeInterval: 0.3)
+        // The fault comes mid-stream: once listen has the run live.
+        #expect(first.waitForLine(timeout: 30) { $0.contains("[live]") } != nil, "\(first.lines)")
         #expect(first.send(signal, exitWithin: 10))
+        // clock: the outage is the fault: for this long nothing listens and the hook keeps its backlog.
         Thread.sleep(forTimeInterval: 0.3)
         // The first process object lives to the end of the test: freeing it closes its pipe, and Foundation on Linux
         // may close that descriptor twice, which can be the hook's socket by then.
@@ -69,6 +71,7 @@ import Testing
         tracer.start(app: "Faults", sink: .tcp(port: port), options: TraceOptions(bufferCapacity: 1 << 20, backlogCapacity: 1 << 20, endTimeout: 45))
         let run = try #require(tracer.runID)
         let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
+        // clock: the time before anybody listens is the fault: the hook streams into its backlog and retries meanwhile.
         Thread.sleep(forTimeInterval: 0.4)
         let listen = try ListenProcess(["--record", path], port: port)
         streamer.wait()
@@ -102,6 +105,7 @@ import Testing
             tracer.end()
             ended.signal()
         }.start()
+        // clock: the inspector is back only after end() has tried more than three times: end()'s retries are timed.
         Thread.sleep(forTimeInterval: 0.5)
         let second = try ListenProcess(["--record", path], port: port)
         #expect(ended.wait(timeout: .now() + 30) == .success, "end() returned")
@@ -159,6 +163,7 @@ import Testing
         let run = try #require(tracer.runID)
         let streamer = HookStreamer(tracer, rounds: 60, perRound: 300, pause: 0.01)
         for _ in 0..<3 {
+            // clock: the cuts are spread over the stream, which no event marks the middle of.
             Thread.sleep(forTimeInterval: 0.2)
             proxy.cut()
         }

@@ -16,16 +16,13 @@ import Testing
 
     /// Asks for `path` until an answer starts with `HTTP/1.1 200` or `seconds` pass; returns the last answer.
     private static func firstOK(_ path: String, port: Int, until marker: String, seconds: Double) -> String {
-        let deadline = Date(timeIntervalSinceNow: seconds)
         var answer = ""
-        repeat {
-            if let connection = try? RawConnection(port: port) {
-                try? connection.send(get(path, port: port))
-                answer = (try? connection.receive(until: marker, seconds: 2)) ?? ""
-                if answer.hasPrefix("HTTP/1.1 200"), answer.contains(marker) { return answer }
-            }
-            Thread.sleep(forTimeInterval: 0.25)
-        } while Date() < deadline
+        waitUntil(seconds: seconds, every: 0.25) {
+            guard let connection = try? RawConnection(port: port) else { return false }
+            try? connection.send(get(path, port: port))
+            answer = (try? connection.receive(until: marker, seconds: 2)) ?? ""
+            return answer.hasPrefix("HTTP/1.1 200") && answer.contains(marker)
+        }
         return answer
     }
 
@@ -36,6 +33,7 @@ import Testing
         for byte in bytes.utf8.cycled() {
             if Date().timeIntervalSince(started) > seconds { return nil }
             do { try connection.send([byte]) } catch { return Date().timeIntervalSince(started) }
+            // clock: a byte a second is the fault: a client slower than the server's deadline for a request or a line.
             Thread.sleep(forTimeInterval: 1)
         }
         return nil
@@ -88,7 +86,8 @@ import Testing
             try connection.send(Self.get("/api/events", port: pagePort))
             return connection
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        // The real page comes once the server has answered (or closed) every one of them.
+        #expect(waitUntil(seconds: 30) { silent.allSatisfy(\.isReadable) }, "every silent feed answered")
         // Before, the 64 that never read held every place of the feed: a real page got 503 for as long as they stayed.
         let feed = Self.firstOK("/api/events", port: pagePort, until: "event: hello", seconds: 30)
         #expect(feed.hasPrefix("HTTP/1.1 200"), "a real page's feed: \(feed.prefix(80))")
@@ -111,7 +110,8 @@ import Testing
             try connection.send(Self.get("/api/events", port: pagePort))
             return connection
         }
-        Thread.sleep(forTimeInterval: 0.5)
+        // The real page comes once the server has answered (or closed) every one of them.
+        #expect(waitUntil(seconds: 30) { silent.allSatisfy(\.isReadable) }, "every silent feed answered")
         let feed = Self.firstOK("/api/events", port: pagePort, until: "event: hello", seconds: 20)
         #expect(feed.hasPrefix("HTTP/1.1 200"), "a real page's feed: \(feed.prefix(80))")
         #expect(feed.contains(#""run":"small""#))
@@ -151,6 +151,7 @@ import Testing
                 try beating.send(#"{"seq":\#(seq),"t":\#(Double(seq) / 2),"event":"heartbeat"}"# + "\n")
                 beatsSent += 1
             } catch { break }
+            // clock: a heartbeat every half second is what keeps a connection past a 2 s idle timeout.
             Thread.sleep(forTimeInterval: 0.5)
         }
         let closed = listen.waitForLine(timeout: 15) { $0.contains("closed: no complete line for 2 s") }

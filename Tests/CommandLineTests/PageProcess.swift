@@ -18,20 +18,21 @@ final class PageProcess: @unchecked Sendable {
         process.standardError = output.pipe
         try process.run()
         output.collect()
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline, process.isRunning {
+        var found: (address: String, port: Int)?
+        waitUntil(seconds: 20) {
             if let line = outputLines.first(where: { $0.hasPrefix("Inspector: ") }),
                 let url = line.split(separator: " ").dropFirst().first, let components = URLComponents(string: String(url)),
                 let port = components.port
             {
-                address = String(url)
-                self.port = port
-                return
+                found = (String(url), port)
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            return found != nil || !process.isRunning
         }
-        stop()
-        throw ListenProcessFailure(message: "no Inspector: line: \(outputLines)")
+        guard let found else {
+            stop()
+            throw ListenProcessFailure(message: "no Inspector: line: \(outputLines)")
+        }
+        (address, port) = found
     }
 
     deinit { stop() }

@@ -162,9 +162,7 @@ struct ListeningProcess {
 
     /// Waits for the process to exit by itself, for at most 20 s; its exit status, or nil when it had to be killed.
     func waitForExit() -> Int32? {
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        guard !process.isRunning else { return nil }
+        guard waitUntil(seconds: 20, { !process.isRunning }) else { return nil }
         return process.terminationStatus
     }
 

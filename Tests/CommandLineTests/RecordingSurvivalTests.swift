@@ -63,7 +63,9 @@ import Testing
         let going = try RawConnection(port: first.port)
         try going.send(Self.session("going") + Self.events(1...20))
         #expect(first.waitForLine(timeout: 10) { $0.contains("going") } != nil)
-        Thread.sleep(forTimeInterval: 0.5)
+        // Killed once the recording holds the going run's 20 events: what a restart must append to.
+        let recorded = first.waitForFile(path, timeout: 20) { Recording(bytes: Array($0.utf8)).session(run: "going")?.entries.count == 20 }
+        #expect(recorded != nil, "the going run's 20 events recorded before the kill")
         #expect(first.send(SIGKILL, exitWithin: 5))
         going.close()
         let written = try #require(FileManager.default.contents(atPath: path))
@@ -127,12 +129,13 @@ import Testing
         for part in 0..<10 {
             try connection.send(Self.events((part * 100 + 1)...(part * 100 + 100)))
             sent += 100
+            // clock: parts a tenth of a second apart, all within the recorder's once-a-second retry: the disk fills mid-stream, once.
             Thread.sleep(forTimeInterval: 0.1)
         }
         let stopped = listen.waitForLine(timeout: 10) { $0.hasPrefix("recording stopped") }
         #expect(stopped != nil, "\(listen.lines)")
         try FileManager.default.removeItem(atPath: filler)
-        // The recorder tries a refusing disk again at most once a second.
+        // clock: the recorder tries a refusing disk again at most once a second: that second passes before the last lines.
         Thread.sleep(forTimeInterval: 1.2)
         try connection.send(Self.events(1_001...1_100) + #"{"seq":1101,"t":2,"event":"end"}"# + "\n")
         sent += 101

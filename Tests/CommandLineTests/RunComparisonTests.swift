@@ -165,14 +165,11 @@ import Testing
         hook.close()
 
         var model: [String: Any] = [:]
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline {
+        try waitUntil(seconds: 20, every: 0.1) {
             let answer = try listen.get("/api/model?run=r1")
-            if answer.status == 200, let read = try? Self.object(answer.body), (read["leaks"] as? [Any])?.count == 2 {
-                model = read
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.1)
+            guard answer.status == 200, let read = try? Self.object(answer.body), (read["leaks"] as? [Any])?.count == 2 else { return false }
+            model = read
+            return true
         }
         let groups = try #require(model["leaks"] as? [[String: Any]], "no model with two leak groups in time")
         let standing = Dictionary(

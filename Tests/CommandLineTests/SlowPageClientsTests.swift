@@ -29,6 +29,7 @@ import Glibc
             all += 1
             statuses[status, default: 0] += 1
             if status == 200 { ok += 1 }
+            // clock: a user asking 20 times a second for `seconds` is the load measured.
             Thread.sleep(forTimeInterval: 0.05)
         }
         return (ok, all, statuses)
@@ -99,8 +100,7 @@ import Glibc
             }.reduce(0, +)
         }
         // The last count comes with the next summary, within 5 s.
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while counted() < made, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        waitUntil(seconds: 15, every: 0.1) { counted() >= made }
         #expect(counted() == made, "every refusal counted once: \(made) made, \(said())")
         // The first at once, then one line per 5 s while they go on, and the last count.
         #expect(said().count <= 2 + Int(flooding / 5), "\(said().count) lines for \(made) refusals in \(flooding) s: \(said().prefix(8))")

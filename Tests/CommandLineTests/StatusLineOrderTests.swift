@@ -24,6 +24,7 @@ import Testing
 
         // The run opened second ends first, both within one refresh: its line comes first all the same.
         try second.send(Self.end)
+        // clock: the gap orders the two ends within one refresh, on two connections no event orders.
         Thread.sleep(forTimeInterval: 0.03)
         try first.send(Self.end)
         #expect(listen.waitForLine(timeout: 10) { $0.contains(" first [ended]") } != nil, "\(listen.lines)")
@@ -31,6 +32,7 @@ import Testing
         // The disconnects after the ends change nothing a status line shows: no line again.
         first.close()
         second.close()
+        // clock: what is checked is that no line comes: the wait is for a line that must not, so it is a length of time.
         Thread.sleep(forTimeInterval: 0.8)
 
         let ended = listen.lines.filter { $0.contains("[ended]") }

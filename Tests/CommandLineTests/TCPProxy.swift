@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -48,12 +49,7 @@ final class TCPProxy: @unchecked Sendable {
 
     /// Waits until every connection has been carried to its end, at most `seconds`; true when all have.
     func waitUntilIdle(seconds: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if lock.withLock({ pumps == 0 }) { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return false
+        waitUntil(seconds: seconds) { lock.withLock { pumps == 0 } }
     }
 
     func stop() {
@@ -106,6 +102,7 @@ final class TCPProxy: @unchecked Sendable {
                 sent += result
             }
             if sent < count { break }
+            // clock: the rate is the fault: a slow inspector reads this many bytes a second.
             if limited, let bytesPerSecond { Thread.sleep(forTimeInterval: Double(count) / Double(bytesPerSecond)) }
         }
         shutdown(destination, Int32(SHUT_WR))

@@ -1,5 +1,6 @@
 import CoordinatorWire
 import Foundation
+import TestSupport
 import Testing
 
 @testable import CoordinatorLensServer
@@ -26,7 +27,7 @@ import Testing
         gate.withLockedValue { $0.released = true }
         gate.wait { $0.finished == 2 ? .found(()) : .waiting(nanoseconds: 10_000_000) }
         // The count drops after the body returns; wait for it rather than race it.
-        for _ in 0..<500 where work.pending > 0 { try await Task.sleep(nanoseconds: 2_000_000) }
+        await waitUntil(seconds: 10, every: 0.002) { work.pending == 0 }
         #expect(work.pending == 0)
         #expect(work.submit {})
         await work.shutdown()

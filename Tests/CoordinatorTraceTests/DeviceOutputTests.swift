@@ -1,6 +1,7 @@
 import CoordinatorLens
 import CoordinatorTrace
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -195,6 +196,7 @@ private final class SlowReader: @unchecked Sendable {
                 let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count == 0 { break }
                 if count > 0 { lock.withLock { bytes += chunk[..<count] } }
+                // clock: the slow reader is the fault: 4 KiB a millisecond at most, so the hook's writes to the FIFO back up.
                 usleep(1_000)
             }
             lock.withLock { done = true }
@@ -203,11 +205,11 @@ private final class SlowReader: @unchecked Sendable {
 
     /// What it read, once the writer closed the FIFO; nil if it had not within `seconds`.
     func wait(seconds: Double) -> String? {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if let text = lock.withLock({ done ? String(decoding: bytes, as: UTF8.self) : nil }) { return text }
-            Thread.sleep(forTimeInterval: 0.01)
+        var text: String?
+        waitUntil(seconds: seconds, every: 0.01) {
+            text = lock.withLock { done ? String(decoding: bytes, as: UTF8.self) : nil }
+            return text != nil
         }
-        return nil
+        return text
     }
 }

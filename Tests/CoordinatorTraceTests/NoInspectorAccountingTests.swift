@@ -24,6 +24,7 @@ import Testing
                 kept.append(child)
             }
             tracer.mark("round \(round)")
+            // clock: rounds spread over a fifth of a second, so heartbeats and tries to connect come between them.
             Thread.sleep(forTimeInterval: 0.01)
         }
         tracer.end()

@@ -134,6 +134,7 @@ private final class OwningCoordinator {
         tracer.added(library, to: browser)
         tracer.bind(library, to: screen)
         tracer.screenLeft(screen, file: #fileID, line: #line)
+        // clock: the grace (0.05 s) passes in the events' own times before the screen is shown again.
         Thread.sleep(forTimeInterval: 0.1)
         tracer.bind(library, to: screen)
         tracer.end()

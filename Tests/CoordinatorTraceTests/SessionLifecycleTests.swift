@@ -2,6 +2,7 @@ import CoordinatorLens
 import CoordinatorTrace
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 
 /// The hook's guarantees that make verdicts trustworthy in real runs: order, time, a decisive end, heartbeats.
@@ -47,13 +48,12 @@ import Testing
         // No end(): the recording stops once heartbeats have gone on past 0.5 s, as when the app is killed then. Waiting
         // for that heartbeat, not for a fixed time, keeps a starved writer thread (Thread Sanitizer, a busy machine)
         // from making this fail.
-        let deadline = Date(timeIntervalSinceNow: 20)
         tracer.flush()
         var log = try session(from: sink)
-        while Date() < deadline, !records(log).contains(where: { $0.event == .heartbeat && $0.time >= 0.55 }) {
-            Thread.sleep(forTimeInterval: 0.05)
+        try waitUntil(seconds: 20, every: 0.05) {
             tracer.flush()
             log = try session(from: sink)
+            return records(log).contains { $0.event == .heartbeat && $0.time >= 0.55 }
         }
         let heartbeats = records(log).filter { $0.event == .heartbeat }
         #expect(heartbeats.count >= 3)

@@ -26,12 +26,7 @@ import Testing
     }
 
     private func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return condition()
+        await waitUntil(seconds: seconds) { condition() }
     }
 
     @Test func aPageThatNeverReadsIsSkippedWhileTheHooksKeepFlowing() async throws {
@@ -66,6 +61,7 @@ import Testing
         }
         for _ in 0..<20 {
             try sendRound()
+            // clock: rounds 50 ms apart are a steady stream, which the feed sends on as one update after another.
             try await Task.sleep(nanoseconds: 50_000_000)
         }
         // On a loaded machine the feed may have sent too few updates to fill the stuck page's connection (what this

@@ -18,12 +18,7 @@ final class CheckoutScreen: Sendable {}
 
     /// Polls `condition` for up to `seconds`; a real network and a real writer thread need a moment.
     private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 50_000_000)
-        }
-        return condition()
+        await waitUntil(seconds: seconds, every: 0.05) { condition() }
     }
 
     @Test func hookStreamsOverTCPAndListenDrawsTheLeakInRed() async throws {
@@ -51,6 +46,7 @@ final class CheckoutScreen: Sendable {}
         checkout = nil
         screen = nil  // swiped down: nobody calls didFinish, the coordinator stays in `children`
         tracer.flush()
+        // clock: the grace (0.2 s) must pass in the events' own times before the end, or the screen's departure is judged undecided.
         try await Task.sleep(nanoseconds: 300_000_000)
         tracer.end()
 

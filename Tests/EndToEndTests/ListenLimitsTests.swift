@@ -17,13 +17,10 @@ import Testing
     /// at the same time may keep busy with big drawings for many seconds: so the wait is long, and ends as soon as the
     /// condition holds.
     private func eventually(_ server: InspectorServer, _ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while Date() < deadline {
+        await waitUntil(seconds: seconds, every: 0.05) {
             server.refresh()
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 50_000_000)
+            return condition()
         }
-        return condition()
     }
 
     private func sessionLine(app: String = "Limits", run: String) -> String {

@@ -259,21 +259,25 @@ struct HistoryCommandTests {
         let history = folder.appendingPathComponent("history.sqlite").path
         let run = try HistoryRecordings.write(HistoryRecordings.recording(run: "r1"), "r1.ndjson", in: folder)
         #expect(try BuiltProduct.coordlens.run(["history", "add", run, "--history", history], timeout: 60).status == 0)
-        // Python's sqlite3 holds a write transaction for 6 s while coordlens tries to add a second run.
+        // Python's sqlite3 holds a write transaction while coordlens tries to add a second run, and lets go when told
+        // (its standard input ends), once coordlens has given up.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = [
             "python3", "-c",
-            "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE'); "
-                + "print('locked', flush=True); time.sleep(6); c.execute('ROLLBACK')",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE'); "
+                + "print('locked', flush=True); sys.stdin.read(); c.execute('ROLLBACK')",
             history,
         ]
         let ready = Pipe()
+        let release = Pipe()
         holder.standardOutput = ready
+        holder.standardInput = release
         try holder.run()
         _ = ready.fileHandleForReading.availableData
         let second = try HistoryRecordings.write(HistoryRecordings.recording(run: "r2"), "r2.ndjson", in: folder)
         let refused = try BuiltProduct.coordlens.run(["history", "add", second, "--history", history, "--busy-timeout", "2"], timeout: 60)
+        try release.fileHandleForWriting.close()
         holder.waitUntilExit()
         #expect(refused.status == 2)
         #expect(refused.standardError.contains("is locked by another process; waiting up to 2 s"), "\(refused.standardError)")
@@ -296,6 +300,7 @@ struct HistoryCommandTests {
         holder.arguments = [
             "python3", "-c",
             "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE'); "
+                // clock: the lock must outlast coordlens's first try at WAL mode (answered busy at once) and end within its busy timeout.
                 + "print('locked', flush=True); time.sleep(1.5); c.execute('ROLLBACK')",
             history,
         ]

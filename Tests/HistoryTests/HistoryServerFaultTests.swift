@@ -25,6 +25,7 @@ struct HistoryServerFaultTests {
 
         // Another session takes the leaks table and keeps it.
         let holder = OnItsOwnThread {
+            // clock: not a wait: the lock is held until the test ends this session; 60 s only bounds it.
             try HistoryStoreKind.psql("BEGIN; LOCK TABLE leaks IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT;", database: database)
         }
         #expect(
@@ -66,12 +67,7 @@ struct HistoryServerFaultTests {
 
     /// Polls `condition` every 50 ms for at most 30 s.
     private static func poll(_ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 30)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return try condition()
+        try waitUntil(seconds: 30, every: 0.05, condition)
     }
 }
 

@@ -90,6 +90,13 @@ public final class RawConnection: @unchecked Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 
+    /// Whether a read would return at once: the peer sent bytes or closed. Reads nothing, so a test can tell that the
+    /// server has answered a client that must never read.
+    public var isReadable: Bool {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, 0) > 0
+    }
+
     /// Closes the connection normally: what was sent arrives, then end of stream.
     public func close() {
         guard descriptor >= 0 else { return }
