@@ -125,8 +125,10 @@ import Testing
         let target = "/api/model?run=\(Self.run)"
         // Asked until the model has all 51 events (the end included): the hook's lines arrive in their own time.
         var first = try Self.answer(target, port: port)
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Self.header("X-Lens-Seq", in: first.head) != "51", Date() < deadline { first = try Self.answer(target, port: port) }
+        try waitUntil(seconds: 20) {
+            first = try Self.answer(target, port: port)
+            return Self.header("X-Lens-Seq", in: first.head) == "51"
+        }
         #expect(first.head.hasPrefix("HTTP/1.1 200") && first.body > 0, "\(first.head)")
         let tag = try #require(Self.header("ETag", in: first.head), "a shared answer is tagged: \(first.head)")
 
