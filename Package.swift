@@ -178,7 +178,13 @@ let package = Package(
         // The leak history against a real SQLite file and a real PostgreSQL server (`make test` starts one).
         .testTarget(name: "HistoryTests", dependencies: ["CoordinatorLensHistory", "coordlens", "TestSupport"]),
         // The live server's session table, called directly.
-        .testTarget(name: "CoordinatorLensServerTests", dependencies: ["CoordinatorLensServer", "CoordinatorLens", "CoordinatorWire", "TestSupport"]),
+        .testTarget(
+            name: "CoordinatorLensServerTests",
+            dependencies: [
+                "CoordinatorLensServer", "CoordinatorLens", "CoordinatorWire", "TestSupport",
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Tools"])),
+            ]
+        ),
         .testTarget(name: "CoordinatorLensRenderingTests", dependencies: ["CoordinatorLensRendering", "TestSupport"]),
         .testTarget(name: "DiffTests", dependencies: ["CoordinatorLens", "CoordinatorLensRendering", "TestSupport"]),
         .testTarget(

@@ -27,7 +27,7 @@ import Testing
         gate.withLockedValue { $0.released = true }
         gate.wait { $0.finished == 2 ? .found(()) : .waiting(nanoseconds: 10_000_000) }
         // The count drops after the body returns; wait for it rather than race it.
-        await waitUntil(seconds: 10, every: 0.002) { work.pending == 0 }
+        await waitUntil(seconds: 10, every: 0.002) { () async in work.pending == 0 }
         #expect(work.pending == 0)
         #expect(work.submit {})
         await work.shutdown()

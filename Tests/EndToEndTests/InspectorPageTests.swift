@@ -26,7 +26,7 @@ import Testing
     }
 
     private func eventually(_ seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
-        await waitUntil(seconds: seconds) { condition() }
+        await waitUntil(seconds: seconds) { () async in condition() }
     }
 
     @Test func aPageThatNeverReadsIsSkippedWhileTheHooksKeepFlowing() async throws {

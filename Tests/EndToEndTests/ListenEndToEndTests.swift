@@ -18,7 +18,7 @@ final class CheckoutScreen: Sendable {}
 
     /// Polls `condition` for up to `seconds`; a real network and a real writer thread need a moment.
     private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-        await waitUntil(seconds: seconds, every: 0.05) { condition() }
+        await waitUntil(seconds: seconds, every: 0.05) { () async in condition() }
     }
 
     @Test func hookStreamsOverTCPAndListenDrawsTheLeakInRed() async throws {

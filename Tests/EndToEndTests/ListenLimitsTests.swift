@@ -17,7 +17,7 @@ import Testing
     /// at the same time may keep busy with big drawings for many seconds: so the wait is long, and ends as soon as the
     /// condition holds.
     private func eventually(_ server: InspectorServer, _ seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
-        await waitUntil(seconds: seconds, every: 0.05) {
+        await waitUntil(seconds: seconds, every: 0.05) { () async in
             server.refresh()
             return condition()
         }

@@ -76,4 +76,3 @@ import Testing
         #expect(groups > 10, "the samples have leak groups to write")
     }
 }
-

@@ -12,18 +12,8 @@ import NIOCore
 /// never keep an app that has it from connecting (as `PageGate` does for the page). Only when every connection has
 /// shown the token is a new one turned away.
 final class ConnectionGate: Sendable {
-    private struct Entry {
-        let channel: any Channel
-        let serial: Int
-        var proven: Bool
-    }
-
     private struct State {
-        var open: [ObjectIdentifier: Entry] = [:]
-        /// Waiting connections by age, oldest first; entries that no longer wait are skipped when met.
-        var queue = CircularBuffer<(id: ObjectIdentifier, serial: Int)>()
-        var waiting = 0
-        var serial = 0
+        var room = WaitingRoom()
         var refusing = false
         var refused = 0
         var acceptFailing = false
@@ -56,24 +46,17 @@ final class ConnectionGate: Sendable {
         let waitingLimit = self.waitingLimit
         let (number, message, replaced) = state.withLockedValue { state -> (Int?, String?, (any Channel)?) in
             var replaced: (any Channel)?
-            if state.open.count >= limit || state.waiting >= (waitingLimit ?? .max) {
-                replaced = Self.takeOldestWaiting(&state)
+            if state.room.count >= limit || state.room.waiting >= (waitingLimit ?? .max) {
+                replaced = state.room.takeOldestWaiting()
                 guard replaced != nil else {
                     state.refused += 1
                     defer { state.refusing = true }
                     return (nil, state.refusing ? nil : "\(kind) limit of \(limit) reached: closing new \(kind)s until one ends", nil)
                 }
             }
-            state.serial += 1
-            let waits = waitingLimit != nil
-            state.open[ObjectIdentifier(channel)] = Entry(channel: channel, serial: state.serial, proven: !waits)
-            if waits {
-                state.queue.append((ObjectIdentifier(channel), state.serial))
-                state.waiting += 1
-                if state.queue.count > 2 * state.open.count + 64 { Self.compact(&state) }
-            }
+            let number = state.room.add(channel, waits: waitingLimit != nil)
             state.acceptFailing = false
-            return (state.serial, nil, replaced)
+            return (number, nil, replaced)
         }
         message.map(log)
         if let replaced {
@@ -87,19 +70,12 @@ final class ConnectionGate: Sendable {
 
     /// The connection showed the token: it no longer waits, and is never closed to make room.
     func prove(_ channel: any Channel) {
-        state.withLockedValue { state in
-            let id = ObjectIdentifier(channel)
-            guard let entry = state.open[id], !entry.proven else { return }
-            state.open[id]!.proven = true
-            state.waiting -= 1
-        }
+        state.withLockedValue { $0.room.prove(channel) }
     }
 
     func release(_ channel: any Channel) {
         let message = state.withLockedValue { state -> String? in
-            guard let entry = state.open.removeValue(forKey: ObjectIdentifier(channel)) else { return nil }
-            if !entry.proven { state.waiting -= 1 }
-            guard state.refusing, state.open.count < limit else { return nil }
+            guard state.room.remove(channel), state.refusing, state.room.count < limit else { return nil }
             defer { (state.refusing, state.refused) = (false, 0) }
             return "accepting \(kind)s again (\(state.refused) turned away)"
         }
@@ -108,7 +84,7 @@ final class ConnectionGate: Sendable {
 
     /// Connections open now, and how many of them wait for their token (for tests).
     var counts: (open: Int, waiting: Int) {
-        state.withLockedValue { ($0.open.count, $0.waiting) }
+        state.withLockedValue { ($0.room.count, $0.room.waiting) }
     }
 
     /// A connection read something: `drain` waits for these to stop.
@@ -128,14 +104,14 @@ final class ConnectionGate: Sendable {
 
     /// Has every connection that asked for acknowledgements told what `listen` now holds of its run.
     func acknowledgeAll() async {
-        for channel in state.withLockedValue({ $0.open.values.map(\.channel) }) {
+        for channel in state.withLockedValue({ $0.room.channels }) {
             try? await channel.eventLoop.submit { channel.pipeline.fireUserInboundEventTriggered(FinalAcknowledgement()) }.get()
         }
     }
 
     /// Closes every open connection and waits until each has let go of its session.
     func closeAll() async {
-        for channel in state.withLockedValue({ $0.open.values.map(\.channel) }) {
+        for channel in state.withLockedValue({ $0.room.channels }) {
             try? await channel.close()
         }
     }
@@ -147,26 +123,6 @@ final class ConnectionGate: Sendable {
             return !state.acceptFailing
         }
         if first { log("cannot accept connections: \(error); retrying every second, open sessions carry on") }
-    }
-
-    /// Takes the connection that has waited longest out of the gate; nil when none waits.
-    private static func takeOldestWaiting(_ state: inout State) -> (any Channel)? {
-        while let (id, serial) = state.queue.popFirst() {
-            guard let entry = state.open[id], entry.serial == serial, !entry.proven else { continue }
-            state.open[id] = nil
-            state.waiting -= 1
-            return entry.channel
-        }
-        return nil
-    }
-
-    /// Drops queue entries of connections that no longer wait, so the queue stays as long as the gate is full.
-    private static func compact(_ state: inout State) {
-        var kept = CircularBuffer<(id: ObjectIdentifier, serial: Int)>(initialCapacity: state.waiting + 16)
-        for item in state.queue {
-            if let entry = state.open[item.id], entry.serial == item.serial, !entry.proven { kept.append(item) }
-        }
-        state.queue = kept
     }
 }
 

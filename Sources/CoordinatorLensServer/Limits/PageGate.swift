@@ -11,18 +11,8 @@ import NIOCore
 /// does from the page, however many connections they open. Only when every connection has shown a request is a new
 /// one turned away. Refusals and replacements are said on one status line per few seconds (`RefusalSummary`).
 final class PageGate: Sendable {
-    private struct Entry {
-        let channel: any Channel
-        let serial: Int
-        var proven: Bool
-    }
-
     private struct State {
-        var open: [ObjectIdentifier: Entry] = [:]
-        /// Waiting connections by age, oldest first; entries that no longer wait are skipped when met.
-        var queue = CircularBuffer<(id: ObjectIdentifier, serial: Int)>()
-        var waiting = 0
-        var serial = 0
+        var room = WaitingRoom()
         var full = false
     }
 
@@ -49,19 +39,15 @@ final class PageGate: Sendable {
     /// the connection that has waited longest.
     func admit(_ channel: any Channel) -> Bool {
         let (admitted, replaced, firstFull) = state.withLockedValue { state -> (Bool, (any Channel)?, Bool) in
-            state.serial += 1
             var replaced: (any Channel)?
-            if state.open.count >= limit || state.waiting >= waitingLimit {
-                guard let oldest = Self.takeOldestWaiting(&state) else {
+            if state.room.count >= limit || state.room.waiting >= waitingLimit {
+                guard let oldest = state.room.takeOldestWaiting() else {
                     defer { state.full = true }
                     return (false, nil, !state.full)
                 }
                 replaced = oldest
             }
-            state.open[ObjectIdentifier(channel)] = Entry(channel: channel, serial: state.serial, proven: false)
-            state.queue.append((ObjectIdentifier(channel), state.serial))
-            state.waiting += 1
-            if state.queue.count > 2 * state.open.count + 64 { Self.compact(&state) }
+            _ = state.room.add(channel, waits: true)
             return (true, replaced, false)
         }
         if firstFull {
@@ -80,19 +66,12 @@ final class PageGate: Sendable {
 
     /// The connection showed a request the page takes: it no longer waits, and is never closed to make room.
     func prove(_ channel: any Channel) {
-        state.withLockedValue { state in
-            let id = ObjectIdentifier(channel)
-            guard let entry = state.open[id], !entry.proven else { return }
-            state.open[id]!.proven = true
-            state.waiting -= 1
-        }
+        state.withLockedValue { $0.room.prove(channel) }
     }
 
     func release(_ channel: any Channel) {
         let message = state.withLockedValue { state -> String? in
-            guard let entry = state.open.removeValue(forKey: ObjectIdentifier(channel)) else { return nil }
-            if !entry.proven { state.waiting -= 1 }
-            guard state.full, state.open.count < limit else { return nil }
+            guard state.room.remove(channel), state.full, state.room.count < limit else { return nil }
             state.full = false
             return "accepting page connections again"
         }
@@ -101,33 +80,14 @@ final class PageGate: Sendable {
 
     /// Closes every open connection.
     func closeAll() async {
-        for channel in state.withLockedValue({ $0.open.values.map(\.channel) }) {
+        for channel in state.withLockedValue({ $0.room.channels }) {
             try? await channel.close()
         }
     }
 
     /// Connections open now, and how many of them wait for a request (for tests).
     var counts: (open: Int, waiting: Int) {
-        state.withLockedValue { ($0.open.count, $0.waiting) }
+        state.withLockedValue { ($0.room.count, $0.room.waiting) }
     }
 
-    /// Takes the connection that has waited longest out of the gate; nil when none waits.
-    private static func takeOldestWaiting(_ state: inout State) -> (any Channel)? {
-        while let (id, serial) = state.queue.popFirst() {
-            guard let entry = state.open[id], entry.serial == serial, !entry.proven else { continue }
-            state.open[id] = nil
-            state.waiting -= 1
-            return entry.channel
-        }
-        return nil
-    }
-
-    /// Drops queue entries of connections that no longer wait, so the queue stays as long as the gate is full.
-    private static func compact(_ state: inout State) {
-        var kept = CircularBuffer<(id: ObjectIdentifier, serial: Int)>(initialCapacity: state.waiting + 16)
-        for item in state.queue {
-            if let entry = state.open[item.id], entry.serial == item.serial, !entry.proven { kept.append(item) }
-        }
-        state.queue = kept
-    }
 }
