@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 import Testing
 
 @testable import CoordinatorLensServer
@@ -63,10 +62,10 @@ import Testing
             Issue.record("requests during the build wait for it, and may fall back on v1")
             return
         }
-        let stale = try #require(answers.staleAnswer(Self.model, for: impatientNumber.number))
+        let stale = try #require(answers.staleAnswer(Self.model, for: impatientNumber))
         #expect(Self.text(stale) == "v1\n" && stale.stale)
-        #expect(answers.staleAnswer(Self.model, for: impatientNumber.number) == nil, "a request is answered once")
-        #expect(try #require(answers.staleAnswer(Self.model, for: builderNumber.number)).stale)
+        #expect(answers.staleAnswer(Self.model, for: impatientNumber) == nil, "a request is answered once")
+        #expect(try #require(answers.staleAnswer(Self.model, for: builderNumber)).stale)
         answers.finish(Self.model, Self.answer("v2"), stamp: Self.stamp(2))
         #expect(builder.texts.isEmpty && impatient.texts.isEmpty, "answered stale already, not again")
         #expect(patient.texts == ["v2\n"], "the one still waiting gets the new answer")
@@ -90,35 +89,11 @@ import Testing
         }
         answers.fail(Self.model, Self.answer("busy", status: 503))
         #expect(turnedAway.texts == ["busy\n"])
-        #expect(answers.staleAnswer(Self.model, for: number.number) == nil, "answered once, with the 503")
+        #expect(answers.staleAnswer(Self.model, for: number) == nil, "answered once, with the 503")
         guard case .build(staleAfter: _?) = answers.request(Self.model, stamp: Self.stamp(2), deliver: { _ in }) else {
             Issue.record("the next request builds again, and still has v1 to fall back on")
             return
         }
-    }
-
-    @Test func aRequestTakesTheLastAnswerAtOnceWhenTheBuildInHandCannotBeDoneWithinPatience() throws {
-        let answers = SharedAnswers()
-        let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
-        _ = answers.request(Self.model, stamp: Self.stamp(1), now: start, deliver: { _ in })
-        answers.finish(Self.model, Self.answer("v1"), stamp: Self.stamp(1), now: start + .seconds(2))
-
-        // The last build took 2 s: the one begun now will not be done within `patience`.
-        guard case .build(let builder?) = answers.request(Self.model, stamp: Self.stamp(2), now: start + .seconds(3), deliver: { _ in }),
-            case .joined(let early?) = answers.request(Self.model, stamp: Self.stamp(2), now: start + .seconds(4), deliver: { _ in })
-        else {
-            Issue.record("a build for version 2, joined, with v1 to fall back on")
-            return
-        }
-        #expect(builder.after == .zero && early.after == .zero, "\(builder), \(early)")
-        // 1.8 s into it, 0.2 s are expected to be left: a request waits for it.
-        guard case .joined(let late?) = answers.request(Self.model, stamp: Self.stamp(2), now: start + .milliseconds(4_800), deliver: { _ in })
-        else {
-            Issue.record("joined, with v1 to fall back on")
-            return
-        }
-        #expect(late.after == SharedAnswers.patience)
-        #expect(try #require(answers.staleAnswer(Self.model, for: early.number)).stale)
     }
 
     @Test func aBuiltAnswerIsTaggedAndKnownByTheTagAClientSendsBack() throws {

@@ -159,9 +159,9 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch outcome {
         case .ready(let answer):
             return deliver(answer)
-        case .joined(let fallback?), .build(let fallback?):
-            channel.eventLoop.scheduleTask(in: fallback.after) {
-                answers.staleAnswer(key, for: fallback.number).map(deliver)
+        case .joined(let staleAfter?), .build(let staleAfter?):
+            channel.eventLoop.scheduleTask(in: SharedAnswers.patience) {
+                answers.staleAnswer(key, for: staleAfter).map(deliver)
             }
         case .joined, .build:
             break

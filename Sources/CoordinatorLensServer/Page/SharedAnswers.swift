@@ -72,10 +72,9 @@ struct PageAnswer: Sendable {
 /// still runs (connected, not ended: a pending coordinator may turn retained with time alone), for `lifetime`; the
 /// sessions' list stands for `lifetime`. When it no longer stands, the next request starts a build, and every request
 /// until it is done waits for that build, whatever changed since it began (an answer at most one build old, never
-/// two), but at most `patience`, and not at all when the build in hand is expected (the last one of that answer took
-/// as long) to need longer than `patience` still: then it gets the last answer built, marked stale (`X-Lens-Stale`) so the
-/// page asks again. On a big session that changes ten times a second a build is always under way and takes seconds
-/// under load; waiting for it made every reader wait for most of one. Built answers are kept up to `maximumBytes` in all, the
+/// two), but at most `patience`: then it gets the last answer built, marked stale (`X-Lens-Stale`) so the page asks
+/// again. On a big session that changes ten times a second a build is always under way and takes seconds under load;
+/// waiting for it made every reader wait for most of one. Built answers are kept up to `maximumBytes` in all, the
 /// oldest dropped first.
 final class SharedAnswers: Sendable {
     /// What a request asks for, answered alike for every page.
@@ -111,31 +110,22 @@ final class SharedAnswers: Sendable {
         var ticking: Bool
     }
 
-    /// When a request waiting for a build asks for the last answer built instead (`staleAnswer(key, for: number)`).
-    struct Fallback: Equatable {
-        var number: Int
-        /// `patience`, or nothing when the build in hand cannot be done within it (the last one took that much longer).
-        var after: TimeAmount
-    }
-
     /// What a request is to do.
     enum Outcome {
         /// An answer stands: write it.
         case ready(PageAnswer)
-        /// One is being built: `deliver` hears it when done. With `staleAfter`, once its time has passed the caller
+        /// One is being built: `deliver` hears it when done. With `staleAfter`, once `patience` has passed the caller
         /// asks `staleAnswer(key, for:)` for the last answer built instead.
-        case joined(staleAfter: Fallback?)
+        case joined(staleAfter: Int?)
         /// None stands and none is being built: the caller builds it and hands it to `finish` (or `fail`), and waits as
         /// `joined` does.
-        case build(staleAfter: Fallback?)
+        case build(staleAfter: Int?)
     }
 
     private struct Built {
         var answer: PageAnswer
         var stamp: Stamp?
         var at: NIODeadline
-        /// How long it took to build: the next build of its key is expected to take as long.
-        var took: TimeAmount?
     }
 
     private struct Waiter {
@@ -144,9 +134,8 @@ final class SharedAnswers: Sendable {
     }
 
     private enum Slot {
-        /// A build under way since `since`: the requests waiting for it, and the last answer built, to be served stale
-        /// meanwhile.
-        case building([Waiter], previous: Built?, since: NIODeadline)
+        /// A build under way: the requests waiting for it, and the last answer built, to be served stale meanwhile.
+        case building([Waiter], previous: Built?)
         case built(Built)
     }
 
@@ -178,16 +167,16 @@ final class SharedAnswers: Sendable {
         let waiter = Waiter(number: number, deliver: deliver)
         let outcome = slots.withLockedValue { slots -> Outcome in
             switch slots[key] {
-            case .building(let waiting, let previous, let since):
-                slots[key] = .building(waiting + [waiter], previous: previous, since: since)
-                return .joined(staleAfter: previous.flatMap { Self.fallback(number, to: $0, buildingSince: since, now: now) })
+            case .building(let waiting, let previous):
+                slots[key] = .building(waiting + [waiter], previous: previous)
+                return .joined(staleAfter: previous.map { Self.servesStale($0, now: now) } == true ? number : nil)
             case .built(let built) where Self.stands(key, built, current: stamp, now: now):
                 return .ready(built.answer)
             case .built(let built):
-                slots[key] = .building([waiter], previous: built, since: now)
-                return .build(staleAfter: Self.fallback(number, to: built, buildingSince: now, now: now))
+                slots[key] = .building([waiter], previous: built)
+                return .build(staleAfter: Self.servesStale(built, now: now) ? number : nil)
             case nil:
-                slots[key] = .building([waiter], previous: nil, since: now)
+                slots[key] = .building([waiter], previous: nil)
                 return .build(staleAfter: nil)
             }
         }
@@ -203,11 +192,10 @@ final class SharedAnswers: Sendable {
     /// build in hand: it waits no longer. Nil when that build is done (the request got it) or no answer was built.
     func staleAnswer(_ key: Key, for number: Int) -> PageAnswer? {
         let answer = slots.withLockedValue { slots -> PageAnswer? in
-            guard case .building(var waiting, let previous?, let since) = slots[key],
-                let index = waiting.firstIndex(where: { $0.number == number })
+            guard case .building(var waiting, let previous?) = slots[key], let index = waiting.firstIndex(where: { $0.number == number })
             else { return nil }
             waiting.remove(at: index)
-            slots[key] = .building(waiting, previous: previous, since: since)
+            slots[key] = .building(waiting, previous: previous)
             return previous.answer.markedStale
         }
         if answer != nil { counts.withLockedValue { $0.stale += 1 } }
@@ -225,10 +213,10 @@ final class SharedAnswers: Sendable {
             answer.tag = "W/\"\(epoch)-\(number)\""
         }
         let waiting = slots.withLockedValue { slots -> [Waiter] in
-            guard case .building(let waiting, _, let since) = slots[key] else { return [] }
+            guard case .building(let waiting, _) = slots[key] else { return [] }
             // Only an answer worth keeping is kept: a 200 (a 404 for a run not held yet is asked again).
             if answer.status == 200 {
-                slots[key] = .built(Built(answer: answer, stamp: stamp, at: now, took: now - since))
+                slots[key] = .built(Built(answer: answer, stamp: stamp, at: now))
                 Self.trim(&slots, now: now)
             } else {
                 slots[key] = nil
@@ -242,7 +230,7 @@ final class SharedAnswers: Sendable {
     /// built stays, to be served stale again and rebuilt by a later request.
     func fail(_ key: Key, _ answer: PageAnswer) {
         let waiting = slots.withLockedValue { slots -> [Waiter] in
-            guard case .building(let waiting, let previous, _) = slots[key] else { return [] }
+            guard case .building(let waiting, let previous) = slots[key] else { return [] }
             slots[key] = previous.map { .built($0) }
             return waiting
         }
@@ -254,7 +242,7 @@ final class SharedAnswers: Sendable {
         slots.withLockedValue { slots in
             for (key, slot) in slots {
                 switch slot {
-                case .building(let waiting, _, let since): slots[key] = .building(waiting, previous: nil, since: since)
+                case .building(let waiting, _): slots[key] = .building(waiting, previous: nil)
                 case .built: slots[key] = nil
                 }
             }
@@ -268,14 +256,9 @@ final class SharedAnswers: Sendable {
         return !current.ticking || fresh
     }
 
-    /// When request `number` takes `built`, stale, rather than wait longer for the build begun at `since`: after
-    /// `patience`, or at once when that build is expected to take longer still (the last one took longer than the
-    /// time left), so on a big session that changes all the time no request waits for a build it will not get; nil
-    /// when `built` is too old to be served.
-    private static func fallback(_ number: Int, to built: Built, buildingSince since: NIODeadline, now: NIODeadline) -> Fallback? {
-        guard now - built.at <= keptAtMost else { return nil }
-        let expectedLeft = built.took.map { since + $0 - now } ?? .zero
-        return Fallback(number: number, after: expectedLeft > patience ? .zero : patience)
+    /// Whether `built` may be written, stale, to a request that has waited `patience` for a newer one.
+    private static func servesStale(_ built: Built, now: NIODeadline) -> Bool {
+        now - built.at <= keptAtMost
     }
 
     /// Drops built answers kept too long, then the oldest until the rest fit in `maximumBytes`; an answer kept to be
@@ -286,18 +269,18 @@ final class SharedAnswers: Sendable {
             switch slot {
             case .built(let built) where now - built.at > keptAtMost:
                 slots[key] = nil
-            case .building(let waiting, let previous?, let since) where now - previous.at > keptAtMost:
-                slots[key] = .building(waiting, previous: nil, since: since)
-            case .built(let built), .building(_, let built?, _):
+            case .building(let waiting, let previous?) where now - previous.at > keptAtMost:
+                slots[key] = .building(waiting, previous: nil)
+            case .built(let built), .building(_, let built?):
                 kept.append((key, built.at, built.answer.size))
-            case .building(_, nil, _):
+            case .building(_, nil):
                 break
             }
         }
         var total = kept.reduce(0) { $0 + $1.size }
         for entry in kept.sorted(by: { $0.at < $1.at }) where total > maximumBytes {
             switch slots[entry.key] {
-            case .building(let waiting, _, let since): slots[entry.key] = .building(waiting, previous: nil, since: since)
+            case .building(let waiting, _): slots[entry.key] = .building(waiting, previous: nil)
             default: slots[entry.key] = nil
             }
             total -= entry.size
