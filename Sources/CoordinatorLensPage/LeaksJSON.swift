@@ -17,12 +17,7 @@ enum LeaksJSON {
             object.string("type", group.type, &out)
             object.string("reasonKind", group.reasonKind, &out)
             object.key("ids", &out)
-            out.append(UInt8(ascii: "["))
-            for (index, id) in group.ids.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                NodesJSON.appendID(id, to: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+            NodesJSON.appendIDs(group.ids, to: &out)
             object.string("standing", group.standing, &out)
             object.string("note", group.note, &out)
             out.append(UInt8(ascii: "}"))

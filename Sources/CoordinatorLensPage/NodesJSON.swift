@@ -24,12 +24,7 @@ package enum NodesJSON {
         object.string("type", node.type, &out)
         object.id("parent", node.parent, &out)
         object.key("children", &out)
-        out.append(UInt8(ascii: "["))
-        for (index, child) in node.children.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            appendID(child, to: &out)
-        }
-        out.append(UInt8(ascii: "]"))
+        appendIDs(node.children, to: &out)
         object.string("screen", node.screen, &out)
         object.number("addedAt", node.addedAt, &out)
         object.site("site", node.site, &out)
@@ -74,7 +69,17 @@ package enum NodesJSON {
         out.append(UInt8(ascii: "}"))
     }
 
-    static func appendID(_ id: CoordinatorID, to out: inout [UInt8]) {
+    /// `ids` as a JSON array.
+    static func appendIDs(_ ids: [CoordinatorID], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, id) in ids.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            appendID(id, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    private static func appendID(_ id: CoordinatorID, to out: inout [UInt8]) {
         if let number = id.integer {
             out.append(contentsOf: String(number).utf8)
         } else {

@@ -31,14 +31,25 @@ import Testing
         }.joined(separator: "\n") + "\n"
     }
 
+    /// A `listen` with a hook connection that has sent the first `events` lines of the session; its page port.
+    private static func listenToASession(of events: Int) throws -> (ListenProcess, port: Int, hook: RawConnection) {
+        let listen = try ListenProcess([])
+        do {
+            let port = try #require(listen.pagePort)
+            let hook = try RawConnection(port: listen.port)
+            try hook.send(#"{"event":"session","v":1,"app":"Readers","run":"\#(Self.run)"}"# + "\n" + Self.lines(1...events))
+            #expect(listen.waitForLine(timeout: 30) { $0.contains(Self.run) } != nil, "\(listen.lines)")
+            return (listen, port, hook)
+        } catch {
+            listen.stop()
+            throw error
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func twoHundredReadersWhileAHookStreamsAreNeverTurnedAway() throws {
-        let listen = try ListenProcess([])
+        let (listen, port, hook) = try Self.listenToASession(of: 5_000)
         defer { listen.stop() }
-        let port = try #require(listen.pagePort)
-        let hook = try RawConnection(port: listen.port)
-        try hook.send(#"{"event":"session","v":1,"app":"Readers","run":"\#(Self.run)"}"# + "\n" + Self.lines(1...5_000))
-        #expect(listen.waitForLine(timeout: 30) { $0.contains(Self.run) } != nil, "\(listen.lines)")
 
         let streaming = DispatchSemaphore(value: 0)
         let tally = Tally()
@@ -115,12 +126,8 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)))
     func aPageHoldingTheNewestAnswerIsToldNotModifiedWithoutTheBody() throws {
-        let listen = try ListenProcess([])
+        let (listen, port, hook) = try Self.listenToASession(of: 50)
         defer { listen.stop() }
-        let port = try #require(listen.pagePort)
-        let hook = try RawConnection(port: listen.port)
-        try hook.send(#"{"event":"session","v":1,"app":"Readers","run":"\#(Self.run)"}"# + "\n" + Self.lines(1...50))
-        #expect(listen.waitForLine(timeout: 30) { $0.contains(Self.run) } != nil, "\(listen.lines)")
         try hook.send(#"{"seq":51,"t":1,"event":"end"}"# + "\n")
         let target = "/api/model?run=\(Self.run)"
         // Asked until the model has all 51 events (the end included): the hook's lines arrive in their own time.
