@@ -137,6 +137,21 @@ class DarkNarrowKeyboardTests(unittest.TestCase):
         expect(page.locator("#details dd[data-field=id]")).to_have_text("2")
         self.assertEqual(page.locator("#details dl").inner_text().count("kept for reuse"), 1)
 
+    def test_a_window_turned_from_phone_to_desktop_fits_the_picture_again(self):
+        page = self.open(PHONE)
+        fitted = "() => { const t = document.querySelector('#tree svg').getBoundingClientRect(), v = document.getElementById('viewport').getBoundingClientRect(); return Math.max(t.width / v.width, t.height / v.height); }"
+        page.set_viewport_size({"width": 1440, "height": 900})
+        # Fitted again: the picture fills the wider view as it would have had the page opened at that size.
+        page.wait_for_function("() => (" + fitted + ")() > 0.85", timeout=10_000)
+        # Once the user moves the view, a resize leaves it where they put it.
+        page.evaluate("() => { state.moved = true; }")
+        before = page.evaluate("() => ({ ...state.view })")
+        page.set_viewport_size(PHONE)
+        page.wait_for_function("() => document.getElementById('viewport').getBoundingClientRect().width < 400")
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        self.assertEqual(page.evaluate("() => ({ ...state.view })"), before)
+        self.assertEqual(page.errors, [])
+
 
 if __name__ == "__main__":
     unittest.main()

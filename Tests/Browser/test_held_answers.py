@@ -48,6 +48,9 @@ class HeldAnswersTests(unittest.TestCase):
             marked = set()
             page.route("**/api/model?*", stale_once)
             page.route("**/api/tree?*", stale_once)
+            # The session ended before the page asks: its answers then stand until it changes, so the answer asked for
+            # again is the one the page holds (a model built before the end came would be built anew, not 304).
+            page.wait_for_function("() => [...state.sessions.values()].some((s) => s.run === 'held-1' && s.state === 'ended')")
             # The second round: both asked again, each naming the answer it holds.
             with page.expect_response(lambda r: "/api/model?" in r.url and r.status == 304, timeout=20_000):
                 page.reload()

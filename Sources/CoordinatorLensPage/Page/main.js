@@ -20,7 +20,7 @@ import { select, sessionsChanged, wireSessions } from "./sessions.js";
 import { drawTimeline, step, wireSlider } from "./slider.js";
 import { REPORT, changed, state } from "./state.js";
 import { boxNamed } from "./tree-canvas.js";
-import { fit, markSelection, panAndZoom, setView, showTree } from "./tree-view.js";
+import { fit, markSelection, panAndZoom, setView, showTree, viewportResized } from "./tree-view.js";
 
 function drawPanels() {
   const model = state.model;
@@ -52,6 +52,7 @@ onArrival({
 });
 
 $("fit").addEventListener("click", fit);
+new ResizeObserver(viewportResized).observe($("viewport"));
 // A new filter is a new picture: it is fitted again.
 // The outline follows the filters at once, from the model it has; the picture follows when the server has drawn it.
 const refit = () => { state.moved = false; drawOutline(); refresh(); };

@@ -148,6 +148,11 @@ export function setView(view) {
   state.moved = true;
   applyView();
 }
+// The viewport changed size (a window made smaller, a phone turned, the panels rearranged at a breakpoint): a picture
+// the user has not moved is fitted again, and a canvas is painted at its new size either way.
+export function viewportResized() {
+  if (!state.moved) fit(); else applyView();
+}
 export function fit() {
   state.moved = false;
   const svg = $("tree").querySelector("svg");
