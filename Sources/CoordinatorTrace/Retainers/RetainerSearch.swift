@@ -18,10 +18,13 @@ final class RetainerSearch {
     private let decoder: LayoutDecoder?
     private let unavailable: String?
 
-    /// A reference followed on the way from a holder to an object: where the word was read and what it held.
+    /// A word read on the way from a holder to an object: where it was read and what it held (a reference, or a
+    /// collection's count), compared under `mask` when read again.
     private struct Dereference {
         var at: UInt
         var value: UInt
+        /// The bits that must match: an address's (`pointerMask`), or every bit of a count.
+        var mask = RetainerSearch.pointerMask
     }
 
     /// How a node was reached: the node it was reached from (-1 for a start), the field, the kind, and the words
@@ -511,8 +514,12 @@ final class RetainerSearch {
         }
         let stride = max(1, (layout.size + layout.alignMask) & ~layout.alignMask)
         let start = storage + UInt((32 + layout.alignMask) & ~layout.alignMask)
+        // The count too, read again with the rest: an element past a count that shrank meanwhile still holds the
+        // address it last held, and the object now at that address (freed, and made anew by another thread) is not
+        // in the array (a race test saw `objects[20] › Item.payload` that no array held).
         trail.append(Dereference(at: source, value: word))
-        defer { trail.removeLast() }
+        trail.append(Dereference(at: storage + 16, value: count, mask: .max))
+        defer { trail.removeLast(2) }
         let perChunk = max(1, 65_536 / stride)
         var index = 0
         while index < Int(count) {
@@ -624,7 +631,7 @@ final class RetainerSearch {
         guard let reader = decoder?.reader else { return false }
         for reach in foundTrail {
             for reference in trails[reach.trail] {
-                guard let now = reader.word(reference.at), Self.pointerMask & now == Self.pointerMask & reference.value else { return false }
+                guard let now = reader.word(reference.at), reference.mask & now == reference.mask & reference.value else { return false }
             }
         }
         return true
