@@ -221,7 +221,8 @@ package final class InspectorServer: Sendable {
     }
 
     private func evictIdleSessions() {
-        let idle = sessions.evict(idleFor: options.evictAfter)
+        // A run whose last picture is not written yet stays until it is, so "its picture stays on disk" is true when said.
+        let idle = sessions.evict(idleFor: options.evictAfter, sparing: renders.unfinished())
         for header in idle {
             log(
                 "\(StatusLine.name(app: header.app, run: header.run)) evicted from memory after \(Seconds(options.evictAfter)) without a connection; its recording and picture stay on disk"

@@ -59,6 +59,8 @@ import Testing
         _ = table.takeChangedRuns()
 
         #expect(table.evict(idleFor: 60, now: t0.addingTimeInterval(59)).isEmpty)
+        // A run whose picture is still being drawn is spared until a later pass.
+        #expect(table.evict(idleFor: 60, sparing: ["quiet"], now: t0.addingTimeInterval(60)).isEmpty)
         #expect(table.evict(idleFor: 60, now: t0.addingTimeInterval(60)).map(\.run) == ["quiet"])
         let (changed, gone) = table.takeChangedRuns()
         #expect(changed.isEmpty)

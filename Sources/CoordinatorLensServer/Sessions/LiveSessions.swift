@@ -235,10 +235,10 @@ package final class LiveSessions: Sendable {
         table.withLockedValue { $0.takeEvictedForRoom() }
     }
 
-    /// Drops sessions with no connection and no activity for `seconds`; returns their session lines.
-    func evict(idleFor seconds: Double, now: Date = Date()) -> [SessionHeader] {
+    /// Drops sessions with no connection and no activity for `seconds`, except `spared` runs; returns their session lines.
+    func evict(idleFor seconds: Double, sparing spared: Set<String> = [], now: Date = Date()) -> [SessionHeader] {
         table.withLockedValue { table in
-            let gone = table.evict(idleFor: seconds, now: now)
+            let gone = table.evict(idleFor: seconds, sparing: spared, now: now)
             shown.withLockedValue { $0.forget(gone.map(\.run)) }
             return gone
         }

@@ -27,7 +27,8 @@ final class RenderQueue: Sendable {
         var turn: [String: Int] = [:]
         var turns = 0
         var restUntil: [String: Date] = [:]
-        var busy = false
+        /// The run being drawn now, if any.
+        var drawing: String?
         var stopped = false
         /// Set once the server stops: resting pictures are drawn at once.
         var hurry = false
@@ -72,12 +73,17 @@ final class RenderQueue: Sendable {
         }
     }
 
+    /// The runs whose newest picture is not on disk yet: waiting, or being drawn.
+    func unfinished() -> Set<String> {
+        state.withLockedValue { state in Set(state.waiting.keys).union(state.drawing.map { [$0] } ?? []) }
+    }
+
     /// Waits until nothing is waiting or being drawn, or until `deadline`; returns whether everything was drawn.
     @discardableResult
     func drain(by deadline: Date = .distantFuture) -> Bool {
         state.withLockedValue { $0.hurry = true }
         return state.wait { state in
-            if state.waiting.isEmpty && !state.busy { return .found(true) }
+            if state.waiting.isEmpty && state.drawing == nil { return .found(true) }
             return Date() < deadline ? .waiting(until: deadline) : .found(false)
         }
     }
@@ -95,7 +101,7 @@ final class RenderQueue: Sendable {
                     return .waiting(until: state.waiting.keys.compactMap { state.restUntil[$0] }.min())
                 }
                 state.waiting[next.key] = nil
-                state.busy = true
+                state.drawing = next.key
                 return .found(next)
             }
             guard let next = picked else { return }
@@ -113,7 +119,7 @@ final class RenderQueue: Sendable {
                 state.turns += 1
                 state.turn[next.key] = state.turns
                 state.restUntil[next.key] = took > Self.slowPicture ? Date().addingTimeInterval(took * Self.restFactor) : nil
-                state.busy = false
+                state.drawing = nil
             }
             if let note { log(note) }
         }

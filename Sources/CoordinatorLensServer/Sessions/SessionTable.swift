@@ -334,10 +334,10 @@ package struct SessionTable: Sendable {
         return evictedForRoom
     }
 
-    /// Drops sessions with no connection and no activity for `seconds`; returns their session lines.
-    package mutating func evict(idleFor seconds: Double, now: Date) -> [SessionHeader] {
+    /// Drops sessions with no connection and no activity for `seconds`, except `spared` runs; returns their session lines.
+    package mutating func evict(idleFor seconds: Double, sparing spared: Set<String> = [], now: Date) -> [SessionHeader] {
         let gone = order.compactMap { run -> SessionHeader? in
-            guard let entry = entries[run], entry.connections == 0, now.timeIntervalSince(entry.lastActivity) >= seconds
+            guard !spared.contains(run), let entry = entries[run], entry.connections == 0, now.timeIntervalSince(entry.lastActivity) >= seconds
             else { return nil }
             return entry.tree.header
         }
