@@ -45,10 +45,16 @@ SAME = 0.001
 # fails saying so.
 REGION = r"^\$s\d+coordlens_bench\d+instructionCountedRegion\w*F$"
 WRITER_PROCESS = r"^\$s16CoordinatorTrace13SessionWriterC7process\w*RawEventVF$"
+# The reader's second thread: splits, decodes and batches a region of lines (a private method: its name carries a
+# discriminator).
+REGION_DECODER_RUN = r"^\$s15CoordinatorLens13RegionDecoderC3run\w*LLyyF$"
+# Groups counted on another thread than the bench's own: callgrind collects inside that thread's function and writes
+# one dump at the end.
+THREAD_GROUPS = {"writer": WRITER_PROCESS, "reader": REGION_DECODER_RUN}
 
-GROUPS = ["empty", "hook", "writer", "decode", "check", "diff", "dot", "page"]
+GROUPS = ["empty", "hook", "writer", "decode", "reader", "check", "diff", "dot", "page"]
 # Roughly how many instructions each group runs under callgrind, counted or not (millions).
-COST = {"diff": 1850, "dot": 1540, "page": 1280, "decode": 700, "check": 450, "writer": 200, "hook": 150, "empty": 1}
+COST = {"diff": 1850, "dot": 1540, "page": 1280, "decode": 700, "reader": 250, "check": 450, "writer": 200, "hook": 150, "empty": 1}
 
 # What each figure counts, for the table.
 DESCRIPTIONS = {
@@ -63,6 +69,7 @@ DESCRIPTIONS = {
     "writer.encode": "writer thread: encode one event (add/bind/dismiss/remove/deinit/mark mix)",
     "decode.apply": "decode + apply, per event of a 100,000-event recording",
     "decode.apply.sites": "the same with a call site on every event",
+    "decode.region": "the reader's second thread: split, decode and batch, per event of a 100,000-event recording",
     "check": "check of a 100,000-event recording (one thread), whole",
     "diff": "diff of two 100,000-coordinator runs, whole",
     "dot": "DOT text of 20,000 coordinators (--all), whole",
@@ -84,12 +91,12 @@ def symbol(bench, pattern):
 
 def callgrind_command(bench, group, out_file):
     region = symbol(bench, REGION)
-    toggle = symbol(bench, WRITER_PROCESS) if group == "writer" else region
+    toggle = symbol(bench, THREAD_GROUPS[group]) if group in THREAD_GROUPS else region
     command = [
         shutil.which("valgrind") or "valgrind", "--tool=callgrind", "--callgrind-out-file=" + out_file, "--collect-atstart=no",
         "--toggle-collect=" + toggle, "--dump-instr=no", "--compress-strings=no", "--compress-pos=no",
     ]
-    if group != "writer":
+    if group not in THREAD_GROUPS:
         command.append("--dump-after=" + region)
     return command
 
@@ -127,7 +134,7 @@ def run_group(bench, group, folder, inputs, profile=False):
             return [], seconds
     if not regions:
         raise RuntimeError(f"group {group} named no region:\n{result.stdout}")
-    if group == "writer":
+    if group in THREAD_GROUPS:
         dumps = [out_file]
     else:
         numbered = [name for name in os.listdir(folder) if re.fullmatch(re.escape(group) + r"\.out\.\d+", name)]
@@ -138,7 +145,7 @@ def run_group(bench, group, folder, inputs, profile=False):
     for (name, operations), dump in zip(regions, dumps):
         instructions = totals(dump)
         if instructions <= 0:
-            where = "SessionWriter.process" if group == "writer" else "instructionCountedRegion"
+            where = {"writer": "SessionWriter.process", "reader": "RegionDecoder.run"}.get(group, "instructionCountedRegion")
             raise RuntimeError(f"{name}: callgrind counted nothing in {where}; if it was renamed or inlined, update scripts/bench_check.py")
         counted.append((name, operations, instructions))
         if profile:
@@ -213,8 +220,8 @@ def measure(bench, groups, jobs, profile=False):
         if group == "empty":
             continue
         for name, operations, instructions in results[group]:
-            # The writer's count is the encoding function's own, with no region around it to take off.
-            fixed = 0 if group == "writer" else empty
+            # A thread group's count is its function's own, with no region around it to take off.
+            fixed = 0 if group in THREAD_GROUPS else empty
             figures[name] = (instructions - fixed) / operations
             raw[name] = (instructions, operations)
     return figures, raw, empty, timings

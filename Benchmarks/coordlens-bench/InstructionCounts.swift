@@ -39,7 +39,7 @@ func countedRegion(_ name: String, operations: Int, _ body: () -> Void) {
 }
 
 /// The groups `make bench-check` runs, each a process of its own under callgrind.
-let instructionCountGroups = ["empty", "hook", "writer", "decode", "check", "diff", "dot", "page"]
+let instructionCountGroups = ["empty", "hook", "writer", "decode", "reader", "check", "diff", "dot", "page"]
 
 /// The recordings the decoding groups read, written by `count-inputs DIR` in a normal run before the groups run under
 /// callgrind, where making them would take most of the time.
@@ -66,6 +66,7 @@ func countInstructions(_ group: String, inputs: String) throws {
     case "empty": countedRegion("empty", operations: 1) {}
     case "hook": countHookCalls()
     case "writer": countWriterEncoding()
+    case "reader": try countRegionDecoding(inputs)
     case "decode": try countDecoding(inputs)
     case "check": try countCheck(inputs)
     case "diff": countDiff()
@@ -269,6 +270,34 @@ private func countDecoding(_ inputs: String) throws {
         }
         precondition(tree?.eventCount == count && tree?.diagnostics.isEmpty == true, "the recording did not decode cleanly")
     }
+}
+
+/// The reader's second thread on a fixed 100,000-event recording read as the command line reads it (1 MiB chunks):
+/// callgrind collects inside `RegionDecoder.run` only (`scripts/bench_check.py`), so the figure is that thread's
+/// splitting, decoding and batching, which `check`'s figure, on one thread, leaves out.
+private func countRegionDecoding(_ inputs: String) throws {
+    let count = 100_000
+    let bytes = try readRecording(inputs, sitesEverywhere: false)
+    var reader = StreamReader()
+    reader.concurrentRegionBytes = 1 << 18
+    var records = 0
+    bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            let end = min(offset + (1 << 20), raw.count)
+            reader.consume(UnsafeRawBufferPointer(rebasing: raw[offset..<end])) { item, _ in
+                if case .record = item { records += 1 }
+            }
+            offset = end
+        }
+        reader.finish { item, _ in
+            if case .record = item { records += 1 }
+        }
+    }
+    precondition(records == count, "the recording did not read cleanly")
+    precondition(reader.regionsDecodedElsewhere > 0, "no region was decoded on the second thread")
+    countedRegion("decode.region", operations: count) {}
+    exit(0)
 }
 
 /// `check` of a 100,000-event recording, as `check-child` does it (1 MiB chunks, the tree kept, judged, the text

@@ -139,7 +139,7 @@ final class RegionDecoder: @unchecked Sendable {
             },
             { line, number in
                 let place = RegionLinePlace(offset: start.distance(to: UnsafeRawPointer(line.baseAddress!)), count: line.count)
-                tracker.items(EventDecoder.decode(line, lineNumber: number, strings: &strings), line: number) { item, withBytes in
+                tracker.itemsApart(EventDecoder.decode(line, lineNumber: number, strings: &strings), line: number) { item, withBytes in
                     batch.append(item, at: withBytes ? place : RegionLinePlace(offset: 0, count: 0), handingFullTo: handoff)
                 }
             })
