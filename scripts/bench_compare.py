@@ -11,7 +11,8 @@ its own coordlens. Each line of this tree's output is printed with every number 
 
 BENCH_ARGS picks coordlens-bench's figures as `coordlens-bench` does (`decode check hook`, ...); the browser and flood
 benches run only when BENCH_ARGS is empty. --counts also prints `make bench-check`'s instruction counts of both trees,
-counted by this tree's scenarios built against BASE's sources (when they still compile there).
+counted by this tree's scenarios built against BASE's sources (when they still compile there). The decode+apply figures
+of record (a fresh process per run) are measured in BASE by this tree's DecodeRuns.swift, built the same way.
 """
 
 import argparse
@@ -185,31 +186,37 @@ def compare(base_rounds, head_rounds):
     return out
 
 
-def counts_base_bench(base_commit):
-    """BASE's sources with this tree's coordlens-bench in them, built, so both trees are counted by the same scenarios;
-    None when those scenarios do not compile against BASE."""
+# This tree's files that BASE's bench is built with too, so both trees are measured by the same code: the instruction
+# counts' scenarios and the decode+apply figures of record (a fresh process per run), each with the call main.swift
+# makes to run its commands.
+SHARED_FILES = {"InstructionCounts.swift": "try runInstructionCountCommand()", "DecodeRuns.swift": "try runDecodeCommand()"}
+
+
+def shared_base_bench(base_commit):
+    """BASE's sources with this tree's shared bench files in them, built; None when those do not compile against BASE."""
     copy = os.path.join(ROOT, ".build-compare", base_commit[:12] + "-counts")
     if not os.path.exists(os.path.join(copy, "Package.swift")):
         os.makedirs(copy, exist_ok=True)
         archive = subprocess.Popen(["git", "archive", base_commit], cwd=ROOT, stdout=subprocess.PIPE)
         subprocess.run(["tar", "-x", "-C", copy], stdin=archive.stdout, check=True)
         archive.wait()
-    # This tree's scenarios, and one line in BASE's main.swift that runs them; BASE's own helpers (the generated
-    # recordings, trees and snapshots) build their inputs.
+    # BASE's own helpers (the generated recordings, trees and snapshots) build the inputs.
     bench = os.path.join(copy, "Benchmarks", "coordlens-bench")
-    shutil.copy(os.path.join(ROOT, "Benchmarks", "coordlens-bench", "InstructionCounts.swift"), bench)
     main_swift = os.path.join(bench, "main.swift")
     text = open(main_swift).read()
-    if "runInstructionCountCommand()" not in text:
-        anchor = "let wanted = Set(CommandLine.arguments.dropFirst())"
-        if anchor not in text:
-            say("BASE's coordlens-bench/main.swift has no place for the count command: no instruction counts for BASE")
-            return None
-        open(main_swift, "w").write(text.replace(anchor, "try runInstructionCountCommand()\n" + anchor, 1))
+    anchor = "let wanted = Set(CommandLine.arguments.dropFirst())"
+    for name, call in SHARED_FILES.items():
+        shutil.copy(os.path.join(ROOT, "Benchmarks", "coordlens-bench", name), bench)
+        if call not in text:
+            if anchor not in text:
+                say("BASE's coordlens-bench/main.swift has no place for the shared commands: no shared figures for BASE")
+                return None
+            text = text.replace(anchor, call + "\n" + anchor, 1)
+    open(main_swift, "w").write(text)
     try:
         binaries = build(copy, os.path.join(copy, ".build-bench"), ["coordlens-bench"])
     except RuntimeError:
-        say("this tree's count scenarios do not compile against BASE's sources: no instruction counts for BASE")
+        say("this tree's shared bench files do not compile against BASE's sources: no shared figures for BASE")
         return None
     return os.path.join(binaries, "coordlens-bench")
 
@@ -264,6 +271,10 @@ def main():
     except RuntimeError as error:
         say(str(error))
         return 1
+    # The decode+apply figures of record run in BASE through this tree's DecodeRuns.swift: BASE's own bench may measure
+    # them another way (before, five runs back to back in one process).
+    decode = not arguments.bench_args or "decode" in arguments.bench_args
+    base_shared = shared_base_bench(base_commit) if decode or arguments.counts else None
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
     log_path = os.path.join(ROOT, ".build-compare", f"log-{stamp}.txt")
@@ -271,7 +282,10 @@ def main():
     with open(log_path, "w") as log:
         for round_number in range(arguments.rounds):
             say(f"round {round_number + 1} of {arguments.rounds}: BASE's bench")
-            base_rounds.append(run_side(base_tree, base_binaries, arguments.bench_args, browser, log))
+            base_lines = run_side(base_tree, base_binaries, arguments.bench_args, browser, log)
+            if decode and base_shared:
+                base_lines += run_side(base_tree, os.path.dirname(base_shared), ["decode-figures"], False, log)
+            base_rounds.append(base_lines)
             say(f"round {round_number + 1} of {arguments.rounds}: this tree's bench")
             head_rounds.append(run_side(ROOT, head_binaries, arguments.bench_args, browser, log))
 
@@ -284,10 +298,8 @@ def main():
     for line in compare(base_rounds, head_rounds):
         print(line)
 
-    if arguments.counts:
-        base_counting = counts_base_bench(base_commit)
-        if base_counting:
-            print_counts(base_counting, os.path.join(head_binaries, "coordlens-bench"))
+    if arguments.counts and base_shared:
+        print_counts(base_shared, os.path.join(head_binaries, "coordlens-bench"))
     return 0
 
 

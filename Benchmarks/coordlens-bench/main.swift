@@ -107,101 +107,38 @@ func generatedRecording(events count: Int, sitesEverywhere: Bool = false) -> [UI
     return Array(text.utf8)
 }
 
-/// Decode + apply throughput on a generated file of a million events, read back from disk as a user's file would be.
-func decodeThroughput(applying: Bool = true, sitesEverywhere: Bool = false) throws {
+/// Decode (and apply) of a generated file of a million events, read back from disk as a user's file would be, five
+/// runs back to back in this process. The figures of record run each in a fresh process (`DecodeRuns.swift`); this
+/// one is kept for the decoder alone, and to show what a heap left by the run before does to the tree's.
+func decodeBackToBack(applying: Bool = true) throws {
     let count = 1_000_000
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-bench-\(getpid()).ndjson")
-    try Data(generatedRecording(events: count, sitesEverywhere: sitesEverywhere)).write(to: path)
-    defer { try? FileManager.default.removeItem(at: path) }
-    let bytes = try Data(contentsOf: path)
-    let floor = lineCountFloor(path.path)
-    var rates: [Double] = []
-    var coordinators = 0
-    for _ in 0..<5 {
-        let start = nanos()
-        var tree: SessionTree?
-        let noApply = !applying
-        var splitter = LineSplitter()
-        var strings = StringInterner()
-        bytes.withUnsafeBytes { raw in
-            splitter.feed(raw) { line, number in
-                switch EventDecoder.decode(line, lineNumber: number, strings: &strings) {
-                case .session(let header, _): tree = SessionTree(header: header)
-                case .record(let record): if !noApply { tree?.apply(record) }
-                case .malformed(let diagnostic): tree?.report(diagnostic)
-                case .blank: break
-                }
-            }
-        }
-        let seconds = Double(nanos() - start) / 1e9
-        precondition(noApply || (tree?.eventCount == count && tree?.diagnostics.isEmpty == true), "bench file did not decode cleanly")
-        coordinators = tree?.all.count ?? 0
-        rates.append(Double(count) / seconds)
-    }
-    print(
-        String(
-            format: (applying ? "decode+apply" : "decode alone") + (sitesEverywhere ? ", a call site on every event" : "")
-                + " on one thread, its CPU time: median %.2f M events/s (min %.2f, max %.2f) over 5 runs of a %.0f MB, %d-event file with %d coordinators; wc -l of the same file %.0f M lines/s; was %@  [no target of its own]",
-            median(rates) / 1e6, rates.min()! / 1e6, rates.max()! / 1e6, Double(bytes.count) / 1e6, count, coordinators,
-            Double(count) / floor / 1e6, applying && !sitesEverywhere ? "2.0 M/s" : "(not measured)"))
-}
-
-/// Decode + apply as the command line reads a file: 1 MiB chunks through `StreamReader`, each record applied to the
-/// session's tree, on two threads (the reader's second thread decodes) against one, in turn. Wall time, since two
-/// threads share the work; the CPU time of the whole process is shown beside it.
-func readThroughput() throws {
-    let count = 1_000_000
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-bench-read-\(getpid()).ndjson")
     try Data(generatedRecording(events: count)).write(to: path)
     defer { try? FileManager.default.removeItem(at: path) }
-    let bytes = try Data(contentsOf: path)
-    let floor = lineCountFloor(path.path)
-    func processCPU() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-    func read(concurrently: Bool) -> (rate: Double, cpu: Double) {
-        let start = wallNanos()
-        let cpuStart = processCPU()
-        var reader = StreamReader()
-        if !concurrently { reader.concurrentRegionBytes = .max }
-        var tree: SessionTree?
-        func take(_ item: StreamReader.Item, _: UnsafeBufferPointer<UInt8>) {
-            switch item {
-            case .session(let header, _): tree = SessionTree(header: header)
-            case .record(let record, _): tree?.apply(record)
-            case .malformed(let diagnostic, _), .overlong(let diagnostic, _): tree?.report(diagnostic)
-            case .inventedSession: break
-            }
-        }
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let end = min(offset + (1 << 20), raw.count)
-                reader.consume(UnsafeRawBufferPointer(rebasing: raw[offset..<end]), take)
-                offset = end
-            }
-            reader.finish(take)
-        }
-        let seconds = Double(wallNanos() - start) / 1e9
-        precondition(tree?.eventCount == count && tree?.diagnostics.isEmpty == true, "bench file did not read cleanly")
-        return (Double(count) / seconds, processCPU() - cpuStart)
-    }
-    var two: [(rate: Double, cpu: Double)] = []
-    var one: [(rate: Double, cpu: Double)] = []
+    let bytes = [UInt8](try Data(contentsOf: path))
+    var rates: [Double] = []
     for _ in 0..<5 {
-        two.append(read(concurrently: true))
-        one.append(read(concurrently: false))
+        if applying {
+            rates.append(DecodeRun.oneThread.measure(bytes, events: count).rate)
+            continue
+        }
+        let start = nanos()
+        var splitter = LineSplitter()
+        var strings = StringInterner()
+        var records = 0
+        bytes.withUnsafeBytes { raw in
+            splitter.feed(raw) { line, number in
+                if case .record = EventDecoder.decode(line, lineNumber: number, strings: &strings) { records += 1 }
+            }
+        }
+        precondition(records == count, "bench file did not decode cleanly")
+        rates.append(Double(count) / (Double(nanos() - start) / 1e9))
     }
-    let rates = two.map(\.rate)
     print(
         String(
-            format:
-                "decode+apply as the command line reads a file (1 MiB chunks, the reader's second thread decoding): median %.2f M events/s wall (min %.2f, max %.2f), %.3f s CPU of both threads; one thread, in turn: %.2f M events/s wall, %.3f s CPU; 5 runs each of a %.0f MB, %d-event file; wc -l of the same file %.0f M lines/s; was 2.0 M/s  %@",
-            median(rates) / 1e6, rates.min()! / 1e6, rates.max()! / 1e6, median(two.map(\.cpu)), median(one.map(\.rate)) / 1e6,
-            median(one.map(\.cpu)), Double(bytes.count) / 1e6, count, Double(count) / floor / 1e6,
-            targetNote(median(rates), 5e6, "≥ 5 M events/s", lowerIsBetter: false)))
+            format: (applying ? "decode+apply back to back in one process" : "decode alone")
+                + " on one thread, its CPU time: median %.2f M events/s (min %.2f, max %.2f) over 5 runs of a %.0f MB, %d-event file  [no target of its own]",
+            median(rates) / 1e6, rates.min()! / 1e6, rates.max()! / 1e6, Double(bytes.count) / 1e6, count))
 }
 
 /// Exactly `count` coordinators: App → tabs → 200 features each (8 types), every 10th feature with a 5-deep chain;
@@ -354,6 +291,7 @@ func hostileShapes() {
 
 // `count-inputs DIR`, then `count GROUP DIR`: `make bench-check`'s instruction counts (InstructionCounts.swift).
 try runInstructionCountCommand()
+try runDecodeCommand()
 // `coordlens-bench [hook|hook-ratios|sweep|stalls|drain|hold|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 // The child processes of the `check` figure.
@@ -381,13 +319,13 @@ if wanted.contains("drain-listen") { try drainFigures(only: "listen") }
 if wanted.isEmpty || wanted.contains("hold") { intakeHold() }
 if wanted.isEmpty || wanted.contains("growth") { growthTime() }
 if wanted.isEmpty || wanted.contains("decode") {
-    try readThroughput()
-    try decodeThroughput()
+    try decodeFigures()
+    try decodeBackToBack()
 }
 // The decoder alone, without the tree, to tell which of the two a change in the figure above comes from.
-if wanted.contains("decode-only") { try decodeThroughput(applying: false) }
-// What the hook really writes: the call site, path included, on every line (the figure above has it on adds only).
-if wanted.isEmpty || wanted.contains("decode-sites") { try decodeThroughput(sitesEverywhere: true) }
+if wanted.contains("decode-only") { try decodeBackToBack(applying: false) }
+// What the hook really writes: the call site, path included, on every line (the figures above have it on adds only).
+if wanted.isEmpty || wanted.contains("decode-sites") { try decodeFigures(sitesEverywhere: true) }
 if wanted.isEmpty || wanted.contains("decoder-ratio") { decoderVersusFoundation() }
 if wanted.isEmpty || wanted.contains("diff") { diffTime() }
 if wanted.isEmpty || wanted.contains("diff-1m") { diffOfMillions() }
