@@ -23,19 +23,7 @@ enum DecodeRun: String, CaseIterable {
         switch self {
         case .oneThread, .oneThreadSites:
             let start = nanos()
-            var tree: SessionTree?
-            var splitter = LineSplitter()
-            var strings = StringInterner()
-            bytes.withUnsafeBytes { raw in
-                splitter.feed(raw) { line, number in
-                    switch EventDecoder.decode(line, lineNumber: number, strings: &strings) {
-                    case .session(let header, _): tree = SessionTree(header: header)
-                    case .record(let record): tree?.apply(record)
-                    case .malformed(let diagnostic): tree?.report(diagnostic)
-                    case .blank: break
-                    }
-                }
-            }
+            let tree = decodeAndApply(bytes)
             let seconds = Double(nanos() - start) / 1e9
             precondition(tree?.eventCount == count && tree?.diagnostics.isEmpty == true, "bench file did not decode cleanly")
             return (Double(count) / seconds, seconds)
@@ -67,6 +55,25 @@ enum DecodeRun: String, CaseIterable {
             return (Double(count) / seconds, processCPUTime() - cpuStart)
         }
     }
+}
+
+/// `bytes` split and decoded on this thread, each record applied to its session's tree: what the one-thread figures
+/// time and `decode.apply` counts.
+func decodeAndApply(_ bytes: [UInt8]) -> SessionTree? {
+    var tree: SessionTree?
+    var splitter = LineSplitter()
+    var strings = StringInterner()
+    bytes.withUnsafeBytes { raw in
+        splitter.feed(raw) { line, number in
+            switch EventDecoder.decode(line, lineNumber: number, strings: &strings) {
+            case .session(let header, _): tree = SessionTree(header: header)
+            case .record(let record): tree?.apply(record)
+            case .malformed(let diagnostic): tree?.report(diagnostic)
+            case .blank: break
+            }
+        }
+    }
+    return tree
 }
 
 /// CPU seconds of the whole process, every thread.

@@ -254,20 +254,7 @@ private func countDecoding(_ inputs: String) throws {
         let count = 100_000
         let bytes = try readRecording(inputs, sitesEverywhere: sitesEverywhere)
         var tree: SessionTree?
-        countedRegion(sitesEverywhere ? "decode.apply.sites" : "decode.apply", operations: count) {
-            var splitter = LineSplitter()
-            var strings = StringInterner()
-            bytes.withUnsafeBytes { raw in
-                splitter.feed(raw) { line, number in
-                    switch EventDecoder.decode(line, lineNumber: number, strings: &strings) {
-                    case .session(let header, _): tree = SessionTree(header: header)
-                    case .record(let record): tree?.apply(record)
-                    case .malformed(let diagnostic): tree?.report(diagnostic)
-                    case .blank: break
-                    }
-                }
-            }
-        }
+        countedRegion(sitesEverywhere ? "decode.apply.sites" : "decode.apply", operations: count) { tree = decodeAndApply(bytes) }
         precondition(tree?.eventCount == count && tree?.diagnostics.isEmpty == true, "the recording did not decode cleanly")
     }
 }
