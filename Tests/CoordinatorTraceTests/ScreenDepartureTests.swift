@@ -191,4 +191,33 @@ private final class OwningCoordinator {
         #expect(snapshot.node(2)?.shownAgain?.count == 1)
         #expect(snapshot.node(3)?.verdict == .alive)
     }
+
+    /// Past the registry's pruning of departed screens (once 64 are kept, then whenever their number doubles), the
+    /// freed ones are forgotten and the living ones still bring their coordinators back when they appear again.
+    @Test func departedScreensArePrunedWithoutLosingTheLivingOnes() throws {
+        let tracer = Tracer()
+        let sink = MemorySink()
+        let options = TraceOptions(grace: 0.05, retainerSearch: RetainerSearchOptions(isEnabled: false))
+        tracer.start(app: "Many", sink: sink, options: options)
+        let root = Coordinator()
+        tracer.added(root, to: nil)
+        let children = (0..<300).map { _ in Coordinator() }
+        var screens: [Screen?] = children.map { _ in Screen() }
+        for (child, screen) in zip(children, screens) {
+            tracer.added(child, to: root)
+            tracer.bind(child, to: screen!)
+        }
+        for index in screens.indices {
+            tracer.screenLeft(screens[index]!)
+            // Two in three are freed once they left, so each pruning pass finds lists to drop.
+            if index % 3 != 0 { screens[index] = nil }
+        }
+        for index in stride(from: 0, to: screens.count, by: 3) { tracer.screenAppeared(screens[index]!) }
+        tracer.end()
+        withExtendedLifetime((root, children, screens)) {}
+
+        let snapshot = try session(from: sink).snapshot(grace: 0.05)
+        let shownAgain = children.indices.filter { (snapshot.node(CoordinatorID($0 + 2))?.shownAgain?.count ?? 0) == 1 }
+        #expect(shownAgain == Array(stride(from: 0, to: children.count, by: 3)))
+    }
 }
