@@ -7,11 +7,9 @@ import Foundation
 /// the heap the run before left, and whether glibc's malloc gave that memory back to the system (to be faulted in
 /// again) or kept it depends on thresholds it raises after the largest block freed so far, not on the run's own work.
 /// A user's `coordlens check` reads one file in a fresh process; so does each run here.
-enum DecodeRun: String, CaseIterable {
+enum DecodeRun: String {
     /// Lines split and decoded on the calling thread, each record applied: that thread's CPU time.
     case oneThread = "one-thread"
-    /// As `oneThread`, with a call site on every line.
-    case oneThreadSites = "one-thread-sites"
     /// As the command line reads a file: 1 MiB chunks through `StreamReader`, its second thread decoding; wall time
     /// and the process's CPU time.
     case reader
@@ -21,7 +19,7 @@ enum DecodeRun: String, CaseIterable {
     /// Events per second, and the CPU seconds it took (of the measuring thread, or of the whole process for readers).
     func measure(_ bytes: [UInt8], events count: Int) -> (rate: Double, cpu: Double) {
         switch self {
-        case .oneThread, .oneThreadSites:
+        case .oneThread:
             let start = nanos()
             let tree = decodeAndApply(bytes)
             let seconds = Double(nanos() - start) / 1e9
@@ -108,7 +106,7 @@ func decodeFigures(sitesEverywhere: Bool = false) throws {
                 median(one.map(\.cpu)), megabytes, count, Double(count) / floor / 1e6,
                 targetNote(median(rates), 5e6, "≥ 5 M events/s", lowerIsBetter: false)))
     }
-    let rates = decodeRunsInFreshProcesses(sitesEverywhere ? .oneThreadSites : .oneThread, path: path, events: count).map(\.rate)
+    let rates = decodeRunsInFreshProcesses(.oneThread, path: path, events: count).map(\.rate)
     print(
         String(
             format: "decode+apply on one thread" + (sitesEverywhere ? ", a call site on every event" : "")
