@@ -95,4 +95,21 @@ import Testing
         #expect(check.standardOutput.components(separatedBy: "RETAINED ").count == 3, "\(check.standardOutput)")
         #expect(check.standardOutput.contains("2 retained in 1 session"), "\(check.standardOutput)")
     }
+
+    /// An app that quits with `exit` right after a leak, without `end()` and with other threads busy: the hook writes
+    /// what it had queued on the way out (the whole run had come and gone within the writer's first tick, and the
+    /// recording was empty), so the flows done just before are undecided rather than lost, and a step added before
+    /// its onboarding flow sits under it.
+    @Test func anAppThatQuitsRightAfterALeakKeepsItsRecording() async throws {
+        let run = try await Self.run(environment: ["STRANGER_QUIT": "1"])
+        let onboarding = try run.node("OnboardingCoordinator")
+        #expect(try run.node("WelcomeStepCoordinator").parent == onboarding.id)
+        #expect(try run.node("SettingsFlowCoordinator").verdict == .pending)
+        #expect(try run.node("ComposerCoordinator").verdict == .pending)
+        #expect(try run.node("RoomCoordinator").verdict == .released)
+
+        let check = try BuiltProduct.coordlens.run(["check", run.recording])
+        #expect(check.standardOutput.contains("the app stopped without end()"), "\(check.standardOutput)")
+        #expect(check.standardOutput.contains("2 undecided in 1 session"), "\(check.standardOutput)")
+    }
 }

@@ -46,6 +46,7 @@ public final class Tracer: @unchecked Sendable {
         }
         writer.start()
         previous?.hand()
+        ExitFlush.register(self)
     }
 
     /// What the current or last session produced and reported as dropped, as of its writer's last tick (exact after

@@ -5,7 +5,9 @@ import Foundation
 // driven through one session as a UI test would and recorded to the file named by the first argument. Two flows leak
 // on purpose: the composer (home's view model keeps the subscription whose handler took it) and settings (a swipe-down
 // leaves its completion in the router). STRANGER_SEARCH=off turns the hook's retainer search off, to check the app's
-// own verdicts. Prints each `held` line of the recording as a chain, one per line.
+// own verdicts. STRANGER_QUIT=1 quits with `exit` right after the settings leak and an onboarding flow whose first step
+// is added before the flow itself, without `end()`, loaders busy. Prints each `held` line of the recording as a
+// chain, one per line.
 guard CommandLine.arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: StrangerCombineApp RECORDING.ndjson\n".utf8))
     exit(2)
@@ -37,6 +39,17 @@ child(ComposerCoordinator.self, of: home).close()  // Send.
 home.viewModel.userTapped(.settings)
 home.router.presentedSheetWasSwipedDown()
 app.environment.lastSyncError = SyncError(code: 503, message: "homeserver unavailable", retryAfter: 5)
+
+if ProcessInfo.processInfo.environment["STRANGER_QUIT"] == "1" {
+    // Children before their parent: the onboarding flow fills its first step before the app shows it.
+    final class OnboardingCoordinator: BaseCoordinator {}
+    final class WelcomeStepCoordinator: BaseCoordinator {}
+    let onboarding = OnboardingCoordinator()
+    onboarding.addChild(WelcomeStepCoordinator())
+    app.addChild(onboarding)
+    let loaders = CacheLoaders(app.environment.thumbnails)
+    withExtendedLifetime(loaders) { exit(0) }
+}
 
 home.viewModel.userTapped(.search)
 home.search.userTappedCancel()
