@@ -120,4 +120,22 @@ import Testing
         #expect(second.tag != first.tag && !second.isHeld(byClientSending: tag), "a new build has a new tag")
         #expect(PageAnswer(InspectorPage.Response.text(503, "busy")).tag == nil)
     }
+
+    @Test func anAnswerOfALiveRunStopsStandingWhenItsVerdictCountsMoveWithoutANewLine() {
+        let answers = SharedAnswers()
+        let pending = SharedAnswers.Stamp(version: 4, verdictChanges: 1, ticking: true)
+        _ = answers.request(Self.model, stamp: pending, deliver: { _ in })
+        answers.finish(Self.model, Self.answer("pending"), stamp: pending)
+        guard case .ready = answers.request(Self.model, stamp: pending, deliver: { _ in }) else {
+            Issue.record("a live run's answer stands a moment while nothing moved")
+            return
+        }
+        // The feed has just announced the coordinator retained (its grace ran out): the answer built a moment before
+        // still says pending, and a page asking now must not be handed it.
+        let retained = SharedAnswers.Stamp(version: 4, verdictChanges: 2, ticking: true)
+        guard case .build = answers.request(Self.model, stamp: retained, deliver: { _ in }) else {
+            Issue.record("the counts moved: the answer is built again")
+            return
+        }
+    }
 }

@@ -62,18 +62,18 @@ final class InspectorPage: Sendable {
             let summaries = sessions.snapshots(grace: grace).map { SessionSummary($0, context: context) }
             return json(summaries)
         case .tree(let view):
-            guard let (_, snapshot) = judged(view) else { return unknownRun(view.run) }
+            guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
             do {
                 let svg = try SnapshotRenderer.render(paths.applied(to: snapshot), format: .svg, options: pictureOptions(view))
-                return Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq)
+                return Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq, headers: [Self.judgedHeader(live)])
             } catch {
                 return .text(500, "render failed: \(error)")
             }
         case .layout(let view):
-            guard let (_, snapshot) = judged(view) else { return unknownRun(view.run) }
+            guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
             do {
                 let layout = try LayoutJSON.encode(paths.applied(to: snapshot), options: pictureOptions(view))
-                return Response(status: 200, contentType: "application/json", body: layout, seq: snapshot.lastSeq)
+                return Response(status: 200, contentType: "application/json", body: layout, seq: snapshot.lastSeq, headers: [Self.judgedHeader(live)])
             } catch {
                 return .text(500, "layout failed: \(error)")
             }
@@ -82,7 +82,7 @@ final class InspectorPage: Sendable {
             do {
                 return Response(
                     status: 200, contentType: "application/json", body: try model(of: paths.applied(to: snapshot), live: live, view: view).json(),
-                    seq: snapshot.lastSeq)
+                    seq: snapshot.lastSeq, headers: [Self.judgedHeader(live)])
             } catch {
                 return .text(500, "could not encode the answer: \(error)")
             }
@@ -109,6 +109,14 @@ final class InspectorPage: Sendable {
         options.revealed = view.revealed
         options.opened = view.opened
         return options
+    }
+
+    /// `X-Lens-Judged`: the version and verdict counts of the judgement an answer was made from, as the feed's summaries
+    /// say them, so the page tells a picture older than the summary it asked for (one that joined a build begun
+    /// earlier) and asks again.
+    static func judgedHeader(_ live: LiveSnapshot) -> (String, String) {
+        let counts = live.snapshot.counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\"\($0.key.rawValue)\":\($0.value)" }
+        return ("X-Lens-Judged", "{\"version\":\(live.version),\"counts\":{\(counts.joined(separator: ","))}}")
     }
 
     /// The session as `view` asks: the present judged now, or a replay up to an earlier event.

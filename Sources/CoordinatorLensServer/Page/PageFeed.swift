@@ -61,6 +61,8 @@ final class PageFeed: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    /// Used only on `sending`; boxed for the compiler.
+    private let order = NIOLockedValueBox(FeedOrder())
 
     /// A feed whose clocks run on `timers`; its two threads start at once and end with `shutdown`.
     init(
@@ -184,8 +186,12 @@ final class PageFeed: Sendable {
     /// Sessions the refresher judged, for example because a pending coordinator's grace ran out while all was quiet.
     func push(_ lives: [LiveSnapshot]) {
         guard !lives.isEmpty else { return }
-        let text = lives.map { Self.message("session", SessionSummary($0, context: context)) }.joined()
-        Self.run(on: sending) { self.broadcast(text) }
+        let summaries = lives.map(summary)
+        Self.run(on: sending) { self.broadcast(summaries) }
+    }
+
+    private func summary(_ live: LiveSnapshot) -> FeedSummary {
+        FeedSummary(run: live.snapshot.run, judgedAt: live.judgedAt, text: Self.message("session", SessionSummary(live, context: context)))
     }
 
     private func round() {
@@ -195,19 +201,23 @@ final class PageFeed: Sendable {
         }
         let started = NIODeadline.now()
         let (changed, gone) = sessions.takeChangedRuns()
-        var text = gone.sorted().map { Self.message("gone", ["run": $0]) }.joined()
-        for run in changed.sorted() {
-            if let live = sessions.live(run: run, grace: grace) { text += Self.message("session", SessionSummary(live, context: context)) }
-        }
+        let summaries = changed.sorted().compactMap { sessions.live(run: $0, grace: grace).map(summary) }
         let took = Double((NIODeadline.now() - started).nanoseconds) / 1e9
         state.withLockedValue { $0.interval = min(1, max(0.02, took * 2)) }
-        if !text.isEmpty { Self.run(on: sending) { [text] in self.broadcast(text) } }
+        if !gone.isEmpty || !summaries.isEmpty { Self.run(on: sending) { self.broadcast(summaries, gone: gone) } }
     }
 
     private func sendEverything(to id: Int) {
         let summaries = sessions.latestSnapshots(grace: grace).map { SessionSummary($0, context: context) }
         guard let channel = state.withLockedValue({ $0.clients[id] }) else { return }
         send(Self.message("hello", summaries), to: id, on: channel)
+    }
+
+    /// Broadcasts `gone` and the summaries judged no earlier than the last one sent of their run (`FeedOrder`).
+    private func broadcast(_ summaries: [FeedSummary], gone: Set<String> = []) {
+        let fresh = order.withLockedValue { $0.fresh(summaries, gone: gone) }
+        let text = gone.sorted().map { Self.message("gone", ["run": $0]) }.joined() + fresh.map(\.text).joined()
+        if !text.isEmpty { broadcast(text) }
     }
 
     private func broadcast(_ text: String) {

@@ -68,9 +68,9 @@ struct PageAnswer: Sendable {
 /// to every request that asks while they are built or while they stand, so 200 pages polling one session cost one
 /// build per change of it rather than 200.
 ///
-/// An answer stands while the session it shows has the version it was built from and, for a session whose clock
-/// still runs (connected, not ended: a pending coordinator may turn retained with time alone), for `lifetime`; the
-/// sessions' list stands for `lifetime`. When it no longer stands, the next request starts a build, and every request
+/// An answer stands while the session it shows has the version and verdict counts it was built from and, for a
+/// session whose clock still runs (connected, not ended: a pending coordinator may turn retained with time alone), for
+/// `lifetime`; the sessions' list stands for `lifetime`. When it no longer stands, the next request starts a build, and every request
 /// until it is done waits for that build, whatever changed since it began (an answer at most one build old, never
 /// two), but at most `patience`: then it gets the last answer built, marked stale (`X-Lens-Stale`) so the page asks
 /// again. On a big session that changes ten times a second a build is always under way and takes seconds under load;
@@ -104,9 +104,12 @@ final class SharedAnswers: Sendable {
         }
     }
 
-    /// What an answer was built from: the session's version, and whether its clock runs on.
+    /// What an answer was built from: the session's version, its judgements' changes of verdict counts (the feed
+    /// announces a coordinator turned retained by its grace running out: an answer built before that no longer stands),
+    /// and whether its clock runs on.
     struct Stamp: Equatable, Sendable {
         var version: Int
+        var verdictChanges = 0
         var ticking: Bool
     }
 

@@ -104,11 +104,13 @@ package final class LiveSessions: Sendable {
         return entry.map { judged(run: run, $0, grace: grace, now: now) }
     }
 
-    /// What an answer about `run` is built from, cheaply (the page's shared answers): its version, and whether its clock
-    /// runs on (connected and not ended); nil when it is not held.
+    /// What an answer about `run` is built from, cheaply (the page's shared answers): its version, how often its
+    /// verdict counts changed, and whether its clock runs on (connected and not ended); nil when it is not held.
     func stamp(run: String) -> SharedAnswers.Stamp? {
         table.withLockedValue { table in
-            table.entries[run].map { SharedAnswers.Stamp(version: $0.version, ticking: !$0.frozen && !$0.tree.ended) }
+            table.entries[run].map {
+                SharedAnswers.Stamp(version: $0.version, verdictChanges: $0.verdictChanges, ticking: !$0.frozen && !$0.tree.ended)
+            }
         }
     }
 
@@ -261,10 +263,12 @@ package final class LiveSessions: Sendable {
     private static func judge(_ entry: SessionTable.Entry, grace: Double, limits: [AliveLimit], now: Date) -> LiveSnapshot {
         let quiet = entry.tree.ended || entry.frozen ? 0 : max(0, now.timeIntervalSince(entry.lastArrival))
         let snapshot = entry.tree.snapshot(at: entry.tree.lastTime + quiet, grace: grace, limits: limits)
-        return LiveSnapshot(
+        var live = LiveSnapshot(
             snapshot: snapshot, version: entry.version, connected: entry.connections > 0, events: entry.tree.eventCount,
             unreadableLines: entry.unreadable, recorded: entry.frozen
         )
+        live.judgedAt = now
+        return live
     }
 }
 
@@ -282,6 +286,8 @@ package struct LiveSnapshot: Sendable {
     package var unreadableLines: Int
     /// Read from a recording (`coordlens view`) rather than fed by a hook connection.
     package var recorded = false
+    /// When it was judged, on the inspector's clock: of two judgements of a run handed over in either order, the later.
+    package var judgedAt = Date.distantPast
 
     /// A judged session and what its stream said besides the tree.
     package init(snapshot: Snapshot, version: Int, connected: Bool, events: Int, unreadableLines: Int, recorded: Bool = false) {

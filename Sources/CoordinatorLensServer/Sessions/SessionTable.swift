@@ -33,6 +33,9 @@ package struct SessionTable: Sendable {
         package var refusedCoordinators = 0
         /// The latest judgement kept for this version.
         var judged: Judgement?
+        /// Grows each time a kept judgement's verdict counts differ from the one before: a coordinator turning retained
+        /// with time alone changes no version, and the page's answers built before it must not stand for it.
+        package var verdictChanges = 0
         /// When the latest judgement was made and what it took, whether or not the tree changed meanwhile.
         var lastJudgement: (at: Date, cost: Double)?
         /// Loaded from a recording rather than fed by a connection: judged at its last event, as `check` judges it.
@@ -60,6 +63,8 @@ package struct SessionTable: Sendable {
         package var live: LiveSnapshot
         /// Seconds the judgement took.
         package var cost: Double
+        /// Coordinators per verdict, tallied once here, outside the table's lock (a tally reads every node).
+        package var counts: [Verdict: Int]
 
         /// `live`, judged from `version` with `grace` at `at`, in `cost` seconds.
         package init(version: Int, grace: Double, at: Date, live: LiveSnapshot, cost: Double) {
@@ -68,6 +73,7 @@ package struct SessionTable: Sendable {
             self.at = at
             self.live = live
             self.cost = cost
+            counts = live.snapshot.counts
         }
     }
 
@@ -324,6 +330,7 @@ package struct SessionTable: Sendable {
         guard entries[run] != nil else { return false }
         entries[run]!.lastJudgement = (judgement.at, judgement.cost)
         guard entries[run]!.version == judgement.version else { return false }
+        if entries[run]!.judged?.counts != judgement.counts { entries[run]!.verdictChanges += 1 }
         entries[run]!.judged = judgement
         return true
     }
