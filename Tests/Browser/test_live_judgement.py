@@ -43,6 +43,47 @@ class LiveJudgementTests(unittest.TestCase):
             self.assertEqual(len(held), 1)
             self.assertEqual(page.errors, [])
 
+    def test_an_answer_older_than_the_feed_is_asked_for_again(self):
+        # The fault: once the feed says "retained", the page's next request is answered with the pending picture and
+        # model (as when it joins a build begun just before, or an answer built a moment earlier still stands). The
+        # page marked itself as showing the retained summary and never asked again: CI saw the leak stay pending.
+        listener, hook, url = listen("--grace", str(GRACE))
+        self.addCleanup(listener.stop)
+        with Browser() as browser:
+            page = browser.page(url)
+            page.wait_for_selector("#feed-state[data-state=open]")
+            kept = {}
+            mode = {"replay": False}
+
+            def answer(route):
+                kind = "tree" if "/api/tree" in route.request.url else "model"
+                if mode["replay"] and kind in kept:
+                    return route.fulfill(**kept[kind])
+                # Asked whole, never 304, so the answer can be handed over again.
+                headers = {k: v for k, v in route.request.headers.items() if k.lower() != "if-none-match"}
+                response = route.fetch(headers=headers)
+                kept[kind] = {"status": response.status, "headers": response.headers, "body": response.body()}
+                route.fulfill(response=response)
+
+            page.route("**/api/tree?*", answer)
+            page.route("**/api/model?*", answer)
+            connection = send_lines(hook, [{"event": "session", "v": 1, "app": "Judged", "run": "older-1"},
+                                           {"seq": 1, "t": 0, "event": "add", "id": 1, "type": "AppCoordinator"},
+                                           {"seq": 2, "t": 0.1, "event": "add", "id": 2, "type": "ChatCoordinator", "parent": 1},
+                                           {"seq": 3, "t": 0.2, "event": "dismiss", "id": 2}])
+            self.addCleanup(connection.close)
+            page.wait_for_selector("#tree g.node#c2.verdict-pending")
+            page.wait_for_function("() => !state.inflight")
+            mode["replay"] = True
+            page.wait_for_function("() => (state.sessions.get('older-1').counts.retained || 0) === 1", timeout=20_000)
+            page.wait_for_function("() => !state.inflight")
+            self.assertIn("verdict-pending", page.locator("#tree g.node#c2").get_attribute("class"),
+                          "the request after the feed's verdict got the older answer")
+            mode["replay"] = False
+            page.wait_for_selector("#tree g.node#c2.verdict-retained", timeout=10_000)
+            page.wait_for_function("() => state.model.nodes.find((n) => n.id === 2).verdict === 'retained'", timeout=10_000)
+            self.assertEqual(page.errors, [])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -24,6 +24,7 @@ export function connect() {
   });
   feed.addEventListener("session", (event) => {
     timing("feed");
+    olderAgain = 0;
     const summary = JSON.parse(event.data);
     state.sessions.set(summary.run, summary);
     arrival.sessions();
@@ -78,6 +79,24 @@ function behind() {
   return !state.shown || state.shown.key !== query() || sessionMoved();
 }
 
+// Whether an answer's summary shows an earlier state of the session than `summary`, the one the feed announced: a
+// request may join a build begun before it (an answer is at most one build old). Counts are compared only at the
+// inspector's own grace, the feed's.
+function older(answer, summary) {
+  if (!answer || !summary) return false;
+  if (answer.version !== summary.version) return answer.version < summary.version;
+  return $("grace").value === "" && countsKey(answer) !== countsKey(summary);
+}
+// The version and counts the server judged an answer at (`X-Lens-Judged`), as a summary says them; undefined if unsaid.
+function judgedBy(response) {
+  const header = response.headers.get("X-Lens-Judged");
+  try { return header ? JSON.parse(header) : undefined; } catch { return undefined; }
+}
+// An answer older than its summary is asked for again after a pause, at most this many times in a row: the feed's
+// next message starts the count again.
+const OLDER_AGAIN_AT_MOST = 8;
+let olderAgain = 0;
+
 const BUSY_AFTER_MS = 300;
 // How long to wait before asking again for a view the server answered stale (X-Lens-Stale: a newer answer took it too
 // long to build, so it sent the last one it built and builds on), so the page does not ask over and over for it.
@@ -125,6 +144,7 @@ export async function refresh() {
   // Said only when drawing takes long enough to notice: a quick update does not flash it.
   const busy = setTimeout(() => setBusy(true), BUSY_AFTER_MS);
   let stale = false;
+  let lagging = false;
   try {
     timing("fetch");
     // Both asked at once; the picture goes up as soon as it arrives, the panels when the model does.
@@ -157,9 +177,12 @@ export async function refresh() {
       // and a model fetched just before (still pending) was taken for the retained one, so it was never fetched again.
       const caughtUp = latest && model.summary && latest.version === model.summary.version && String(latest.lastSeq ?? "") === treeSeq
         && countsKey(latest) === countsKey(model.summary);
+      // A picture or model older than the summary this request began from is asked for again: marked as that summary,
+      // a coordinator still pending stayed on screen once the feed had said retained.
+      lagging = (older(judgedBy(treeResponse), summary) || older(model.summary, summary)) && olderAgain < OLDER_AGAIN_AT_MOST;
       const shown = caughtUp ? latest : summary;
-      // A stale answer shows less than any summary says: marked as no version, so the page asks again.
-      state.shown = stale ? { key: q, version: -1, counts: "" }
+      // A stale or older answer shows less than any summary says: marked as no version, so the page asks again.
+      state.shown = stale || lagging ? { key: q, version: -1, counts: "" }
         : { key: q, version: shown ? shown.version : -1, counts: shown ? countsKey(shown) : "" };
       if (modelAnswer.tag === undefined || drawn.model !== modelAnswer.tag) {
         arrival.model();
@@ -174,8 +197,9 @@ export async function refresh() {
     clearTimeout(busy);
     setBusy(false);
     state.inflight = false;
-    if (stale) {
+    if (stale || lagging) {
       // Asked again after a pause, not at once: the build that will replace it is still under way.
+      if (lagging) olderAgain += 1;
       state.again = false;
       setTimeout(() => { if (!state.inflight && behind()) refresh(); }, STALE_AGAIN_MS);
     } else if (state.again) { state.again = false; if (behind()) refresh(); }
