@@ -1,7 +1,8 @@
 """A live coordinator that turns retained when its grace runs out changes the session's counts but not its version:
 a model fetched while it was still pending, answered after the feed said "retained", is fetched again rather than
-taken for the retained one (the leak stayed orange until the next event). The model's answer is held back on
-purpose, so the race happens every time. Real `coordlens listen`, the system Chromium."""
+taken for the retained one (the leak stayed orange until the next event); and a picture and model older than the
+feed's verdict, handed over after it, are asked for again. The answers are held back or handed over again on purpose,
+so each race happens every time. Real `coordlens listen`, the system Chromium."""
 import json
 import time
 import unittest
@@ -12,16 +13,26 @@ from test_outline import send_lines
 GRACE = 1.0
 
 
+def session(run):
+    """A run with a chat coordinator under the app's, still shown."""
+    return [{"event": "session", "v": 1, "app": "Judged", "run": run},
+            {"seq": 1, "t": 0, "event": "add", "id": 1, "type": "AppCoordinator"},
+            {"seq": 2, "t": 0.1, "event": "add", "id": 2, "type": "ChatCoordinator", "parent": 1}]
+
+
 class LiveJudgementTests(unittest.TestCase):
-    def test_a_model_answered_after_the_grace_ran_out_is_fetched_again(self):
+    def open_page(self, browser):
+        """`coordlens listen` with the grace, stopped when the test ends, and its page; returns (page, hook port)."""
         listener, hook, url = listen("--grace", str(GRACE))
         self.addCleanup(listener.stop)
+        page = browser.page(url)
+        page.wait_for_selector("#feed-state[data-state=open]")
+        return page, hook
+
+    def test_a_model_answered_after_the_grace_ran_out_is_fetched_again(self):
         with Browser() as browser:
-            page = browser.page(url)
-            page.wait_for_selector("#feed-state[data-state=open]")
-            connection = send_lines(hook, [{"event": "session", "v": 1, "app": "Judged", "run": "judged-1"},
-                                           {"seq": 1, "t": 0, "event": "add", "id": 1, "type": "AppCoordinator"},
-                                           {"seq": 2, "t": 0.1, "event": "add", "id": 2, "type": "ChatCoordinator", "parent": 1}])
+            page, hook = self.open_page(browser)
+            connection = send_lines(hook, session("judged-1"))
             self.addCleanup(connection.close)
             page.wait_for_selector("#tree g.node#c2.verdict-alive")
             held = []
@@ -47,11 +58,8 @@ class LiveJudgementTests(unittest.TestCase):
         # The fault: once the feed says "retained", the page's next request is answered with the pending picture and
         # model (as when it joins a build begun just before, or an answer built a moment earlier still stands). The
         # page marked itself as showing the retained summary and never asked again: CI saw the leak stay pending.
-        listener, hook, url = listen("--grace", str(GRACE))
-        self.addCleanup(listener.stop)
         with Browser() as browser:
-            page = browser.page(url)
-            page.wait_for_selector("#feed-state[data-state=open]")
+            page, hook = self.open_page(browser)
             kept = {}
             mode = {"replay": False}
 
@@ -67,10 +75,7 @@ class LiveJudgementTests(unittest.TestCase):
 
             page.route("**/api/tree?*", answer)
             page.route("**/api/model?*", answer)
-            connection = send_lines(hook, [{"event": "session", "v": 1, "app": "Judged", "run": "older-1"},
-                                           {"seq": 1, "t": 0, "event": "add", "id": 1, "type": "AppCoordinator"},
-                                           {"seq": 2, "t": 0.1, "event": "add", "id": 2, "type": "ChatCoordinator", "parent": 1},
-                                           {"seq": 3, "t": 0.2, "event": "dismiss", "id": 2}])
+            connection = send_lines(hook, session("older-1") + [{"seq": 3, "t": 0.2, "event": "dismiss", "id": 2}])
             self.addCleanup(connection.close)
             page.wait_for_selector("#tree g.node#c2.verdict-pending")
             page.wait_for_function("() => !state.inflight")
