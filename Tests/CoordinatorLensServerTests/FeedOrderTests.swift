@@ -24,4 +24,16 @@ import Testing
         _ = order.fresh([summary("a", 5, "old a")])
         #expect(order.fresh([summary("a", 1, "new a")], gone: ["a"]).map(\.text) == ["new a"])
     }
+
+    @Test func aJudgementSentToANewPageHoldsBackOlderOnesHandedOverLater() {
+        var order = FeedOrder()
+        _ = order.fresh([summary("a", 1, "a pending")])
+        // A page connects and is sent the latest judgement (retained); a round's judgement from between, handed over
+        // after, would tell that page "pending" again.
+        order.sent(run: "a", judgedAt: t0.addingTimeInterval(3))
+        #expect(order.fresh([summary("a", 2, "a pending, later")]).isEmpty)
+        order.sent(run: "a", judgedAt: t0.addingTimeInterval(2))
+        #expect(order.fresh([summary("a", 2.5, "a between")]).isEmpty, "an earlier page's first message moves nothing back")
+        #expect(order.fresh([summary("a", 3, "a retained")]).map(\.text) == ["a retained"])
+    }
 }

@@ -214,29 +214,6 @@ import Testing
         #expect(SessionTable.recheckTime(of: endedLive, grace: 2, now: t0) == nil)
     }
 
-    @Test func aJudgementThatChangesTheVerdictCountsIsCountedAsSuch() throws {
-        var table = SessionTable()
-        _ = table.open(header("a"), now: t0)
-        table.apply(record(1, .add(id: 1, type: "Root", parent: nil), at: 0), run: "a", now: t0)
-        table.apply(record(2, .add(id: 2, type: "Modal", parent: 1), at: 1), run: "a", now: t0)
-        table.apply(record(3, .dismiss(id: 2), at: 1.5), run: "a", now: t0)
-        let entry = table.entries["a"]!
-        func judged(at time: Double) -> SessionTable.Judgement {
-            let live = LiveSnapshot(
-                snapshot: entry.tree.snapshot(at: time, grace: 2, limits: []), version: entry.version, connected: true,
-                events: entry.tree.eventCount, unreadableLines: 0)
-            return SessionTable.Judgement(version: entry.version, grace: 2, at: t0, live: live, cost: 0)
-        }
-        _ = table.keep(judged(at: 1.6), run: "a")
-        let first = table.entries["a"]!.verdictChanges
-        _ = table.keep(judged(at: 2), run: "a")
-        #expect(table.entries["a"]!.verdictChanges == first, "still pending: the same counts")
-        // The grace ran out with no new line: the version stays, the counts move on, and answers built before must not stand.
-        _ = table.keep(judged(at: 4), run: "a")
-        #expect(table.entries["a"]!.version == entry.version)
-        #expect(table.entries["a"]!.verdictChanges == first + 1)
-    }
-
     @Test func aLoadedRecordingIsFrozenAndNotLoadedTwice() {
         var table = SessionTable(maxSessions: 1)
         var log = SessionLog(header: header("rec"))

@@ -121,21 +121,42 @@ import Testing
         #expect(PageAnswer(InspectorPage.Response.text(503, "busy")).tag == nil)
     }
 
+    private static func judged(_ version: Int, pending: Int, retained: Int, grace: Double = 2) -> SharedAnswers.Stamp {
+        SharedAnswers.Stamp(
+            version: version, verdicts: SharedAnswers.Verdicts(counts: [.pending: pending, .retained: retained], grace: grace), ticking: true)
+    }
+
     @Test func anAnswerOfALiveRunStopsStandingWhenItsVerdictCountsMoveWithoutANewLine() {
         let answers = SharedAnswers()
-        let pending = SharedAnswers.Stamp(version: 4, verdictChanges: 1, ticking: true)
+        let pending = Self.judged(4, pending: 1, retained: 0)
         _ = answers.request(Self.model, stamp: pending, deliver: { _ in })
         answers.finish(Self.model, Self.answer("pending"), stamp: pending)
         guard case .ready = answers.request(Self.model, stamp: pending, deliver: { _ in }) else {
             Issue.record("a live run's answer stands a moment while nothing moved")
             return
         }
+        // Judged with another grace (another page's view): counts that differ for that alone change nothing.
+        guard case .ready = answers.request(Self.model, stamp: Self.judged(4, pending: 0, retained: 1, grace: 9), deliver: { _ in }) else {
+            Issue.record("another grace's counts leave the answer standing")
+            return
+        }
         // The feed has just announced the coordinator retained (its grace ran out): the answer built a moment before
         // still says pending, and a page asking now must not be handed it.
-        let retained = SharedAnswers.Stamp(version: 4, verdictChanges: 2, ticking: true)
-        guard case .build = answers.request(Self.model, stamp: retained, deliver: { _ in }) else {
+        guard case .build = answers.request(Self.model, stamp: Self.judged(4, pending: 0, retained: 1), deliver: { _ in }) else {
             Issue.record("the counts moved: the answer is built again")
             return
         }
+    }
+
+    @Test func anAnswerBuiltBeforeItsVersionWasJudgedStandsForTheJudgementItMade() {
+        let answers = SharedAnswers()
+        // Asked before the version was judged; the build judged it (its counts kept as the session's), and says so.
+        _ = answers.request(Self.model, stamp: SharedAnswers.Stamp(version: 7, verdicts: nil, ticking: true), deliver: { _ in })
+        answers.finish(Self.model, Self.answer("v7"), stamp: Self.judged(7, pending: 0, retained: 1))
+        guard case .ready(let standing) = answers.request(Self.model, stamp: Self.judged(7, pending: 0, retained: 1), deliver: { _ in }) else {
+            Issue.record("the session's judgement is the one the build made: its answer stands (a page holding it gets 304)")
+            return
+        }
+        #expect(Self.text(standing) == "v7\n")
     }
 }

@@ -22,4 +22,10 @@ struct FeedOrder: Sendable {
             return true
         }
     }
+
+    /// A judgement of `run` went out to a page by another way (a page's first message, every session at once): none
+    /// judged before it is let through after it.
+    mutating func sent(run: String, judgedAt: Date) {
+        lastSent[run] = max(lastSent[run] ?? judgedAt, judgedAt)
+    }
 }

@@ -17,6 +17,8 @@ final class InspectorPage: Sendable {
         var seq: Int?
         /// Headers beyond the usual ones (a redirect's `Location`, a `Set-Cookie`).
         var headers: [(String, String)] = []
+        /// The session's version and verdicts the answer was judged at, for a picture or model.
+        var judged: (version: Int, verdicts: SharedAnswers.Verdicts)?
 
         static func text(_ status: Int, _ message: String) -> Response {
             Response(status: status, contentType: "text/plain; charset=utf-8", body: Array((message + "\n").utf8))
@@ -65,7 +67,7 @@ final class InspectorPage: Sendable {
             guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
             do {
                 let svg = try SnapshotRenderer.render(paths.applied(to: snapshot), format: .svg, options: pictureOptions(view))
-                return Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq, headers: [Self.judgedHeader(live)])
+                return saying(live, view, Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq))
             } catch {
                 return .text(500, "render failed: \(error)")
             }
@@ -73,16 +75,15 @@ final class InspectorPage: Sendable {
             guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
             do {
                 let layout = try LayoutJSON.encode(paths.applied(to: snapshot), options: pictureOptions(view))
-                return Response(status: 200, contentType: "application/json", body: layout, seq: snapshot.lastSeq, headers: [Self.judgedHeader(live)])
+                return saying(live, view, Response(status: 200, contentType: "application/json", body: layout, seq: snapshot.lastSeq))
             } catch {
                 return .text(500, "layout failed: \(error)")
             }
         case .model(let view):
             guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
             do {
-                return Response(
-                    status: 200, contentType: "application/json", body: try model(of: paths.applied(to: snapshot), live: live, view: view).json(),
-                    seq: snapshot.lastSeq, headers: [Self.judgedHeader(live)])
+                let model = try model(of: paths.applied(to: snapshot), live: live, view: view).json()
+                return saying(live, view, Response(status: 200, contentType: "application/json", body: model, seq: snapshot.lastSeq))
             } catch {
                 return .text(500, "could not encode the answer: \(error)")
             }
@@ -111,12 +112,16 @@ final class InspectorPage: Sendable {
         return options
     }
 
-    /// `X-Lens-Judged`: the version and verdict counts of the judgement an answer was made from, as the feed's summaries
-    /// say them, so the page tells a picture older than the summary it asked for (one that joined a build begun
-    /// earlier) and asks again.
-    static func judgedHeader(_ live: LiveSnapshot) -> (String, String) {
-        let counts = live.snapshot.counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\"\($0.key.rawValue)\":\($0.value)" }
-        return ("X-Lens-Judged", "{\"version\":\(live.version),\"counts\":{\(counts.joined(separator: ","))}}")
+    /// `response`, saying what it was judged at: for the shared answers (an answer stands only while the session's
+    /// verdicts are those it shows) and, as `X-Lens-Judged`, for the page, which asks again for a picture older than
+    /// the summary it asked with (one that joined a build begun earlier).
+    private func saying(_ live: LiveSnapshot, _ view: ViewQuery, _ response: Response) -> Response {
+        let counts = live.snapshot.counts
+        let json = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\"\($0.key.rawValue)\":\($0.value)" }
+        var response = response
+        response.headers.append(("X-Lens-Judged", "{\"version\":\(live.version),\"counts\":{\(json.joined(separator: ","))}}"))
+        response.judged = (live.version, SharedAnswers.Verdicts(counts: counts, grace: view.grace ?? grace))
+        return response
     }
 
     /// The session as `view` asks: the present judged now, or a replay up to an earlier event.

@@ -208,7 +208,12 @@ final class PageFeed: Sendable {
     }
 
     private func sendEverything(to id: Int) {
-        let summaries = sessions.latestSnapshots(grace: grace).map { SessionSummary($0, context: context) }
+        let lives = sessions.latestSnapshots(grace: grace)
+        // Judgements made before these, handed over later, would undo them on this page: they go to no page.
+        order.withLockedValue { order in
+            for live in lives { order.sent(run: live.snapshot.run, judgedAt: live.judgedAt) }
+        }
+        let summaries = lives.map { SessionSummary($0, context: context) }
         guard let channel = state.withLockedValue({ $0.clients[id] }) else { return }
         send(Self.message("hello", summaries), to: id, on: channel)
     }

@@ -169,7 +169,10 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard case .build = outcome else { return }
         // The list of sessions is cheap and every page needs it: never turned away.
         let admitted = work.submit(always: key == .sessions) {
-            answers.finish(key, PageAnswer(page.respond(to: route)), stamp: stamp)
+            let response = page.respond(to: route)
+            // Stamped with what it was judged at: the session may have moved on, or been judged anew, meanwhile.
+            let built = response.judged.map { SharedAnswers.Stamp(version: $0.version, verdicts: $0.verdicts, ticking: stamp?.ticking ?? true) }
+            answers.finish(key, PageAnswer(response), stamp: built ?? stamp)
         }
         if !admitted {
             var busy = InspectorPage.Response.text(503, "the inspector has \(work.limit) requests in hand already; try again in a moment")

@@ -104,13 +104,21 @@ final class SharedAnswers: Sendable {
         }
     }
 
-    /// What an answer was built from: the session's version, its judgements' changes of verdict counts (the feed
-    /// announces a coordinator turned retained by its grace running out: an answer built before that no longer stands),
-    /// and whether its clock runs on.
+    /// What an answer was built from: the session's version and the verdict counts it was judged with (a coordinator
+    /// turned retained by its grace running out changes them and no version, and the feed announces it), and whether
+    /// its clock runs on.
     struct Stamp: Equatable, Sendable {
         var version: Int
-        var verdictChanges = 0
+        /// Nil before the version is judged.
+        var verdicts: Verdicts?
         var ticking: Bool
+    }
+
+    /// A judgement's verdict counts, and the grace they were judged with (a view may ask for another grace, and its
+    /// counts differ for that alone).
+    struct Verdicts: Equatable, Sendable {
+        var counts: [Verdict: Int]
+        var grace: Double
     }
 
     /// What a request is to do.
@@ -205,7 +213,8 @@ final class SharedAnswers: Sendable {
         return answer
     }
 
-    /// The answer built for `key` from a session at `stamp`: kept, and handed to every request waiting for it.
+    /// The answer built for `key` from a session at `stamp` (the judgement it was made from, when it says one):
+    /// kept, and handed to every request waiting for it.
     func finish(_ key: Key, _ answer: PageAnswer, stamp: Stamp?, now: NIODeadline = .now()) {
         var answer = answer
         if answer.status == 200 {
@@ -255,7 +264,10 @@ final class SharedAnswers: Sendable {
     private static func stands(_ key: Key, _ built: Built, current: Stamp?, now: NIODeadline) -> Bool {
         let fresh = now - built.at < lifetime
         if key == .sessions { return fresh }
-        guard let stamp = built.stamp, let current, stamp == current else { return false }
+        guard let stamp = built.stamp, let current, stamp.version == current.version, stamp.ticking == current.ticking
+        else { return false }
+        // Judged again since with the same grace, and the counts moved (a coordinator's grace ran out).
+        if let now = current.verdicts, let then = stamp.verdicts, now.grace == then.grace, now.counts != then.counts { return false }
         return !current.ticking || fresh
     }
 

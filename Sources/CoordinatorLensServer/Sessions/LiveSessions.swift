@@ -104,12 +104,16 @@ package final class LiveSessions: Sendable {
         return entry.map { judged(run: run, $0, grace: grace, now: now) }
     }
 
-    /// What an answer about `run` is built from, cheaply (the page's shared answers): its version, how often its
-    /// verdict counts changed, and whether its clock runs on (connected and not ended); nil when it is not held.
+    /// What an answer about `run` would be built from, cheaply (the page's shared answers): its version, the verdict
+    /// counts of its latest judgement of that version (nil when none was made yet), and whether its clock runs on
+    /// (connected and not ended); nil when it is not held.
     func stamp(run: String) -> SharedAnswers.Stamp? {
         table.withLockedValue { table in
-            table.entries[run].map {
-                SharedAnswers.Stamp(version: $0.version, verdictChanges: $0.verdictChanges, ticking: !$0.frozen && !$0.tree.ended)
+            table.entries[run].map { entry in
+                let judged = entry.judged.flatMap { $0.version == entry.version ? $0 : nil }
+                return SharedAnswers.Stamp(
+                    version: entry.version, verdicts: judged.map { SharedAnswers.Verdicts(counts: $0.counts, grace: $0.grace) },
+                    ticking: !entry.frozen && !entry.tree.ended)
             }
         }
     }

@@ -33,9 +33,6 @@ package struct SessionTable: Sendable {
         package var refusedCoordinators = 0
         /// The latest judgement kept for this version.
         var judged: Judgement?
-        /// Grows each time a kept judgement's verdict counts differ from the one before: a coordinator turning retained
-        /// with time alone changes no version, and the page's answers built before it must not stand for it.
-        package var verdictChanges = 0
         /// When the latest judgement was made and what it took, whether or not the tree changed meanwhile.
         var lastJudgement: (at: Date, cost: Double)?
         /// Loaded from a recording rather than fed by a connection: judged at its last event, as `check` judges it.
@@ -63,7 +60,8 @@ package struct SessionTable: Sendable {
         package var live: LiveSnapshot
         /// Seconds the judgement took.
         package var cost: Double
-        /// Coordinators per verdict, tallied once here, outside the table's lock (a tally reads every node).
+        /// Coordinators per verdict, tallied once here, outside the table's lock (a tally reads every node): what the
+        /// page's answers built from an earlier judgement of the same version are checked against.
         package var counts: [Verdict: Int]
 
         /// `live`, judged from `version` with `grace` at `at`, in `cost` seconds.
@@ -330,7 +328,6 @@ package struct SessionTable: Sendable {
         guard entries[run] != nil else { return false }
         entries[run]!.lastJudgement = (judgement.at, judgement.cost)
         guard entries[run]!.version == judgement.version else { return false }
-        if entries[run]!.judged?.counts != judgement.counts { entries[run]!.verdictChanges += 1 }
         entries[run]!.judged = judgement
         return true
     }
