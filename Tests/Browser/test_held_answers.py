@@ -51,6 +51,10 @@ class HeldAnswersTests(unittest.TestCase):
             # The session ended before the page asks: its answers then stand until it changes, so the answer asked for
             # again is the one the page holds (a model built before the end came would be built anew, not 304).
             page.wait_for_function("() => [...state.sessions.values()].some((s) => s.run === 'held-1' && s.state === 'ended')")
+            # The page opened before the routes were in place may have fetched through them already: the reloaded page's
+            # first answers are the ones marked (else they went through whole, and the page had no reason to ask again).
+            page.wait_for_function("() => !state.inflight")
+            marked.clear()
             # The second round: both asked again, each naming the answer it holds.
             with page.expect_response(lambda r: "/api/model?" in r.url and r.status == 304, timeout=20_000):
                 page.reload()
