@@ -26,7 +26,16 @@ import Musl
             lock.initialize(to: os_unfair_lock())
             #else
             lock.initialize(to: pthread_mutex_t())
-            let status = pthread_mutex_init(lock, nil)
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            #if DEBUG
+            // A debug build's lock knows its owner, so a thread that takes it again (a deinit or a callback run under
+            // it that calls back in) stops with its stack, which holds both the holder's frames and the re-entry,
+            // instead of deadlocking. os_unfair_lock does this by itself.
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+            #endif
+            let status = pthread_mutex_init(lock, &attributes)
+            pthread_mutexattr_destroy(&attributes)
             precondition(status == 0, "pthread_mutex_init failed: \(status)")
             #endif
         }
@@ -43,13 +52,40 @@ import Musl
             os_unfair_lock_lock(lock)
             defer { os_unfair_lock_unlock(lock) }
             #else
-            // Fails only for an uninitialised or error-checking mutex, which this one never is.
-            pthread_mutex_lock(lock)
+            // Fails only for an uninitialised mutex, or in a debug build for one its own thread holds already.
+            let status = pthread_mutex_lock(lock)
+            #if DEBUG
+            if status != 0 { Self.lockFailed(status) }
+            #endif
             defer { pthread_mutex_unlock(lock) }
             #endif
             return try body(&value.pointee)
         }
     }
+
+    /// Runs `body` as `withLock` does if the lock is free now; nil, without waiting, when another thread holds it.
+    @inlinable
+    public func withLockIfAvailable<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result? {
+        try storage.withUnsafeMutablePointers { value, lock in
+            #if canImport(os)
+            guard os_unfair_lock_trylock(lock) else { return nil }
+            defer { os_unfair_lock_unlock(lock) }
+            #else
+            guard pthread_mutex_trylock(lock) == 0 else { return nil }
+            defer { pthread_mutex_unlock(lock) }
+            #endif
+            return try body(&value.pointee)
+        }
+    }
+
+    #if DEBUG && !canImport(os)
+    @usableFromInline static func lockFailed(_ status: Int32) -> Never {
+        fatalError(
+            status == EDEADLK
+                ? "LockedBox: taken again by the thread that holds it (code run under the lock called back in); the stack shows both"
+                : "LockedBox: pthread_mutex_lock failed: \(status)")
+    }
+    #endif
 }
 
 @_spi(Locking) extension LockedBox: @unchecked Sendable where Value: Sendable {}

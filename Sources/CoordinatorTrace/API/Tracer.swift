@@ -127,7 +127,9 @@ public final class Tracer: @unchecked Sendable {
     ) {
         guard gate.mayBeOpen else { return }
         let site = file.map { RawSite(file: $0, path: filePath ?? $0, line: line, function: function ?? "") }
-        state.withLock { $0.session?.screenLeft(screen, site: site) }
+        // Released here, after the lock: see `SessionState.screenLeft`.
+        let carried = state.withLock { $0.session?.screenLeft(screen, site: site) }
+        withExtendedLifetime(carried) {}
     }
 
     /// `screen`, which left earlier, is on screen again (a cached view controller presented anew): the coordinators it
@@ -180,10 +182,14 @@ public final class Tracer: @unchecked Sendable {
     /// it. Bounded by `TraceOptions.retainerSearch`.
     @discardableResult
     public func searchRetainers() -> [RetainerPath] {
-        guard gate.mayBeOpen, let plan = afterSweep({ $0.session?.retainerPlan() }) else { return [] }
+        guard gate.mayBeOpen, var plan = afterSweep({ $0.session?.retainerPlan() }) else { return [] }
+        guard !plan.isEmpty else { return [] }
         let paths = Self.searchOnOwnerThread(plan)
+        let writer = plan.writer
+        // The plan's strong references go before the lock is taken again, so none is the last one under it.
+        plan = RetainerPlan(writer: writer, options: plan.options)
         state.withLock { tracer in
-            guard tracer.session?.writer === plan.writer else { return }
+            guard tracer.session?.writer === writer else { return }
             for path in paths { tracer.session?.held(path) }
         }
         return paths
@@ -248,6 +254,14 @@ public final class Tracer: @unchecked Sendable {
         return writer?.flush(timeout: timeout) ?? true
     }
 
+    /// `flush` bounded by a monotonic deadline, the wait for the lock included (for `exit`, where the thread holding
+    /// it may never let go); nil when the lock was not free in time.
+    func flush(until deadline: UInt64) -> Bool? {
+        guard let writer = afterSweep(lockedBy: deadline, { $0.session?.writer }) else { return nil }
+        let now = MonotonicClock.now()
+        return writer?.flush(timeout: now < deadline ? Double(deadline - now) / 1e9 : 0) ?? true
+    }
+
     /// Waits until no finished coordinator is still alive within the grace period; a leak waits out the grace period,
     /// so that the end's time decides it.
     private func settle() {
@@ -276,10 +290,21 @@ extension Tracer {
         finished: (SweepCursor) -> Void = { _ in },
         _ body: (inout TracerState) -> Result
     ) -> Result {
+        afterSweep(lockedBy: nil, cursor: makeCursor, finished: finished, body)!
+    }
+
+    /// `afterSweep`, each hold of the lock waited for only until `deadline` (monotonic nanoseconds; nil: as long as it
+    /// takes); nil when one was not free in time.
+    func afterSweep<Result>(
+        lockedBy deadline: UInt64?,
+        cursor makeCursor: (SessionWriter) -> SweepCursor = { _ in SweepCursor() },
+        finished: (SweepCursor) -> Void = { _ in },
+        _ body: (inout TracerState) -> Result
+    ) -> Result? {
         var swept: SessionWriter?
         var cursor = SweepCursor()
         while true {
-            let result: Result? = state.withLock { tracer in
+            let held: Result?? = withState(lockedBy: deadline) { tracer in
                 // Only the writer is read out: a copy of the session would make the sweep below copy its registry.
                 guard let writer = tracer.session?.writer else { return body(&tracer) }
                 if swept !== writer {
@@ -290,8 +315,21 @@ extension Tracer {
                 finished(cursor)
                 return body(&tracer)
             }
+            // Objects the sweep turned strong under the lock are let go here, outside it.
+            cursor.carried.removeAll()
+            guard let result = held else { return nil }
             if let result { return result }
             cursor.check()
+        }
+    }
+
+    /// The lock, waited for until `deadline` at most (nil: as long as it takes); nil when it was not free in time.
+    private func withState<Result>(lockedBy deadline: UInt64?, _ body: (inout TracerState) -> Result) -> Result? {
+        guard let deadline else { return state.withLock(body) }
+        while true {
+            if let result = state.withLockIfAvailable(body) { return result }
+            guard MonotonicClock.now() < deadline else { return nil }
+            usleep(1_000)
         }
     }
 }

@@ -13,6 +13,11 @@ struct RetainerPlan {
     /// Each living coordinator's current screen, with the coordinator's name (`NavigationStackCoordinator#5`): a chain
     /// that starts at a screen says whose it is.
     var screens: [ObjectIdentifier: String] = [:]
+    /// Done coordinators still within their grace period: not searched, only held until the lock is released.
+    var carried: [AnyObject] = []
+
+    /// Whether no coordinator is newly retained: nothing to search.
+    var isEmpty: Bool { retained.isEmpty }
 
     /// A `notSearched` result for each retained coordinator.
     func notSearched(_ reason: String) -> [RetainerPath] {

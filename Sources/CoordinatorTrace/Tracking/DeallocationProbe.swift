@@ -47,7 +47,9 @@ final class ProbeRoute: @unchecked Sendable {
     /// A watched view controller left the screen (ScreenDepartureWatch); reported without a call site, as the hook's
     /// own line would tell the app's developers nothing.
     func screenLeft(_ screen: AnyObject) {
-        report { $0.screenLeft(screen, site: nil) }
+        var carried: [AnyObject] = []
+        report { carried = $0.screenLeft(screen, site: nil) }
+        withExtendedLifetime(carried) {}
     }
 
     /// A watched view controller that had left appeared again (ScreenDepartureWatch).

@@ -76,15 +76,21 @@ struct ObjectRegistry {
         entry.slot = -1
     }
 
-    /// Remembers that `screens` left, bound to their coordinators.
-    mutating func noteDeparted(_ screens: [BoundScreen]) {
+    /// Remembers that `screens` left, bound to their coordinators. The living screens the prune looks at are put in
+    /// `carried`, for the caller to let go of once the tracer's lock is released (see `SessionState.retainerPlan`).
+    mutating func noteDeparted(_ screens: [BoundScreen], carried: inout [AnyObject]) {
         for screen in screens { departed[ObjectKey(screen.key), default: []].append(screen) }
         guard departed.count >= departedPruneAt else { return }
         // In place, and only the lists that hold a freed screen: rebuilding the table and every list in it was a
         // third of a `screenLeft` call.
-        let stale = departed.compactMap { key, list in list.contains { $0.object == nil } ? key : nil }
+        func isFreed(_ screen: BoundScreen) -> Bool {
+            guard let object = screen.object else { return true }
+            carried.append(object)
+            return false
+        }
+        let stale = departed.compactMap { key, list in list.contains { isFreed($0) } ? key : nil }
         for key in stale {
-            departed[key]?.removeAll { $0.object == nil }
+            departed[key]?.removeAll { isFreed($0) }
             if departed[key]?.isEmpty == true { departed[key] = nil }
         }
         departedPruneAt = Swift.max(64, departed.count * 2)
@@ -104,7 +110,8 @@ struct ObjectRegistry {
         }
     }
 
-    /// The current bindings of `screen`: a dead screen whose address was reused is never one of them.
+    /// The current bindings of `screen`: a dead screen whose address was reused is never one of them. (Each weak load
+    /// gives `screen`, which the caller holds, or nil: it can never be the last reference to an object.)
     func boundTo(_ screen: AnyObject) -> [BoundScreen] {
         guard let bound = coordinatorsByScreen[ObjectKey(ObjectIdentifier(screen))] else { return [] }
         return bound.filter { $0.object === screen }

@@ -120,15 +120,21 @@ struct SessionState {
 
     /// `screen` left the screen: every coordinator bound to it now is done, even while something still holds the
     /// screen (a coordinator that owns its view controller). A screen no coordinator is bound to sends nothing.
-    mutating func screenLeft(_ screen: AnyObject, site: RawSite?) {
+    /// Returns the objects it turned strong, for the caller to let go of after the lock is released.
+    mutating func screenLeft(_ screen: AnyObject, site: RawSite?) -> [AnyObject] {
         let bound = registry.boundTo(screen)
-        guard !bound.isEmpty else { return }
-        registry.noteDeparted(bound)
+        guard !bound.isEmpty else { return [] }
+        var carried: [AnyObject] = []
+        registry.noteDeparted(bound, carried: &carried)
         let now = MonotonicClock.now()
         #if canImport(UIKit)
         // As MLeaksFinder does: a view controller that left should be freed with its coordinator, or soon after.
         if writer.options.watchesDepartedScreens {
-            for screen in bound { if let object = screen.object { watched(object, with: screen.coordinator, site: nil) } }
+            for screen in bound {
+                guard let object = screen.object else { continue }
+                carried.append(object)
+                watched(object, with: screen.coordinator, site: nil)
+            }
         }
         #endif
         for screen in bound {
@@ -139,6 +145,7 @@ struct SessionState {
                     file: site?.file, path: site?.path, line: site?.line ?? 0, function: site?.function
                 ))
         }
+        return carried
     }
 
     /// `screen` is on screen again after it left: each coordinator it left with, still done and bound to nothing else,
@@ -148,9 +155,10 @@ struct SessionState {
         for tracked in registry.takeDeparted(screen) { bind(tracked, to: screen, site: nil) }
     }
 
-    /// What a retainer search needs now (with the search off, the coordinators to say so of); nil when nothing new is
-    /// retained.
-    mutating func retainerPlan() -> RetainerPlan? {
+    /// What a retainer search needs now (with the search off, the coordinators to say so of), `isEmpty` when nothing
+    /// new is retained. It holds every object it turned strong, also those it does not search from, so that the caller
+    /// lets go of them after the lock is released: the last release of one, and so its `deinit`, never runs under it.
+    mutating func retainerPlan() -> RetainerPlan {
         let options = writer.options.retainerSearch
         let now = MonotonicClock.now()
         let grace = writer.options.graceNanoseconds
@@ -159,7 +167,10 @@ struct SessionState {
             guard let object = tracked.object else { continue }
             plan.ids[ObjectIdentifier(object)] = tracked.id
             if let done = tracked.doneAt {
-                guard tracked.deinitAt == 0, now >= done &+ grace, retainersSearched.insert(tracked.id).inserted else { continue }
+                guard tracked.deinitAt == 0, now >= done &+ grace, retainersSearched.insert(tracked.id).inserted else {
+                    plan.carried.append(object)
+                    continue
+                }
                 plan.retained.append((object, tracked.id))
             } else {
                 plan.roots.append(object)
@@ -169,7 +180,7 @@ struct SessionState {
                 }
             }
         }
-        return plan.retained.isEmpty ? nil : plan
+        return plan
     }
 
     /// Queues a retainer search's result.
@@ -225,7 +236,9 @@ struct SessionState {
             // A screen freed with its coordinator: its dismiss goes first, as it would have with a probe.
             for screen in cursor.screensGone { screenDeallocated(screen, at: now) }
             for tracked in cursor.coordinatorsGone {
-                if let screen = registry.screens[tracked.id], screen.object == nil { screenDeallocated(screen, at: now) }
+                if let screen = registry.screens[tracked.id] {
+                    if let object = screen.object { cursor.carried.append(object) } else { screenDeallocated(screen, at: now) }
+                }
                 deallocated(tracked, at: now)
             }
         }

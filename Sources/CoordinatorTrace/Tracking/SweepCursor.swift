@@ -12,6 +12,9 @@ struct SweepCursor {
     /// Of those, the ones found gone, to report at the next hold of the lock.
     var screensGone: [BoundScreen] = []
     var coordinatorsGone: [TrackedCoordinator] = []
+    /// Objects the report under the lock turned strong (a living screen of a coordinator found gone): the sweeper lets
+    /// go of them once the lock is released, so no app object's last release, and so its `deinit`, runs under it.
+    var carried: [AnyObject] = []
     /// Whether `check` reads the weak references: not where probes report deaths (Apple platforms).
     var checksObjects = true
     /// When set, the pass also finds the latest moment a finished, living coordinator becomes decidable (done plus

@@ -1,4 +1,5 @@
 @_spi(Locking) import CoordinatorWire
+import Foundation
 
 #if canImport(Darwin)
 import Darwin
@@ -36,11 +37,22 @@ enum ExitFlush {
 
     private static func flushStarted() {
         let tracers = started.withLock { started in started.compactMap(\.tracer) }
+        flush(tracers, budget: budget)
+    }
+
+    /// Flushes each tracer within `budget` seconds for all together; whether each one's queue was written. A tracer
+    /// whose lock is not free in time (an app thread stuck inside a hook call) is given up, said on standard error,
+    /// and never waited for past the budget.
+    @discardableResult
+    static func flush(_ tracers: [Tracer], budget: Double) -> [Bool] {
         let deadline = MonotonicClock.now() &+ UInt64(budget * 1e9)
-        for tracer in tracers {
-            let now = MonotonicClock.now()
-            guard now < deadline else { return }
-            tracer.flush(timeout: Double(deadline - now) / 1e9)
+        return tracers.map { tracer in
+            let flushed = tracer.flush(until: deadline)
+            if flushed == nil {
+                let message = "CoordinatorTrace: exit did not wait for the hook's lock past its \(budget) s budget; the last events are not written\n"
+                FileHandle.standardError.write(Data(message.utf8))
+            }
+            return flushed ?? false
         }
     }
 }

@@ -259,6 +259,7 @@ final class SessionWriter: @unchecked Sendable {
                 guard state.session?.writer === self else { return true }
                 return state.session!.sweep(&sweepCursor)
             }
+            sweepCursor.carried.removeAll()
             if finished {
                 sweepCursor = SweepCursor()
                 return
