@@ -11,6 +11,9 @@ protocol AcknowledgedSink: TraceSink {
     /// Whether the receiver was reached at least once this session: one that was there is tried until the session's
     /// end gives up, since it may be restarting or not answering yet after the network came back.
     var hasReachedReceiver: Bool { get }
+    /// With no connection, when the next attempt to connect is due (monotonic nanoseconds), so an idle writer sleeps
+    /// until then; nil while connected.
+    var retryAt: UInt64? { get }
     /// Waits at most `milliseconds` until the connection can take more (or the receiver confirmed lines).
     func waitForRoom(milliseconds: Int32)
     /// Waits at most `timeout` seconds until the receiver has confirmed every line delivered; true when it has.

@@ -97,6 +97,8 @@ public final class TCPSink: TraceSink, @unchecked Sendable {
     /// A connection that took nothing for a moment is waited for, up to `stallNanoseconds` without progress.
     var holdsLiveConnection: Bool { socket >= 0 }
 
+    var retryAt: UInt64? { socket < 0 ? nextAttempt : nil }
+
     private(set) var hasReachedReceiver = false
 
     /// Lines sent and not acknowledged yet.

@@ -12,6 +12,8 @@ struct SessionState {
     var registry = ObjectRegistry()
     /// Coordinators a retainer search looked at already: one `held` line each.
     var retainersSearched: Set<Int> = []
+    /// The writer is asleep with nothing to do (`SessionWriter.fallAsleep`): the next event wakes it.
+    var writerAsleep = false
     #if canImport(ObjectiveC)
     let probes: ProbeRoute
     #endif
@@ -44,7 +46,7 @@ struct SessionState {
             entry.removedAt = 0
             return entry.id
         }
-        queue.append(
+        enqueue(
             RawEvent(
                 kind: .add, id: id, other: parentID, nanos: now, type: type(of: child),
                 file: site.file, path: site.path, line: site.line, function: site.function
@@ -64,7 +66,7 @@ struct SessionState {
         tracked.diesWithParent = true
         tracked.attachedAt = now
         tracked.removedAt = 0
-        queue.append(
+        enqueue(
             RawEvent(
                 kind: .watch, id: tracked.id, other: owner.id, nanos: now, type: type(of: object),
                 file: site?.file, path: site?.path, line: site?.line ?? 0, function: site?.function
@@ -80,7 +82,7 @@ struct SessionState {
             tracked.parent = nil
             if tracked.removedAt == 0 { tracked.removedAt = now }
         }
-        queue.append(
+        enqueue(
             RawEvent(
                 kind: .remove, id: tracked.id, other: parentTracked?.id ?? 0, nanos: now,
                 file: site.file, path: site.path, line: site.line, function: site.function
@@ -104,7 +106,7 @@ struct SessionState {
         #if canImport(UIKit) && canImport(ObjectiveC)
         if writer.options.detectsScreenDepartures { ScreenDepartureWatch.watch(screen, route: probes) }
         #endif
-        queue.append(
+        enqueue(
             RawEvent(
                 kind: .bind, id: tracked.id, nanos: now, type: type(of: screen),
                 file: site?.file, path: site?.path, line: site?.line ?? 0, function: site?.function
@@ -115,7 +117,7 @@ struct SessionState {
         let now = MonotonicClock.now()
         let tracked = track(coordinator)
         markDismissed(tracked, at: now)
-        queue.append(RawEvent(kind: .dismiss, id: tracked.id, nanos: now, file: site.file, path: site.path, line: site.line, function: site.function))
+        enqueue(RawEvent(kind: .dismiss, id: tracked.id, nanos: now, file: site.file, path: site.path, line: site.line, function: site.function))
     }
 
     /// `screen` left the screen: every coordinator bound to it now is done, even while something still holds the
@@ -139,7 +141,7 @@ struct SessionState {
         #endif
         for screen in bound {
             markDismissed(screen.coordinator, at: now)
-            queue.append(
+            enqueue(
                 RawEvent(
                     kind: .screenLeft, id: screen.coordinator.id, nanos: now,
                     file: site?.file, path: site?.path, line: site?.line ?? 0, function: site?.function
@@ -185,19 +187,19 @@ struct SessionState {
 
     /// Queues a retainer search's result.
     mutating func held(_ path: RetainerPath) {
-        queue.append(RawEvent(kind: .held, id: path.coordinator, nanos: MonotonicClock.now(), retainers: HeldPath(path)))
+        enqueue(RawEvent(kind: .held, id: path.coordinator, nanos: MonotonicClock.now(), retainers: HeldPath(path)))
     }
 
     mutating func expected(_ count: ExpectedCount, site: RawSite) {
         var event = count.rawEvent(at: MonotonicClock.now())
         (event.file, event.path, event.line, event.function) = (site.file, site.path, site.line, site.function)
-        queue.append(event)
+        enqueue(event)
     }
 
     /// A mark; the caller finished a sweep in the same hold of the lock (`Tracer.afterSweep`), so every deallocation
     /// that happened before the call is in the stream before the mark.
     mutating func marked(_ label: String, site: RawSite) {
-        queue.append(
+        enqueue(
             RawEvent(
                 kind: .mark, id: 0, nanos: MonotonicClock.now(), label: label,
                 file: site.file, path: site.path, line: site.line, function: site.function
@@ -205,7 +207,7 @@ struct SessionState {
     }
 
     mutating func heartbeat() {
-        queue.append(RawEvent(kind: .heartbeat, id: 0, nanos: MonotonicClock.now()))
+        enqueue(RawEvent(kind: .heartbeat, id: 0, nanos: MonotonicClock.now()))
     }
 
     /// Queues the session's end (after a last sweep, as for `marked`); it is never refused.
@@ -259,7 +261,7 @@ struct SessionState {
         guard tracked.deinitAt == 0 else { return }
         tracked.deinitAt = now
         registry.forget(tracked)
-        queue.append(RawEvent(kind: .deinitialized, id: tracked.id, nanos: now))
+        enqueue(RawEvent(kind: .deinitialized, id: tracked.id, nanos: now))
     }
 
     /// A bound screen's deallocation, from a sweep or a probe: its coordinator's dismissal if it is still that one's
@@ -267,7 +269,7 @@ struct SessionState {
     mutating func screenDeallocated(_ screen: BoundScreen, at now: UInt64) {
         guard registry.isCurrent(screen) else { return }
         markDismissed(screen.coordinator, at: now)
-        queue.append(RawEvent(kind: .screenFreed, id: screen.coordinator.id, nanos: now))
+        enqueue(RawEvent(kind: .screenFreed, id: screen.coordinator.id, nanos: now))
     }
 
     private mutating func markDismissed(_ tracked: TrackedCoordinator, at now: UInt64) {
@@ -296,6 +298,19 @@ struct SessionState {
         _ = isNew
         #endif
         return tracked
+    }
+}
+
+extension SessionState {
+    /// Queues an event, waking the writer if it sleeps: one branch on the callers' path, a wake-up only for the first
+    /// event after the app was quiet.
+    @inline(__always)
+    mutating func enqueue(_ event: RawEvent) {
+        queue.append(event)
+        if writerAsleep {
+            writerAsleep = false
+            writer.wake()
+        }
     }
 }
 

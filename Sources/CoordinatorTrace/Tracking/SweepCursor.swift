@@ -31,6 +31,9 @@ struct SweepCursor {
         coordinatorsTaken.reserveCapacity(Self.slice)
     }
 
+    /// No pass begun yet.
+    var isFresh: Bool { screens == .max && coordinators == .max }
+
     /// Every entry taken and reported.
     var isFinished: Bool {
         screens == 0 && coordinators == 0 && screensTaken.isEmpty && coordinatorsTaken.isEmpty

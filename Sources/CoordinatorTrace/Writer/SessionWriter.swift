@@ -14,7 +14,7 @@ final class SessionWriter: @unchecked Sendable {
     /// The sink as one whose receiver confirms lines (`TCPSink`), looked up once.
     let acknowledged: (any AcknowledgedSink)?
     /// Weak: a tracer that is freed without `end()` lets its writer deliver what it has and stop.
-    private weak var tracer: LockedBox<TracerState>?
+    private(set) weak var tracer: LockedBox<TracerState>?
 
     /// What the callers and the writer thread tell each other, and the counts the writer publishes.
     private struct Signals {
@@ -31,6 +31,10 @@ final class SessionWriter: @unchecked Sendable {
         var confirmedThrough = 0
         /// False once the receiver turned out not to confirm lines (an inspector older than acknowledgements).
         var confirmable = true
+        /// A caller queued the first event since the writer went to sleep (`SessionState.writerAsleep`).
+        var woken = false
+        /// How often the writer thread woke up: the idle cost the tests and the bench measure.
+        var wakeUps = 0
     }
 
     private let signals = ConditionBox(Signals())
@@ -61,6 +65,9 @@ final class SessionWriter: @unchecked Sendable {
     /// goes on from here at the next tick.
     var sweepCursor = SweepCursor()
     var lastSweep: UInt64 = 0
+    /// As of the last finished sweep, when the last finished coordinator still alive within its grace period is
+    /// decided (see `fallAsleep`).
+    var decidesAt: UInt64?
     /// Whether the `end` line went into the backlog, with the seq it took.
     var endSeq: Int?
     /// The session's own account, kept by the writer thread alone (so counting a line takes no lock) and published
@@ -79,6 +86,7 @@ final class SessionWriter: @unchecked Sendable {
         self.options = options
         self.tracer = tracer
         paths = QuotedStaticStrings(trimming: options.sourceRoot)
+        sweepCursor = SweepCursor(grace: options.graceNanoseconds)
     }
 
     func start() {
@@ -133,6 +141,17 @@ final class SessionWriter: @unchecked Sendable {
         tally.dropped += dropped
     }
 
+    /// Wakes the writer from an idle sleep; a caller does it, under the tracer's lock, for the first event it queues
+    /// after the writer went to sleep (the writer never takes the tracer's lock while it holds its own).
+    func wake() {
+        signals.withLockedValue { $0.woken = true }
+    }
+
+    /// How many times the writer thread woke so far.
+    var wakeUps: Int {
+        signals.withLockedValueWaking { (result: $0.wakeUps, wake: false) }
+    }
+
     /// Waits until the writer has delivered its last batch and closed the sink; false on timeout.
     @discardableResult
     func waitUntilFinished(timeout: Double) -> Bool {
@@ -167,16 +186,24 @@ final class SessionWriter: @unchecked Sendable {
                 acknowledged?.awaitAcknowledgement(milliseconds: tickMilliseconds)
                 takeRefusedLines()
             }
-            // One look, at most one sleep: the writer works a tick at a time whether or not anyone woke it.
-            let pause = UInt64((lastDrained >= Self.burstEvents ? 0.001 : options.tickInterval) * 1e9)
+            // One look, at most one sleep: the writer works a tick at a time whether or not anyone woke it. With
+            // nothing to do it sleeps until a caller queues an event, a heartbeat is due or the sink may retry.
+            let asleepUntil = streaming || confirming ? nil : fallAsleep()
+            let pause =
+                asleepUntil.map { $0 &- min($0, MonotonicClock.now()) }
+                ?? UInt64((lastDrained >= Self.burstEvents ? 0.001 : options.tickInterval) * 1e9)
             var slept = false
             let (request, last) = signals.wait { signals -> ConditionBox<Signals>.Look<(Int, (events: [RawEvent], refused: Int)?)> in
-                if !slept, !streaming, !confirming, signals.flushRequested == signals.flushCompleted, signals.finalBatch == nil {
+                if slept { signals.wakeUps += 1 }
+                if !slept, !streaming, !confirming, !signals.woken, signals.flushRequested == signals.flushCompleted,
+                    signals.finalBatch == nil
+                {
                     // In a burst (the last drain took many events) the queue is taken again within a millisecond, not
                     // a tick: the callers pay nothing to wake the writer, and a burst is taken while it still fits.
                     slept = true
                     return .waiting(nanoseconds: pause)
                 }
+                signals.woken = false
                 return .found((signals.flushRequested, signals.finalBatch))
             }
 
@@ -261,7 +288,8 @@ final class SessionWriter: @unchecked Sendable {
             }
             sweepCursor.carried.removeAll()
             if finished {
-                sweepCursor = SweepCursor()
+                decidesAt = sweepCursor.latestDecision
+                sweepCursor = SweepCursor(grace: options.graceNanoseconds)
                 return
             }
             sweepCursor.check()
@@ -273,6 +301,7 @@ final class SessionWriter: @unchecked Sendable {
     /// Under the tracer's lock: add a heartbeat when the app has been quiet, take the queue.
     func drain(_ state: inout TracerState, into drained: inout [RawEvent]) -> Int {
         guard state.session?.writer === self else { return 0 }
+        state.session!.writerAsleep = false
         if state.session!.queue.isEmpty,
             MonotonicClock.now() &- lastEventNanos >= UInt64(options.heartbeatInterval * 1e9)
         {
