@@ -292,7 +292,7 @@ func hostileShapes() {
 // `count-inputs DIR`, then `count GROUP DIR`: `make bench-check`'s instruction counts (InstructionCounts.swift).
 try runInstructionCountCommand()
 try runDecodeCommand()
-// `coordlens-bench [hook|hook-ratios|sweep|stalls|drain|hold|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
+// `coordlens-bench [hook|hook-ratios|idle|sweep|stalls|drain|hold|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
 let wanted = Set(CommandLine.arguments.dropFirst())
 // The child processes of the `check` figure.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "check-child" {
@@ -311,6 +311,7 @@ if wanted.isEmpty || wanted.contains("hook") || wanted.contains("hook-ratios") {
     hookRatios()
     hookParts()
 }
+if wanted.isEmpty || wanted.contains("hook") || wanted.contains("idle") { idleWakeUps() }
 if wanted.isEmpty || wanted.contains("sweep") || wanted.contains("stalls") { hookStalls() }
 if wanted.isEmpty || wanted.contains("retainers") { retainerSearchTime() }
 if wanted.isEmpty || wanted.contains("drain") { try drainFigures() }

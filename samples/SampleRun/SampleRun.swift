@@ -26,6 +26,8 @@ public enum SampleRun {
         }
         var options = options
         if options.sourceRoot == nil { options.sourceRoot = packageRoot }
+        // A command-line run: its main thread draws no UI, so `end()` may take its whole budget there.
+        options.mainThreadEndBudget = max(options.mainThreadEndBudget, options.endBudget)
         CoordinatorTrace.start(app: app, sink: destination.makeSink(), options: options)
         ScreenDepartures.install()
         let keptAlive = flows(pause)

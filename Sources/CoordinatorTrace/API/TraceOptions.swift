@@ -40,6 +40,11 @@ public struct TraceOptions: Sendable {
     /// `end()` looks for who holds each coordinator still alive past its grace period after it was done, and sends the
     /// path (`held`); bounded per coordinator, or off.
     public var retainerSearch = RetainerSearchOptions()
+    /// The longest `end()` holds the main thread, in seconds, everything included: the grace wait is cut short, the
+    /// search and the delivery get what is left, and the writer goes on delivering on its own thread after `end()`
+    /// returns (an `exit` soon after still waits for it, within a second). Apple gives `applicationWillTerminate` and a
+    /// scene entering the background a few seconds; off the main thread `end()` takes up to `endBudget`.
+    public var mainThreadEndBudget: Double = 2
     /// A folder (the package's or project's root) taken off the front of every call site's `#filePath`, so a recording
     /// carries paths relative to it and names no machine's folders; `coordlens --source-root` joins them again.
     public var sourceRoot: String?
@@ -49,7 +54,7 @@ public struct TraceOptions: Sendable {
         bufferCapacity: Int = 131_072, backlogCapacity: Int = 10_000, tickInterval: Double = 0.01, endTimeout: Double = 2,
         grace: Double = 2, heartbeatInterval: Double = 1, expectedCounts: [ExpectedCount] = [],
         reusableTypes: [ReusableType] = [], detectsScreenDepartures: Bool = true, retainerSearch: RetainerSearchOptions = RetainerSearchOptions(),
-        sourceRoot: String? = nil, watchesDepartedScreens: Bool = true
+        sourceRoot: String? = nil, watchesDepartedScreens: Bool = true, mainThreadEndBudget: Double = 2
     ) {
         self.bufferCapacity = bufferCapacity
         self.backlogCapacity = backlogCapacity
@@ -63,6 +68,7 @@ public struct TraceOptions: Sendable {
         self.retainerSearch = retainerSearch
         self.sourceRoot = sourceRoot
         self.watchesDepartedScreens = watchesDepartedScreens
+        self.mainThreadEndBudget = mainThreadEndBudget
     }
 
     /// The same options brought into a range the writer can run with: the hook must not crash or spin on a typo.
@@ -84,7 +90,8 @@ public struct TraceOptions: Sendable {
                 isEnabled: retainerSearch.isEnabled, maximumObjects: max(1, retainerSearch.maximumObjects),
                 timeBudget: clamp(retainerSearch.timeBudget, 0...10), totalTimeBudget: clamp(retainerSearch.totalTimeBudget, 0...60)),
             sourceRoot: sourceRoot.flatMap { $0.isEmpty ? nil : $0 },
-            watchesDepartedScreens: watchesDepartedScreens
+            watchesDepartedScreens: watchesDepartedScreens,
+            mainThreadEndBudget: clamp(mainThreadEndBudget, 0...60)
         )
     }
 

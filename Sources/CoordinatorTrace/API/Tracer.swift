@@ -164,14 +164,29 @@ public final class Tracer: @unchecked Sendable {
     /// so the stream carries final verdicts; then searches who holds those still alive (at most
     /// `RetainerSearchOptions.totalTimeBudget`); then what is queued is written and the sink closed (waiting at most
     /// `TraceOptions.endTimeout`, and not at all for a sink that never reached its receiver), and later calls ignored.
-    /// It returns within `TraceOptions.endBudget`, whatever the sink or the app's other threads do.
+    /// It returns within `TraceOptions.endBudget`, whatever the sink or the app's other threads do, and on the main
+    /// thread within `TraceOptions.mainThreadEndBudget`.
     public func end() {
-        settle()
-        searchRetainers()
+        end(onMainThread: Thread.isMainThread)
+    }
+
+    /// `end()`, bounded as on the main thread or not.
+    func end(onMainThread: Bool) {
+        // On the main thread the whole end fits the budget: the grace wait stops half a second (at most half the
+        // budget) before it, the search a quarter second before it, and the delivery gets the rest; the writer goes on
+        // delivering after that on its own thread.
+        let budget = onMainThread ? state.withLock { $0.session?.writer.options.mainThreadEndBudget } : nil
+        let deadline = budget.map { MonotonicClock.now() &+ UInt64($0 * 1e9) }
+        func before(_ seconds: Double) -> UInt64? {
+            guard let budget, let deadline else { return nil }
+            return deadline &- UInt64(min(seconds, budget / 2) * 1e9)
+        }
+        settle(until: before(0.5))
+        searchRetainers(until: before(0.25))
         afterSweep { tracer -> FinalBatch? in
             defer { gate.set(open: false) }
             return FinalBatch.take(from: &tracer)
-        }?.hand()
+        }?.hand(until: deadline)
     }
 
     /// Looks for who holds each coordinator still alive past its grace period after it was done (each once per
@@ -182,8 +197,15 @@ public final class Tracer: @unchecked Sendable {
     /// it. Bounded by `TraceOptions.retainerSearch`.
     @discardableResult
     public func searchRetainers() -> [RetainerPath] {
+        searchRetainers(until: nil)
+    }
+
+    /// `searchRetainers()`, ending by the monotonic `deadline` as well as within its own budget.
+    @discardableResult
+    func searchRetainers(until deadline: UInt64?) -> [RetainerPath] {
         guard gate.mayBeOpen, var plan = afterSweep({ $0.session?.retainerPlan() }) else { return [] }
         guard !plan.isEmpty else { return [] }
+        plan.stopAt = min(MonotonicClock.now() &+ UInt64(plan.options.totalTimeBudget * 1e9), deadline ?? .max)
         let paths = Self.searchOnOwnerThread(plan)
         let writer = plan.writer
         // The plan's strong references go before the lock is taken again, so none is the last one under it.
@@ -199,9 +221,13 @@ public final class Tracer: @unchecked Sendable {
         guard plan.options.isEnabled else {
             return plan.notSearched("the search is off (TraceOptions.retainerSearch.isEnabled)")
         }
-        let search = RetainerSearch(ids: plan.ids, screens: plan.screens, options: plan.options)
+        // No one coordinator's search may run past the plan's end.
+        var options = plan.options
+        let now = MonotonicClock.now()
+        options.timeBudget = min(options.timeBudget, Double(plan.stopAt &- min(plan.stopAt, now)) / 1e9)
+        let search = RetainerSearch(ids: plan.ids, screens: plan.screens, options: options)
         if let reason = search.unavailableReason { return plan.notSearched(reason) }
-        let stop = MonotonicClock.now() &+ UInt64(plan.options.totalTimeBudget * 1e9)
+        let stop = plan.stopAt
         return plan.retained.map { retained in
             MonotonicClock.now() < stop
                 ? search.path(to: retained.object, id: retained.id, roots: plan.roots)
@@ -226,7 +252,7 @@ public final class Tracer: @unchecked Sendable {
             let paths = search(handed.plan)
             result.withLockedValue { $0.paths = paths }
         }
-        let deadline = MonotonicClock.now() &+ UInt64((plan.options.totalTimeBudget + 0.5) * 1e9)
+        let deadline = plan.stopAt &+ 500_000_000
         let paths = result.wait { state -> ConditionBox<(taken: Bool, paths: [RetainerPath]?)>.Look<[RetainerPath]?> in
             if let paths = state.paths { return .found(paths) }
             let now = MonotonicClock.now()
@@ -257,14 +283,17 @@ public final class Tracer: @unchecked Sendable {
     /// `flush` bounded by a monotonic deadline, the wait for the lock included (for `exit`, where the thread holding
     /// it may never let go); nil when the lock was not free in time.
     func flush(until deadline: UInt64) -> Bool? {
-        guard let writer = afterSweep(lockedBy: deadline, { $0.session?.writer }) else { return nil }
+        guard let (writer, last) = afterSweep(lockedBy: deadline, { ($0.session?.writer, $0.lastWriter) }) else { return nil }
         let now = MonotonicClock.now()
-        return writer?.flush(timeout: now < deadline ? Double(deadline - now) / 1e9 : 0) ?? true
+        let left = now < deadline ? Double(deadline - now) / 1e9 : 0
+        if let writer { return writer.flush(timeout: left) }
+        // An `end()` on the main thread returns at its budget, its writer still delivering.
+        return last?.waitUntilFinished(timeout: left) ?? true
     }
 
     /// Waits until no finished coordinator is still alive within the grace period; a leak waits out the grace period,
     /// so that the end's time decides it.
-    private func settle() {
+    private func settle(until deadline: UInt64?) {
         while true {
             var cursor: SweepCursor?
             let decision = afterSweep(
@@ -274,7 +303,7 @@ public final class Tracer: @unchecked Sendable {
             )
             guard let decision else { return }
             let now = MonotonicClock.now()
-            guard let decision, now <= decision else { return }
+            guard let decision = decision.map({ min($0, deadline ?? .max) }), now <= decision else { return }
             SettlePause.pause(nanoseconds: min(decision - now + 1, SettlePause.slice))
         }
     }
@@ -351,13 +380,19 @@ struct FinalBatch {
         return FinalBatch(writer: writer, events: events, refused: refused)
     }
 
-    /// Gives the batch to its writer and waits, bounded, until the writer has delivered and closed the sink.
-    func hand() {
+    /// Gives the batch to its writer and waits, bounded (and by the monotonic `deadline`), until the writer has
+    /// delivered and closed the sink.
+    func hand(until deadline: UInt64? = nil) {
         writer.finish(with: events, refused: refused)
         // Past its deadline the writer may still reconnect once, to tell lost lines from held ones, and finish a cut
         // line as it closes (half a second each at most): waited for, with a second to spare on a loaded machine, so
         // the counts `end()` leaves are the writer's final ones. It returns as soon as the writer is done.
-        writer.waitUntilFinished(timeout: writer.options.endTimeout + 2)
+        var timeout = writer.options.endTimeout + 2
+        if let deadline {
+            let now = MonotonicClock.now()
+            timeout = min(timeout, Double(deadline &- min(deadline, now)) / 1e9)
+        }
+        writer.waitUntilFinished(timeout: timeout)
     }
 }
 

@@ -13,6 +13,8 @@ struct RetainerPlan {
     /// Each living coordinator's current screen, with the coordinator's name (`NavigationStackCoordinator#5`): a chain
     /// that starts at a screen says whose it is.
     var screens: [ObjectIdentifier: String] = [:]
+    /// When the search must have ended (monotonic nanoseconds).
+    var stopAt: UInt64 = .max
     /// Done coordinators still within their grace period: not searched, only held until the lock is released.
     var carried: [AnyObject] = []
 

@@ -8,7 +8,7 @@ extension SessionWriter {
     /// stamped within a tick and its verdict is the same as with a busy app. A death while asleep that decides
     /// nothing (a living coordinator freed) is stamped when the next heartbeat's sweep finds it.
     func fallAsleep() -> UInt64? {
-        guard !hasPending, lastDrained == 0, let tracer else { return nil }
+        guard !hasPending, lastDrained == 0 || drainedOnlyHeartbeat, let tracer else { return nil }
         let now = MonotonicClock.now()
         var until = lastEventNanos &+ UInt64(options.heartbeatInterval * 1e9)
         if backlogStart < backlog.count {

@@ -77,6 +77,8 @@ final class SessionWriter: @unchecked Sendable {
     /// A drain of at least this many events means a burst: the writer looks again within a millisecond.
     static let burstEvents = 1_024
     var lastDrained = 0
+    /// Whether the last drain took only the heartbeat the writer queued itself: quiet still, so it may sleep again.
+    var drainedOnlyHeartbeat = false
 
     init(app: String, run: String, sink: any TraceSink, options: TraceOptions, tracer: LockedBox<TracerState>) {
         self.app = app
@@ -302,10 +304,12 @@ final class SessionWriter: @unchecked Sendable {
     func drain(_ state: inout TracerState, into drained: inout [RawEvent]) -> Int {
         guard state.session?.writer === self else { return 0 }
         state.session!.writerAsleep = false
+        drainedOnlyHeartbeat = false
         if state.session!.queue.isEmpty,
             MonotonicClock.now() &- lastEventNanos >= UInt64(options.heartbeatInterval * 1e9)
         {
             state.session!.heartbeat()
+            drainedOnlyHeartbeat = true
         }
         return state.session!.queue.drain(into: &drained)
     }

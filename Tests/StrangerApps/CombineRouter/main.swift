@@ -16,7 +16,8 @@ let recordingPath = CommandLine.arguments[1]
 let searchesRetainers = ProcessInfo.processInfo.environment["STRANGER_SEARCH"] != "off"
 Tracer.shared.start(
     app: "StrangerCombineApp", sink: .file(recordingPath),
-    options: TraceOptions(retainerSearch: RetainerSearchOptions(isEnabled: searchesRetainers))
+    // A command-line program: its main thread draws no UI, so `end()` may wait out the whole grace there.
+    options: TraceOptions(retainerSearch: RetainerSearchOptions(isEnabled: searchesRetainers), mainThreadEndBudget: 10)
 )
 
 let app = AppCoordinator()
