@@ -170,7 +170,7 @@ import Testing
         var tally = Tally()
         var random = Random(state: seed)
         let deadline = Date().addingTimeInterval(seconds)
-        let options = TraceOptions(grace: 0, retainerSearch: RetainerSearchOptions(timeBudget: 5, totalTimeBudget: 10))
+        let options = TraceOptions(grace: 0, retainerSearch: RetainerSearchOptions(timeBudget: 5, totalTimeBudget: 10, sendsKeyText: true))
         while tally.searches < maximumSearches, Date() < deadline {
             let tracer = Tracer()
             tracer.start(app: "Race", sink: MemorySink(), options: options)

@@ -54,7 +54,8 @@ import OpenCombine
     /// One way of holding the coordinator: `make` gets the living `App#1` and the retained `Share#3`.
     struct Shape {
         let name: String
-        var options = RetainerSearchOptions()
+        /// With the keys' text: the zoo compares paths as written (the hashed default is RetainerSearchTests').
+        var options = RetainerSearchOptions(sendsKeyText: true)
         let make: (_ app: Coordinator, _ share: Coordinator) -> Built
     }
 

@@ -104,12 +104,19 @@ public struct RetainerSearchOptions: Sendable {
     public var timeBudget: Double = 0.25
     /// Seconds spent on all of them in one search; the rest are reported as over budget.
     public var totalTimeBudget: Double = 2
+    /// Whether a step through a dictionary names a `String` key by its text (`completions["settings"]`, its first 40
+    /// characters); off, by its type and a short hash of it (`completions[String#5e0a7c]`), so no app text leaves the
+    /// process in a `held` line.
+    public var sendsKeyText: Bool = false
 
     /// Bounds for the search; the defaults suit a debug build.
-    public init(isEnabled: Bool = true, maximumObjects: Int = 10_000, timeBudget: Double = 0.25, totalTimeBudget: Double = 2) {
+    public init(
+        isEnabled: Bool = true, maximumObjects: Int = 10_000, timeBudget: Double = 0.25, totalTimeBudget: Double = 2, sendsKeyText: Bool = false
+    ) {
         self.isEnabled = isEnabled
         self.maximumObjects = maximumObjects
         self.timeBudget = timeBudget
         self.totalTimeBudget = totalTimeBudget
+        self.sendsKeyText = sendsKeyText
     }
 }

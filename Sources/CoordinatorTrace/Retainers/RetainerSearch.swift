@@ -582,7 +582,10 @@ final class RetainerSearch {
                 let name: String
                 if let value, let valueBytes, let valueLayout {
                     let keyValue = UnsafeRawBufferPointer(rebasing: keyBuffer[bucket * keyStride..<bucket * keyStride + keyLayout.size])
-                    name = "\(field)[\(StringKey.describe(keyValue, type: key, reader: decoder.reader) { decoder.name(ofType: key) })]"
+                    let keyName = StringKey.describe(keyValue, type: key, reader: decoder.reader, sendsText: options.sendsKeyText) {
+                        decoder.name(ofType: key)
+                    }
+                    name = "\(field)[\(keyName)]"
                     if !valueLayout.shape.isInert {
                         let valueGoing = valueBytes.withUnsafeBytes {
                             walk(value, in: $0, at: bucket * valueStride, source: valuesBase, field: name, kind: .element, depth: depth + 1, from: node)
