@@ -25,7 +25,13 @@ let package = Package(
             description: "A leak history on a PostgreSQL server that many CI machines share: needs postgres-nio.",
             enabledTraits: ["Tools"]
         ),
-        .default(enabledTraits: ["Tools"]),
+        // On by default, also for an app that names its traits: `traits: ["RetainerSearch"]` keeps it with the tools off.
+        .trait(
+            name: "RetainerSearch",
+            description:
+                "The hook's retainer search: reads the app's memory (faultless reads, Swift runtime look-ups) to say what holds a leak. Off, the hook keeps the tree and the verdicts, and each leak says the search was left out of the build."
+        ),
+        .default(enabledTraits: ["Tools", "RetainerSearch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "AppleHost",
     platforms: [.iOS(.v15), .macOS(.v11)],
-    dependencies: [.package(name: "CoordinatorLens", path: "../..", traits: [])],
+    dependencies: [.package(name: "CoordinatorLens", path: "../..", traits: ["RetainerSearch"])],
     targets: [
         .testTarget(
             name: "ScreenDepartureWatchTests",

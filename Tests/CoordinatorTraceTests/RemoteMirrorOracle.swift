@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The search's own tests: a build without the RetainerSearch trait has no search to test.
 import Foundation
 import SwiftShims
 
@@ -473,3 +475,4 @@ extension RemoteMirrorOracle {
         #endif
     }
 }
+#endif

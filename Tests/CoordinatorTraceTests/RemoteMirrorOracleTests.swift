@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The search's own tests: a build without the RetainerSearch trait has no search to test.
 import Foundation
 import Testing
 
@@ -262,3 +264,4 @@ extension RemoteMirrorOracle {
         }
     }
 }
+#endif

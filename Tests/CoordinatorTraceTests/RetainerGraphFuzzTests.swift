@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The search's own tests: a build without the RetainerSearch trait has no search to test.
 import Testing
 
 @testable import CoordinatorTrace
@@ -344,3 +346,4 @@ import OpenCombine
         #expect(outcomes.count == 3, "every outcome occurs: \(outcomes)")
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The search's own tests: a build without the RetainerSearch trait has no search to test.
 import Foundation
 import Testing
 
@@ -61,3 +63,4 @@ import Testing
         #expect(LayoutSelfCheck.failure == nil, "\(LayoutSelfCheck.failure ?? "")")
     }
 }
+#endif

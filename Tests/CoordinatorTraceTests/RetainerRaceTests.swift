@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The search's own tests: a build without the RetainerSearch trait has no search to test.
 import CoordinatorTrace
 import Foundation
 import Testing
@@ -242,3 +244,4 @@ import Testing
         check(Self.race([.arrays, .slot, .closures], seconds: 2.5, maximumSearches: 2_500, seed: 4))
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The search's own tests: a build without the RetainerSearch trait has no search to test.
 import CoordinatorTrace
 import Foundation
 import Testing
@@ -218,3 +220,4 @@ final class GlobalRegistry: @unchecked Sendable {
     static let shared = GlobalRegistry()
     var observers: [AnyObject] = []
 }
+#endif

@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The search's own tests: a build without the RetainerSearch trait has no search to test.
 import CoordinatorTrace
 import Foundation
 import Testing
@@ -1178,3 +1180,4 @@ extension RetainerZooTests {
         }
     }
 }
+#endif

@@ -221,6 +221,9 @@ public final class Tracer: @unchecked Sendable {
         guard plan.options.isEnabled else {
             return plan.notSearched("the search is off (TraceOptions.retainerSearch.isEnabled)")
         }
+        #if !RetainerSearch
+        return plan.notSearched("this build leaves the search out (the package's RetainerSearch trait is off)")
+        #else
         // No one coordinator's search may run past the plan's end.
         var options = plan.options
         let now = MonotonicClock.now()
@@ -231,8 +234,9 @@ public final class Tracer: @unchecked Sendable {
         return plan.retained.map { retained in
             MonotonicClock.now() < stop
                 ? search.path(to: retained.object, id: retained.id, roots: plan.roots)
-                : RetainerPath(coordinator: retained.id, type: RetainerSearch.name(of: retained.object), outcome: .budget, steps: [], visited: 0)
+                : RetainerPath(coordinator: retained.id, type: RetainerPlan.name(of: retained.object), outcome: .budget, steps: [], visited: 0)
         }
+        #endif
     }
 
     #if canImport(Darwin)

@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -423,3 +425,4 @@ final class LayoutDecoder {
         address & 7 == 0 && address >= 0x1_0000 && address < 1 << 48
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
 /// Before the walker reads the app it reads a probe of its own, built with the shapes it decodes (a class reference, a
 /// value behind `Any`, a closure, an array, a dictionary): if the probe does not read back as built, this runtime lays
 /// values out in a way the walker does not know (a metadata version it was not written for), and the search stays off,
@@ -39,3 +41,4 @@ enum LayoutSelfCheck {
         return nil
     }
 }
+#endif

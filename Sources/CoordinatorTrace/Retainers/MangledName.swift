@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
 /// A mangled type name from reflection metadata, copied through `MemoryReader`: what a closure's capture descriptor
 /// says of a capture when the runtime cannot resolve it alone.
 struct MangledName {
@@ -85,3 +87,4 @@ struct MangledName {
         return isClass(descriptor)
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -144,3 +146,4 @@ struct SearchUnavailable: Error, Sendable {
     var reason: String
     init(_ reason: String) { self.reason = reason }
 }
+#endif

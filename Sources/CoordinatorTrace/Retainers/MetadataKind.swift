@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
 /// The kind word a type's or heap object's runtime metadata starts with (the Swift ABI's `MetadataKind`), as read
 /// from the walker's copy of it.
 enum MetadataKind: Equatable {
@@ -28,3 +30,4 @@ enum MetadataKind: Equatable {
         }
     }
 }
+#endif

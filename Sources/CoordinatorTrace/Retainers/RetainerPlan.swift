@@ -24,7 +24,12 @@ struct RetainerPlan {
     /// A `notSearched` result for each retained coordinator.
     func notSearched(_ reason: String) -> [RetainerPath] {
         retained.map {
-            RetainerPath(coordinator: $0.id, type: RetainerSearch.name(of: $0.object), outcome: .notSearched, steps: [], visited: 0, reason: reason)
+            RetainerPath(coordinator: $0.id, type: Self.name(of: $0.object), outcome: .notSearched, steps: [], visited: 0, reason: reason)
         }
+    }
+
+    /// A retained coordinator's type as a `held` line names it.
+    static func name(of object: AnyObject) -> String {
+        _typeName(type(of: object), qualified: false)
     }
 }

@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
 /// Walks the app's object graph for strong references to one retained coordinator: breadth first from the living
 /// coordinators and their screens (the shortest chain from something meant to be alive), else from the coordinator
 /// itself (a cycle).
@@ -108,7 +110,7 @@ final class RetainerSearch {
 
     /// Who holds `target` (coordinator `id`), from `roots` (living coordinators and screens) or from itself.
     func path(to object: AnyObject, id: Int, roots: [AnyObject]) -> RetainerPath {
-        let type = Self.name(of: object)
+        let type = RetainerPlan.name(of: object)
         guard decoder != nil else {
             return RetainerPath(coordinator: id, type: type, outcome: .notSearched, steps: [], visited: 0, reason: unavailable)
         }
@@ -664,10 +666,6 @@ final class RetainerSearch {
     static func address(of object: AnyObject) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     }
-
-    static func name(of object: AnyObject) -> String {
-        _typeName(type(of: object), qualified: false)
-    }
 }
 
 extension TypeLayout.Shape {
@@ -676,3 +674,4 @@ extension TypeLayout.Shape {
         return false
     }
 }
+#endif

@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -76,3 +78,4 @@ struct RuntimeEntryPoints: @unchecked Sendable {
         }
     }()
 }
+#endif

@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
 /// A dictionary key as a step names it (`["ShareViewController"]`, `[42]`, `[ObjectIdentifier]`), decoded from the
 /// walker's copy of its bytes: strings from their 64-bit representation, never through the app's `String` value, and
 /// no `description` of the app's own runs.
@@ -48,3 +50,4 @@ enum StringKey {
         return reader.bytes(start, count: min(count, limit))
     }
 }
+#endif

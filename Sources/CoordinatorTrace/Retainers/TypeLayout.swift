@@ -1,3 +1,5 @@
+#if RetainerSearch
+// The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
 /// How the walker reads a value of one type, decoded once from the type's metadata: where its strong references are
 /// and what they lead to. Types are named by their metadata's address, which the runtime never frees or moves.
 struct TypeLayout {
@@ -114,3 +116,4 @@ struct CaptureLayout {
     /// Why the captures after the last one listed could not be laid out.
     var unread: String?
 }
+#endif
