@@ -8,7 +8,8 @@ import Testing
 /// The hook's guarantees that make verdicts trustworthy in real runs: order, time, a decisive end, heartbeats.
 @Suite struct SessionLifecycleTests {
     /// A fixed flow repeated in a tight loop, no sleeps: every deallocation before a mark is in the stream before it,
-    /// so the growth report sees no pile-up, and the marks carry their real, growing times.
+    /// so the growth report sees no pile-up, and the marks carry their real times, which never decrease (on Linux the
+    /// hook's clock has the kernel tick's resolution, so marks within one tick share a time).
     @Test func tightLoopOfAFixedFlowShowsNoGrowth() throws {
         let tracer = Tracer()
         let sink = MemorySink()
@@ -31,7 +32,8 @@ import Testing
         #expect(report.growing.isEmpty, "\(report.types)")
         #expect(report.types.first { $0.type == "Coordinator" }?.counts == [1, 1, 1, 1, 1, 1])
         let times = report.marks.map(\.time)
-        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "marks stamped with their real times: \(times)")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "marks stamped with their real times: \(times)")
+        #expect(times.allSatisfy { $0 >= 0 && $0 < 60 }, "times since the session's start, not a wrapped clock: \(times)")
         withExtendedLifetime(root) {}
     }
 

@@ -83,6 +83,7 @@ struct ObjectRegistry {
         guard departed.count >= departedPruneAt else { return }
         // In place, and only the lists that hold a freed screen: rebuilding the table and every list in it was a
         // third of a `screenLeft` call.
+        carried.reserveCapacity(departed.count)
         func isFreed(_ screen: BoundScreen) -> Bool {
             guard let object = screen.object else { return true }
             carried.append(object)

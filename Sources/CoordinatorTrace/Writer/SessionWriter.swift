@@ -192,7 +192,7 @@ final class SessionWriter: @unchecked Sendable {
             // nothing to do it sleeps until a caller queues an event, a heartbeat is due or the sink may retry.
             let asleepUntil = streaming || confirming ? nil : fallAsleep()
             let pause =
-                asleepUntil.map { $0 &- min($0, MonotonicClock.now()) }
+                asleepUntil.map { $0 &- min($0, MonotonicClock.now()) &+ MonotonicClock.resolution }
                 ?? UInt64((lastDrained >= Self.burstEvents ? 0.001 : options.tickInterval) * 1e9)
             var slept = false
             let (request, last) = signals.wait { signals -> ConditionBox<Signals>.Look<(Int, (events: [RawEvent], refused: Int)?)> in
