@@ -50,7 +50,15 @@ package enum LeakReport {
                 line("    \(snapshot.nodes[index].watched == true ? "watched" : "added") at \(paths.file(for: site)):\(site.line)")
             }
             line("    path: \(ancestry.path(to: id))")
-            if let held = snapshot.heldBy[id] { line("    held by: \(held.text(target: name))") }
+            if let held = snapshot.heldBy[id] {
+                line("    held by: \(held.text(target: name))")
+                // A leak kept only by another leak: the cause is that one's, and fixing it frees this one too.
+                if held.outcome == .live, let through = held.steps.first?.holderID, through != id,
+                    let holder = snapshot.node(through), holder.verdict == .retained
+                {
+                    line("    held through \(holder.type)#\(through), itself retained")
+                }
+            }
             if let note { line("    \(note.text)") }
         }
         for undecided in check.undecided {

@@ -75,7 +75,7 @@ public enum RetentionReason: Hashable, Sendable, Codable {
         case .stillChild(let type, let id): "still a child of \(type)#\(id)"
         case .attachedOnly(let type, let id, let holder):
             "attached under \(type)#\(id), "
-                + (holder.map { "held by \($0)" } ?? "which does not hold it: no living coordinator or screen does")
+                + (holder.map { "held by \($0)" } ?? "which does not hold it: no living coordinator, screen or other leak does")
         case .detached(let type, let id, let site):
             if let type, let id {
                 "detached from \(type)#\(id)\(site.map { " at \($0.description)" } ?? ""); \(Self.heldElsewhere)"
@@ -128,8 +128,9 @@ public enum VerdictRules {
             return (.retained, .outlivedParent(parentType: parent.type, parentID: parentID))
         }
         // Many designs keep their children elsewhere (processors, stores, view models): saying the parent holds one
-        // the search found held by something else sends the reader to the wrong field.
-        if let heldBy, heldBy.rulesOut(holder: parentID) {
+        // the search found held by something else sends the reader to the wrong field. "Unreachable" rules out only a
+        // parent the search started from, a living one: a finished parent (itself a leak) was not among its roots.
+        if let heldBy, heldBy.rulesOut(holder: parentID), heldBy.outcome != .unreachable || parent.doneAt == nil {
             return (.retained, .attachedOnly(parentType: parent.type, parentID: parentID, holder: heldBy.holderText))
         }
         return (.retained, .stillChild(parentType: parent.type, parentID: parentID))

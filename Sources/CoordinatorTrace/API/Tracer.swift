@@ -233,7 +233,7 @@ public final class Tracer: @unchecked Sendable {
         let stop = plan.stopAt
         return plan.retained.map { retained in
             MonotonicClock.now() < stop
-                ? search.path(to: retained.object, id: retained.id, roots: plan.roots)
+                ? search.path(to: retained.object, id: retained.id, roots: plan.roots, leaks: plan.leaks)
                 : RetainerPath(coordinator: retained.id, type: RetainerPlan.name(of: retained.object), outcome: .budget, steps: [], visited: 0)
         }
         #endif

@@ -8,6 +8,9 @@ struct RetainerPlan {
     var retained: [(object: AnyObject, id: Int)] = []
     /// Living coordinators (not done) and their current screens.
     var roots: [AnyObject] = []
+    /// Every coordinator past its grace and still alive, searched now or before: where a search looks last, so one
+    /// kept only by another leak says which.
+    var leaks: [AnyObject] = []
     /// Every living coordinator's id, to name holders.
     var ids: [ObjectIdentifier: Int] = [:]
     /// Each living coordinator's current screen, with the coordinator's name (`NavigationStackCoordinator#5`): a chain

@@ -108,14 +108,17 @@ final class RetainerSearch {
         return false
     }
 
-    /// Who holds `target` (coordinator `id`), from `roots` (living coordinators and screens) or from itself.
-    func path(to object: AnyObject, id: Int, roots: [AnyObject]) -> RetainerPath {
+    /// Who holds `target` (coordinator `id`), from `roots` (living coordinators and screens), from itself (a cycle),
+    /// or else from `leaks` (the other coordinators retained: one kept only by another leak is held through it, and
+    /// its first step names that leak).
+    func path(to object: AnyObject, id: Int, roots: [AnyObject], leaks: [AnyObject] = []) -> RetainerPath {
         let type = RetainerPlan.name(of: object)
         guard decoder != nil else {
             return RetainerPath(coordinator: id, type: type, outcome: .notSearched, steps: [], visited: 0, reason: unavailable)
         }
         let address = Self.address(of: object)
         let starts = roots.map(Self.address(of:)).filter { $0 != address }
+        let otherLeaks = leaks.map(Self.address(of:)).filter { $0 != address }
         var visited = 0
         var stale: [RetainerPath.Step]?
         // A path that no longer holds when read again is searched once more: the graph may have settled since.
@@ -124,7 +127,7 @@ final class RetainerSearch {
             deadline = MonotonicClock.now() &+ UInt64(max(0, options.timeBudget) * 1e9)
             outOfBudget = false
             ended = [:]
-            for (from, outcome) in [(starts, RetainerPath.Outcome.live), ([address], .cycle)] {
+            for (from, outcome) in [(starts, RetainerPath.Outcome.live), ([address], .cycle), (otherLeaks, .live)] where !from.isEmpty {
                 let steps = find(address, from: from)
                 visited += objects.count
                 if let steps {
@@ -138,7 +141,7 @@ final class RetainerSearch {
             }
             guard stale != nil, !outOfBudget else { break }
         }
-        withExtendedLifetime((object, roots)) {}
+        withExtendedLifetime((object, roots, leaks)) {}
         if let stale {
             return RetainerPath(
                 coordinator: id, type: type, outcome: .changed, steps: stale, visited: visited,

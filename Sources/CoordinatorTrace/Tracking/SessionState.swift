@@ -169,8 +169,10 @@ struct SessionState {
             guard let object = tracked.object else { continue }
             plan.ids[ObjectIdentifier(object)] = tracked.id
             if let done = tracked.doneAt {
-                guard tracked.deinitAt == 0, now >= done &+ grace, retainersSearched.insert(tracked.id).inserted else {
-                    plan.carried.append(object)
+                let isLeak = tracked.deinitAt == 0 && now >= done &+ grace
+                if isLeak { plan.leaks.append(object) }
+                guard isLeak, retainersSearched.insert(tracked.id).inserted else {
+                    if !isLeak { plan.carried.append(object) }
                     continue
                 }
                 plan.retained.append((object, tracked.id))
