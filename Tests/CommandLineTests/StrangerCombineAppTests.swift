@@ -6,7 +6,7 @@ import Testing
 /// The stranger-shaped Combine app (Tests/StrangerApps/CombineRouter), built in debug as apps embed the hook and run
 /// as a real process: the retainer search its `end()` runs must survive what such an app holds (a subscriber generic
 /// over its output, closures made in a generic method, a C callback, structs behind `Any` and existentials, threads
-/// changing objects meanwhile) and name the field behind each of the app's two leaks.
+/// changing objects meanwhile) and name the field behind each of the app's three leaks.
 @Suite struct StrangerCombineAppTests {
     static let app = BuiltProduct("StrangerCombineApp")
 
@@ -79,23 +79,31 @@ import Testing
             #expect(check.standardOutput.contains("RETAINED \(coordinator):"), "\(check.standardOutput)")
             #expect(check.standardOutput.contains("held by: \(chain)\n"), "\(check.standardOutput)")
         }
-        #expect(check.standardOutput.contains("2 retained in 1 session"), "\(check.standardOutput)")
+        // Members: a static's closure took it; the search starts from the app's statics too.
+        let members = try run.node("MembersCoordinator")
+        let membersHeld = try #require(run.snapshot.heldBy[members.id], "no held line for members")
+        let membersChain = membersHeld.text(target: "MembersCoordinator#\(members.id)")
+        #expect(members.verdict == .retained, "\(membersChain)")
+        #expect(membersHeld.outcome == .live, "\(membersChain)")
+        #expect(membersHeld.steps.first?.text.hasPrefix("static PullToRefresh.action") == true, "\(membersChain)")
+        #expect(check.standardOutput.contains("held by: \(membersChain)\n"), "\(check.standardOutput)")
+        #expect(check.standardOutput.contains("3 retained in 1 session"), "\(check.standardOutput)")
     }
 
-    /// The app's own logic, without the search: the two leaks it makes on purpose and nothing else.
+    /// The app's own logic, without the search: the three leaks it makes on purpose and nothing else.
     @Test func withTheSearchOffTheVerdictsAreTheTwoLeaksAlone() async throws {
         let run = try await Self.run(environment: ["STRANGER_SEARCH": "off"])
         #expect(run.snapshot.heldBy.values.allSatisfy { $0.steps.isEmpty }, "no search, no chain: \(run.snapshot.heldBy)")
         let retained = run.snapshot.nodes.filter { $0.verdict == .retained }.map(\.type).sorted()
-        #expect(retained == ["ComposerCoordinator", "SettingsFlowCoordinator"])
+        #expect(retained == ["ComposerCoordinator", "MembersCoordinator", "SettingsFlowCoordinator"])
         // A room closed through the router is released; search, cached, swiped away and shown again, is alive.
         #expect(try run.node("RoomCoordinator").verdict == .released)
         #expect(try run.node("SearchCoordinator").verdict == .alive)
 
         let check = try BuiltProduct.coordlens.run(["check", run.recording])
         #expect(check.status == 1, "\(check.standardError)")
-        #expect(check.standardOutput.components(separatedBy: "RETAINED ").count == 3, "\(check.standardOutput)")
-        #expect(check.standardOutput.contains("2 retained in 1 session"), "\(check.standardOutput)")
+        #expect(check.standardOutput.components(separatedBy: "RETAINED ").count == 4, "\(check.standardOutput)")
+        #expect(check.standardOutput.contains("3 retained in 1 session"), "\(check.standardOutput)")
     }
 
     /// An app that quits with `exit` right after a leak, without `end()` and with other threads busy: the hook writes

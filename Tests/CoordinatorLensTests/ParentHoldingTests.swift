@@ -53,7 +53,7 @@ import Testing
 
     @Test func aChildNothingLivingHoldsIsAttachedWhileOneItsParentHoldsOrNotSearchedKeepsItsWords() throws {
         let node = try #require(try check(held: Self.heldByNothing).snapshot.node(5))
-        #expect(node.reason == "attached under VaultCoordinator#3, which does not hold it: no living coordinator, screen or other leak does")
+        #expect(node.reason == "attached under VaultCoordinator#3, which does not hold it: nothing the search started from does")
         #expect(node.reasonKind == .stillChild)
         for held in [Self.heldByParent, Self.searchOverBudget, nil] {
             let node = try #require(try check(held: held).snapshot.node(5))

@@ -172,23 +172,53 @@ import Testing
         #expect(found.steps.last?.field == "state.presenting", "\(found)")
     }
 
-    @Test func aGlobalRegistryIsNotReachableAndSaysWhatIsLeft() throws {
+    /// A singleton's array: the search starts from the app's statics too, named by their symbol.
+    @Test func aStaticSingletonHoldsIt() throws {
         let found = try search { _, _, _, share in GlobalRegistry.shared.observers.append(share) }
-        #expect(found.outcome == .unreachable)
-        #expect(found.description.contains("not reached from a living coordinator, its screen or another leak, and in no cycle"))
-        #expect(found.description.contains("the search does not start from globals, statics, tasks, timers or observers yet"))
         GlobalRegistry.shared.observers.removeAll()
+        #expect(found.outcome == .live, "\(found)")
+        #expect(found.description == "static GlobalRegistry.shared › GlobalRegistry.observers[0] (element) › Coordinator#3", "\(found)")
+    }
+
+    /// A static closure, as a refresh control's action kept by a static: the closure's capture, named by the static.
+    @Test func aStaticClosureHoldsIt() throws {
+        let found = try search { _, _, _, share in RefreshActions.onRefresh = { share.finish() } }
+        RefreshActions.onRefresh = nil
+        #expect(found.outcome == .live, "\(found)")
+        #expect(found.description.hasPrefix("static RefreshActions.onRefresh"), "\(found)")
+        #expect(found.description.hasSuffix("› Coordinator#3"), "\(found)")
+    }
+
+    /// A global `var` of the app's module.
+    @Test func aGlobalVariableHoldsIt() throws {
+        let found = try search { _, _, _, share in keptByAGlobal = share }
+        keptByAGlobal = nil
+        #expect(found.description == "CoordinatorTraceTests.keptByAGlobal › Coordinator#3", "\(found)")
+    }
+
+    /// An unbalanced retain: nothing in memory holds it, and the line says what the search started from.
+    @Test func anUnbalancedRetainIsNotReachedAndSaysWhatWasSearched() throws {
+        var retained: Unmanaged<Coordinator>?
+        let found = try search { _, _, _, share in retained = Unmanaged.passRetained(share) }
+        retained?.release()
+        #expect(found.outcome == .unreachable, "\(found)")
+        #expect(found.description.contains("not reached from what the search started from, and in no cycle"), "\(found)")
+        #expect(found.description.contains("searched from 3 living coordinators and screens, "), "\(found)")
+        #expect(found.description.contains(" globals and statics (1 image), 0 other leaks"), "\(found)")
+        #expect(found.description.contains("tasks, timers and observers are not searched yet"), "\(found)")
+        #expect(!found.description.contains("a closure context that does not read"), "a global's plain words are no branch: \(found)")
     }
 
     @Test func weakCapturesWeakAndUnownedReferencesAreNotStrong() throws {
+        var retained: Unmanaged<Coordinator>?
         let found = try search { _, _, screen, share in
             screen.onSend = { [weak share] in share?.finish() }
             screen.weakDelegate = share
             screen.unownedDelegate = share
-            GlobalRegistry.shared.observers.append(share)
+            retained = Unmanaged.passRetained(share)
         }
+        retained?.release()
         #expect(found.outcome == .unreachable, "\(found)")
-        GlobalRegistry.shared.observers.removeAll()
     }
 
     @Test func aSearchPastItsBudgetSaysSo() throws {
@@ -215,6 +245,14 @@ import Testing
         #expect(paths.first?.description.contains("stopped at its budget") == true)
     }
 }
+
+/// A static closure the app sets and forgets: what a refresh control's action kept by a static is.
+enum RefreshActions {
+    nonisolated(unsafe) static var onRefresh: (() -> Void)?
+}
+
+/// A global variable of the test module.
+nonisolated(unsafe) var keptByAGlobal: AnyObject?
 
 /// What a notification centre or a singleton is to the search: reachable from no coordinator or screen.
 final class GlobalRegistry: @unchecked Sendable {

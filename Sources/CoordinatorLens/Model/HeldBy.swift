@@ -67,8 +67,7 @@ public struct HeldBy: Hashable, Sendable, Codable {
         case .live, .cycle: return (steps.map(\.text) + [target]).joined(separator: " › ") + (outcome == .cycle ? " (a cycle)" : "")
         case .unreachable:
             // Only what the search started from, never a list of guesses.
-            return "not reached from a living coordinator, its screen or another leak, and in no cycle (\(visited) objects looked at); "
-                + "the search does not start from globals, statics, tasks, timers or observers yet" + (reason.map { "; \($0)" } ?? "")
+            return "not reached from what the search started from, and in no cycle (\(visited) objects looked at)" + (reason.map { "; \($0)" } ?? "")
         case .budget: return "the search stopped at its budget after \(visited) objects"
         case .changed: return "the graph changed while it was searched; last seen: " + (steps.map(\.text) + [target]).joined(separator: " › ")
         case .notSearched: return "not searched: \(reason ?? "no reason given")"

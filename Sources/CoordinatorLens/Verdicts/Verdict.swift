@@ -75,7 +75,7 @@ public enum RetentionReason: Hashable, Sendable, Codable {
         case .stillChild(let type, let id): "still a child of \(type)#\(id)"
         case .attachedOnly(let type, let id, let holder):
             "attached under \(type)#\(id), "
-                + (holder.map { "held by \($0)" } ?? "which does not hold it: no living coordinator, screen or other leak does")
+                + (holder.map { "held by \($0)" } ?? "which does not hold it: nothing the search started from does")
         case .detached(let type, let id, let site):
             if let type, let id {
                 "detached from \(type)#\(id)\(site.map { " at \($0.description)" } ?? ""); \(Self.heldElsewhere)"

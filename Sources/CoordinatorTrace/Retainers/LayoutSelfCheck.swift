@@ -31,7 +31,8 @@ enum LayoutSelfCheck {
             let target = Target()
             way.hold(probe, target)
             let search = RetainerSearch(
-                ids: [:], options: RetainerSearchOptions(maximumObjects: 100, timeBudget: 1, sendsKeyText: true), checksLayouts: false)
+                ids: [:], options: RetainerSearchOptions(maximumObjects: 100, timeBudget: 1, sendsKeyText: true), checksLayouts: false,
+                startsFromGlobals: false)
             let found = search.path(to: target, id: 1, roots: [probe])
             withExtendedLifetime((probe, target)) {}
             guard found.outcome == .live, found.steps.count == 1, found.steps[0].field == way.field, found.steps[0].kind == way.kind else {

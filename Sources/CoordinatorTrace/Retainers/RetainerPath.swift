@@ -7,8 +7,9 @@ public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
         case live
         /// It holds itself: `steps` lead from it back to it.
         case cycle
-        /// No living coordinator, screen or other leak reaches it, and it is in no cycle: what holds it is outside
-        /// what the search starts from (globals, statics, tasks, timers and observers are not among its roots yet).
+        /// Nothing the search started from reaches it (living coordinators and screens, the app's globals and
+        /// statics, the other leaks; `reason` lists them) and it is in no cycle: tasks, timers and observers are not
+        /// among its roots yet.
         case unreachable
         /// The search stopped at its object or time budget (`RetainerSearchOptions`) before it found a holder.
         case budget
@@ -68,15 +69,15 @@ public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// What an unreachable result says, in the hook's description and the core's text alike.
-    static let notReached = "not reached from a living coordinator, its screen or another leak, and in no cycle"
-    static let rootsNotSearched = "the search does not start from globals, statics, tasks, timers or observers yet"
+    /// What an unreachable result says, in the hook's description and the core's text alike; `reason` then says what
+    /// the search started from and what ended its branches.
+    static let notReached = "not reached from what the search started from, and in no cycle"
 
     /// `BrowserCoordinator#1.router › Router.completions[ShareViewController] (capture) › ShareCoordinator#7`.
     public var description: String {
         switch outcome {
         case .unreachable:
-            return "\(type)#\(coordinator): \(Self.notReached) (\(visited) objects looked at); \(Self.rootsNotSearched)" + (reason.map { "; \($0)" } ?? "")
+            return "\(type)#\(coordinator): \(Self.notReached) (\(visited) objects looked at)" + (reason.map { "; \($0)" } ?? "")
         case .budget:
             return "\(type)#\(coordinator): the search stopped at its budget after \(visited) objects"
         case .notSearched:

@@ -2,7 +2,7 @@
 // The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
 /// Walks the app's object graph for strong references to one retained coordinator: breadth first from the living
 /// coordinators and their screens (the shortest chain from something meant to be alive), else from the coordinator
-/// itself (a cycle).
+/// itself (a cycle), else from the app's globals and statics (`ImageGlobals`), else from the other leaks.
 ///
 /// Reading rules, as the hook must never harm the app (docs/HOOK.md, "Who holds it"):
 /// - every byte comes through `MemoryReader`, a copy that cannot fault; nothing read is used as a live value: no
@@ -19,6 +19,12 @@ final class RetainerSearch {
     private let options: RetainerSearchOptions
     private let decoder: LayoutDecoder?
     private let unavailable: String?
+    /// The app's globals and statics, and each one's index by its storage's address (a node of its own in a pass).
+    private let globals: [GlobalVariable]
+    private let globalAt: [UInt: Int]
+    private let globalImages: Int
+    /// The globals' bytes, read in a few bulk reads at the start of the pass that starts from them.
+    private var globalBytes: [[UInt8]?] = []
 
     /// A word read on the way from a holder to an object: where it was read and what it held (a reference, or a
     /// collection's count), compared under `mask` when read again.
@@ -63,10 +69,21 @@ final class RetainerSearch {
     /// A search over objects whose coordinator ids are `ids` and whose screens' coordinators are named in `screens`;
     /// off, with its reason, where memory cannot be read safely, an entry point is missing, or (with `checksLayouts`)
     /// the walker's own probe does not read back.
-    init(ids: [ObjectIdentifier: Int], screens: [ObjectIdentifier: String] = [:], options: RetainerSearchOptions, checksLayouts: Bool = true) {
+    /// `startsFromGlobals` false: the living roots, the cycle and the leaks only (a test of the graph's own shapes).
+    init(
+        ids: [ObjectIdentifier: Int], screens: [ObjectIdentifier: String] = [:], options: RetainerSearchOptions, checksLayouts: Bool = true,
+        startsFromGlobals: Bool = true
+    ) {
         self.ids = Dictionary(uniqueKeysWithValues: ids.map { (UInt(bitPattern: $0.key), $0.value) })
         self.screens = Dictionary(uniqueKeysWithValues: screens.map { (UInt(bitPattern: $0.key), $0.value) })
         self.options = options
+        #if canImport(Glibc)
+        let (variables, images) = startsFromGlobals ? ImageGlobals.shared : ([], 0)
+        #else
+        let (variables, images): ([GlobalVariable], Int) = ([], 0)
+        #endif
+        (globals, globalImages) = (variables, images)
+        globalAt = Dictionary(variables.indices.map { (variables[$0].address, $0) }, uniquingKeysWith: { first, _ in first })
         switch (MemoryReader.shared, RuntimeEntryPoints.shared) {
         case (.success(let reader), .success(let runtime)):
             let failure = checksLayouts ? LayoutSelfCheck.failure : nil
@@ -119,6 +136,7 @@ final class RetainerSearch {
         let address = Self.address(of: object)
         let starts = roots.map(Self.address(of:)).filter { $0 != address }
         let otherLeaks = leaks.map(Self.address(of:)).filter { $0 != address }
+        let globalStarts = globals.map(\.address)
         var visited = 0
         var stale: [RetainerPath.Step]?
         // A path that no longer holds when read again is searched once more: the graph may have settled since.
@@ -127,7 +145,9 @@ final class RetainerSearch {
             deadline = MonotonicClock.now() &+ UInt64(max(0, options.timeBudget) * 1e9)
             outOfBudget = false
             ended = [:]
-            for (from, outcome) in [(starts, RetainerPath.Outcome.live), ([address], .cycle), (otherLeaks, .live)] where !from.isEmpty {
+            let passes = [(starts, RetainerPath.Outcome.live), ([address], .cycle), (globalStarts, .live), (otherLeaks, .live)]
+            for (from, outcome) in passes where !from.isEmpty {
+                if from == globalStarts { readGlobals() }
                 let steps = find(address, from: from)
                 visited += objects.count
                 if let steps {
@@ -147,7 +167,65 @@ final class RetainerSearch {
                 coordinator: id, type: type, outcome: .changed, steps: stale, visited: visited,
                 reason: "the graph changed while it was searched: a reference on the way no longer held the next object when read again")
         }
-        return RetainerPath(coordinator: id, type: type, outcome: outOfBudget ? .budget : .unreachable, steps: [], visited: visited, reason: endedSummary)
+        let searched = searchedSummary(roots: starts.count, leaks: otherLeaks.count)
+        return RetainerPath(
+            coordinator: id, type: type, outcome: outOfBudget ? .budget : .unreachable, steps: [], visited: visited,
+            reason: [searched, endedSummary].compactMap { $0 }.joined(separator: "; "))
+    }
+
+    /// What an unreachable search started from, so that "not reached" is never read as "nothing holds it".
+    private func searchedSummary(roots: Int, leaks: Int) -> String {
+        #if canImport(Glibc)
+        let images = globalImages == 0 ? "no image's symbol table read" : "\(globalImages) image\(globalImages == 1 ? "" : "s")"
+        let statics = "\(globals.count) globals and statics (\(images))"
+        #else
+        let statics = "no globals or statics (not read on this platform yet)"
+        #endif
+        return "searched from \(roots) living coordinators and screens, \(statics), \(leaks) other leak\(leaks == 1 ? "" : "s");"
+            + " tasks, timers and observers are not searched yet"
+    }
+
+    /// Reads every global's bytes in as few reads as their addresses allow: neighbours within 4 KiB share one.
+    private func readGlobals() {
+        guard let reader = decoder?.reader else { return }
+        globalBytes = Array(repeating: nil, count: globals.count)
+        var first = 0
+        while first < globals.count {
+            var last = first
+            var end = globals[first].address + UInt(globals[first].size)
+            while last + 1 < globals.count, globals[last + 1].address < end + 4_096,
+                globals[last + 1].address + UInt(globals[last + 1].size) - globals[first].address <= 1 << 20
+            {
+                last += 1
+                end = max(end, globals[last].address + UInt(globals[last].size))
+            }
+            let start = globals[first].address
+            if let range = reader.bytes(start, count: Int(end - start)) {
+                for index in first...last {
+                    let offset = Int(globals[index].address - start)
+                    globalBytes[index] = Array(range[offset..<offset + globals[index].size])
+                }
+            }
+            first = last + 1
+        }
+    }
+
+    /// A global's storage as a holder: each word of it that is a native object, a closure's context or a box is
+    /// followed (its type is not known here; a word that is not one of these ends nothing and is skipped).
+    private func expandGlobal(_ index: Int, node: Int) {
+        guard index < globalBytes.count, let bytes = globalBytes[index] else { return note("a global that does not read") }
+        guard let decoder else { return }
+        let global = globals[index]
+        for offset in stride(from: 0, to: bytes.count - 7, by: 8) {
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt.self) }
+            let address = word & Self.pointerMask
+            // Most words of a global are no reference (counts, flags, a string's bytes): skipped without a word.
+            guard address != 0, LayoutDecoder.isPlausible(address), !Self.isTaggedPointer(word), let header = decoder.reader.word(address),
+                decoder.layout(ofHeapObjectWith: Self.isaMask & header) != nil
+            else { continue }
+            guard follow(context: word, at: global.address + UInt(offset), field: global.field, valueKind: .property, depth: 0, from: node)
+            else { return }
+        }
     }
 
     /// What ended branches, most frequent first (`2 actors; 1 Objective-C object`), or nil.
@@ -184,6 +262,9 @@ final class RetainerSearch {
     private func expand(_ node: Int) {
         guard let decoder else { return }
         let address = objects[node]
+        if reachedFrom[node].node < 0, let global = globalAt[address] {
+            return expandGlobal(global, node: node)
+        }
         // One read for most objects: the header and what usually follows it, then the rest when the class is larger.
         let got = scratch.withUnsafeMutableBytes { decoder.reader.read(address, count: $0.count, into: $0.baseAddress!) }
         guard got >= 16 else { return note("unreadable memory") }
@@ -629,6 +710,9 @@ final class RetainerSearch {
     }
 
     private func step(from node: Int, _ field: String, _ kind: RetainerPath.Kind) -> RetainerPath.Step {
+        if reachedFrom[node].node < 0, let global = globalAt[objects[node]] {
+            return RetainerPath.Step(holder: globals[global].holder, holderID: nil, field: field, kind: kind)
+        }
         let type = decoder.map { $0.name(ofType: metadataOf[node]) } ?? "?"
         let holder = screens[objects[node]].map { "\(type) (screen of \($0))" } ?? type
         return RetainerPath.Step(holder: holder, holderID: ids[objects[node]], field: field, kind: kind)

@@ -54,6 +54,7 @@ final class HomeFlowCoordinator: BaseCoordinator {
         case .compose: start(ComposerCoordinator(homeViewModel: viewModel), at: .composer)
         case .search: showSearch()
         case .settings: presentSettings()
+        case .members: start(MembersCoordinator(title: "Members"), at: .members)
         case .mention: break  // The composer's business, when one is open.
         }
     }
@@ -95,6 +96,23 @@ final class HomeFlowCoordinator: BaseCoordinator {
 }
 
 final class RoomCoordinator: ChildFlowCoordinator {}
+
+/// The app's pull-to-refresh control sends its action to whichever list registered last: a static, as in apps that
+/// share one refresh control between tabs.
+enum PullToRefresh {
+    nonisolated(unsafe) static var action: (() -> Void)?
+}
+
+/// A room's member list: it registers its reload as the refresh action and never takes it back, so the static keeps
+/// the flow after Back (the real fix captured the list's store weakly).
+final class MembersCoordinator: ChildFlowCoordinator {
+    private(set) var reloads = 0
+
+    override func start() {
+        super.start()
+        PullToRefresh.action = { self.reloads += 1 }
+    }
+}
 
 /// Writes a message; names tapped on home go into the draft.
 final class ComposerCoordinator: ChildFlowCoordinator {

@@ -5,6 +5,7 @@ enum HomeScreenAction {
     case compose
     case search
     case settings
+    case members
     case mention(String)
 }
 

@@ -2,9 +2,9 @@ import CoordinatorTrace
 import Foundation
 
 // A messaging app in the style of large open-source ones (flow coordinators, Combine view models, a generic router),
-// driven through one session as a UI test would and recorded to the file named by the first argument. Two flows leak
-// on purpose: the composer (home's view model keeps the subscription whose handler took it) and settings (a swipe-down
-// leaves its completion in the router). STRANGER_SEARCH=off turns the hook's retainer search off, to check the app's
+// driven through one session as a UI test would and recorded to the file named by the first argument. Three flows leak
+// on purpose: the composer (home's view model keeps the subscription whose handler took it), settings (a swipe-down
+// leaves its completion in the router) and members (a static refresh action took it). STRANGER_SEARCH=off turns the hook's retainer search off, to check the app's
 // own verdicts. STRANGER_QUIT=1 quits with `exit` right after the settings leak and an onboarding flow whose first step
 // is added before the flow itself, without `end()`, loaders busy. Prints each `held` line of the recording as a
 // chain, one per line.
@@ -51,6 +51,10 @@ if ProcessInfo.processInfo.environment["STRANGER_QUIT"] == "1" {
     let loaders = CacheLoaders(app.environment.thumbnails)
     withExtendedLifetime(loaders) { exit(0) }
 }
+
+// Members: Back closes it, but the refresh control's static action still holds it.
+home.viewModel.userTapped(.members)
+child(MembersCoordinator.self, of: home).close()
 
 home.viewModel.userTapped(.search)
 home.search.userTappedCancel()
