@@ -303,7 +303,8 @@ package struct SessionTree: Sendable {
             warn(record, "add of \(existing.type)#\(id), which already deinited: ids are never reused")
             return
         }
-        if let parentIndex, let through = pathAncestry(of: parentIndex, reaches: index) {
+        // A leaf that nobody left is nobody's ancestor: moving one into a deep chain walks nothing.
+        if let parentIndex, entries[index].mayBeAnAncestor, let through = pathAncestry(of: parentIndex, reaches: index) {
             let parentName = name(of: parentIndex)
             // A detached coordinator's path goes through the parent it left, so a cycle through that one would give
             // paths that start nowhere, as a direct cycle would.
@@ -315,7 +316,7 @@ package struct SessionTree: Sendable {
         awaitedParent[id] = nil
         detach(index)
         entries[index].coordinator.removedAt = nil
-        entries[index].coordinator.removedFrom = nil
+        noteFormerParent(of: index, nil)
         entries[index].coordinator.removedSite = nil
         entries[index].coordinator.orphanedAt = nil
         attach(index, to: parentIndex, record)
@@ -338,7 +339,7 @@ package struct SessionTree: Sendable {
         for orphan in orphans where awaitedParent[orphan.child] == parent {
             awaitedParent[orphan.child] = nil
             guard let index = indexByID[orphan.child] else { continue }
-            if pathAncestry(of: parentIndex, reaches: index) != nil {
+            if entries[index].mayBeAnAncestor, pathAncestry(of: parentIndex, reaches: index) != nil {
                 warn(record, "adopting \(name(of: index)) under \(name(of: parentIndex)) would make a parent cycle: kept as a root")
                 continue
             }
@@ -435,6 +436,13 @@ package struct SessionTree: Sendable {
         return nil
     }
 
+    /// Sets the parent the coordinator at `index` was removed from, keeping each entry's `formerChildren` count.
+    private mutating func noteFormerParent(of index: Int, _ former: CoordinatorID?) {
+        if let old = entries[index].coordinator.removedFrom, let oldIndex = indexByID[old] { entries[oldIndex].formerChildren -= 1 }
+        entries[index].coordinator.removedFrom = former
+        if let former, let formerIndex = indexByID[former] { entries[formerIndex].formerChildren += 1 }
+    }
+
     private mutating func remove(_ id: CoordinatorID, from parent: CoordinatorID?, _ record: EventRecord) {
         guard let index = known(id, record, "remove") else { return }
         // Fields read in place: a copy of the whole coordinator retained and released each of its strings and sites.
@@ -461,7 +469,7 @@ package struct SessionTree: Sendable {
         }
         detach(index)
         appendRoot(index)
-        entries[index].coordinator.removedFrom = current
+        noteFormerParent(of: index, current)
         entries[index].coordinator.removedSite = record.site
         if entries[index].coordinator.removedAt == nil {
             entries[index].coordinator.removedAt = record.time

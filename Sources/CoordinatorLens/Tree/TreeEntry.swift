@@ -12,4 +12,10 @@ struct TreeEntry: Sendable {
     var slot = 0
     /// How many entries of `children` are stale.
     var staleChildren = 0
+    /// How many coordinators were removed from it and not added anywhere since (their `removedFrom`): a path goes
+    /// through the parent a coordinator left, so with none of these and no living child it is nobody's ancestor.
+    var formerChildren = 0
+
+    /// Whether another coordinator's path may pass through it: moving it needs the parent-cycle check only then.
+    var mayBeAnAncestor: Bool { children.count > staleChildren || formerChildren > 0 }
 }
