@@ -176,12 +176,11 @@ final class RetainerSearch {
     /// What an unreachable search started from, so that "not reached" is never read as "nothing holds it".
     private func searchedSummary(roots: Int, leaks: Int) -> String {
         #if canImport(Glibc)
-        let images = globalImages == 0 ? "no image's symbol table read" : "\(globalImages) image\(globalImages == 1 ? "" : "s")"
-        let statics = "\(globals.count) globals and statics (\(images))"
+        let statics = "the globals and statics (\(globals.count), from \(globalImages) image symbol table\(globalImages == 1 ? "" : "s"))"
         #else
         let statics = "no globals or statics (not read on this platform yet)"
         #endif
-        return "searched from \(roots) living coordinators and screens, \(statics), \(leaks) other leak\(leaks == 1 ? "" : "s");"
+        return "searched from the living coordinators and screens (\(roots)), \(statics), the other leaks (\(leaks));"
             + " tasks, timers and observers are not searched yet"
     }
 
