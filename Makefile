@@ -15,9 +15,10 @@ PREFIX ?= /usr/local
 deps:
 	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libgvc sqlite3 zlib; then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
-		echo "Installing libgraphviz-dev (libgvc), libsqlite3-dev, zlib1g-dev and pkg-config..."; \
-		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libgraphviz-dev libsqlite3-dev zlib1g-dev pkg-config fonts-dejavu-core; \
+		mkdir -p .build; echo "Installing libgraphviz-dev (libgvc), libsqlite3-dev, zlib1g-dev and pkg-config (apt's output: .build/deps-install.log)..."; \
+		{ $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libgraphviz-dev libsqlite3-dev zlib1g-dev pkg-config fonts-dejavu-core; } \
+			>.build/deps-install.log 2>&1 || { tail -n 20 .build/deps-install.log >&2; exit 1; }; \
 	elif command -v brew >/dev/null 2>&1; then brew install graphviz sqlite pkg-config; \
 	else echo "Install Graphviz's development files (libgvc), SQLite's (sqlite3) and pkg-config, then run make again." >&2; exit 1; fi
 	@dir="$$(pkg-config --variable=libdir libgvc)/graphviz"; \
@@ -119,7 +120,9 @@ install: deps
 ## api, api-check: the public API of each module users import, from the compiler's own view (its symbol graphs:
 ## owner-qualified symbols with full signatures, enum cases, protocol requirements, conformances), one file per module
 ## in api/. `make api-check` (part of `make test`) fails on any difference and prints it; `make api` rewrites api/ after
-## an intended change. scripts/api-check-selftest.sh shows it catching a changed signature and a new enum case.
+## an intended change. It also compares with the last release's dump (api/releases/X.Y.Z/, RELEASING.md) and names the
+## additions and the breaks apart: a break fails until PackageVersion.current is the next major (0.x: minor) version.
+## scripts/api-check-selftest.sh shows it catching a changed signature and a new enum case.
 API_MODULES := CoordinatorTrace CoordinatorTraceTesting CoordinatorWire CoordinatorLens CoordinatorLensRendering
 api-dump: deps
 	@graphs="$$($(SWIFT) package dump-symbol-graph --minimum-access-level public 2>&1 | sed -n 's/^Files written to //p')"; \
@@ -130,8 +133,9 @@ api: api-dump
 	cp .build/api/*.txt api/
 
 api-check: api-dump
-	@if diff -u api .build/api; then echo "api-check: the public API matches api/"; \
+	@if diff -u --exclude=releases api .build/api; then echo "api-check: the public API matches api/"; \
 	else echo "api-check: the public API changed (above: - committed, + now); if meant, run make api and commit api/" >&2; exit 1; fi
+	@python3 scripts/api_release_check.py api/releases .build/api Sources/CoordinatorWire/PackageVersion.swift
 
 ## docs: the DocC reference of the two libraries apps import, CoordinatorTrace (the hook) and CoordinatorTraceTesting
 ## (leak assertions), from their catalogs (Sources/<Target>/<Target>.docc) and doc comments, built by swift-docc-plugin

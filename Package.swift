@@ -1,4 +1,6 @@
 // swift-tools-version:6.1
+// CoordinatorLens is licensed under the Apache License, Version 2.0 (LICENSE). Its version is PackageVersion.current
+// (Sources/CoordinatorWire/PackageVersion.swift); CHANGELOG.md says what each release changed.
 import PackageDescription
 
 let package = Package(
@@ -182,7 +184,7 @@ let package = Package(
         // Runs the built `coordlens` as a real process: exit codes, formats, listen over TCP.
         .testTarget(name: "CommandLineTests", dependencies: ["CoordinatorTrace", "CoordinatorLensServer", "coordlens", "TestSupport"]),
         // The leak history against a real SQLite file and a real PostgreSQL server (`make test` starts one).
-        .testTarget(name: "HistoryTests", dependencies: ["CoordinatorLensHistory", "coordlens", "TestSupport"]),
+        .testTarget(name: "HistoryTests", dependencies: ["CoordinatorLensHistory", "CoordinatorWire", "coordlens", "TestSupport"]),
         // The live server's session table, called directly.
         .testTarget(
             name: "CoordinatorLensServerTests",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoordinatorLens
 import CoordinatorLensHistory
+import CoordinatorWire
 import Foundation
 
 /// `coordlens`: the command line over the inspector core and the renderer.
@@ -26,7 +27,7 @@ struct Coordlens: AsyncParsableCommand {
         let postgres =
             HistoryStore.postgresBuiltIn
             ? "PostgreSQL built in" : "PostgreSQL not built in (rebuild with --traits Postgres)"
-        return "coordlens 0.9.0 (leak history: SQLite; \(postgres))"
+        return "coordlens \(PackageVersion.current) (leak history: SQLite; \(postgres))"
     }
 
     /// Runs the command; bad usage exits 2 (not ArgumentParser's 64) so CI can tell it from a found leak (1).

@@ -1,3 +1,4 @@
+import CoordinatorWire
 import Foundation
 import TestSupport
 import Testing
@@ -241,6 +242,7 @@ struct HistoryCommandTests {
         let version = try BuiltProduct.coordlens.run(["--version"], timeout: 60)
         #expect(version.status == 0)
         #expect(version.standardOutput.contains("PostgreSQL not built in (rebuild with --traits Postgres)"), "\(version.standardOutput)")
+        #expect(version.standardOutput.hasPrefix("coordlens \(PackageVersion.current) "), "the one version: \(version.standardOutput)")
         let refused = try BuiltProduct.coordlens.run(["history", "--history", "postgres://coordlens@127.0.0.1:1/history"], timeout: 60)
         #expect(refused.status == 2)
         #expect(refused.standardError.contains("built without PostgreSQL support"), "\(refused.standardError)")

@@ -169,6 +169,7 @@ final class SessionWriter: @unchecked Sendable {
         header.field("app", app)
         header.field("run", run)
         header.field("pid", Int(ProcessInfo.processInfo.processIdentifier))
+        header.field("hook", PackageVersion.current)
         if acknowledged != nil { header.field("acks", 1) }
         backlog.append(header.close())
         // Counts declared in the options hold from the start, before any coordinator is added.
