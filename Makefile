@@ -8,17 +8,14 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: install network-tools deps build docs test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
+.PHONY: hooks install network-tools deps build docs test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev, SQLite through libsqlite3-dev and zlib through zlib1g-dev (Homebrew: brew
 ## install graphviz sqlite pkg-config), when pkg-config cannot find them.
 deps:
 	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libgvc sqlite3 zlib; then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
-		mkdir -p .build; echo "Installing libgraphviz-dev (libgvc), libsqlite3-dev, zlib1g-dev and pkg-config (apt's output: .build/deps-install.log)..."; \
-		{ $(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends libgraphviz-dev libsqlite3-dev zlib1g-dev pkg-config fonts-dejavu-core; } \
-			>.build/deps-install.log 2>&1 || { tail -n 20 .build/deps-install.log >&2; exit 1; }; \
+		bash scripts/apt-install.sh libgraphviz-dev libsqlite3-dev zlib1g-dev pkg-config fonts-dejavu-core; \
 	elif command -v brew >/dev/null 2>&1; then brew install graphviz sqlite pkg-config; \
 	else echo "Install Graphviz's development files (libgvc), SQLite's (sqlite3) and pkg-config, then run make again." >&2; exit 1; fi
 	@dir="$$(pkg-config --variable=libdir libgvc)/graphviz"; \
@@ -40,8 +37,7 @@ python-tools:
 network-tools:
 	@if ! command -v ip >/dev/null 2>&1 && [ ! -x /usr/sbin/ip ] && [ ! -x /sbin/ip ]; then \
 		if command -v apt-get >/dev/null 2>&1; then \
-			echo "Installing iproute2..."; \
-			$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends iproute2; \
+			bash scripts/apt-install.sh iproute2; \
 		else echo "No ip command: the network-namespace tests will say so and skip." >&2; fi; \
 	fi
 
@@ -51,16 +47,14 @@ CHROMIUM ?= /usr/bin/chromium
 browser-tools: python-tools
 	@if [ ! -x $(CHROMIUM) ]; then \
 		if command -v apt-get >/dev/null 2>&1; then \
-			echo "Installing Chromium..."; \
-			$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium; \
+			bash scripts/apt-install.sh chromium; \
 		else echo "Install Chromium (or set CHROMIUM=/path/to/chromium), then run make again." >&2; exit 1; fi; \
 	fi
 	@# Liberation Sans has Helvetica's widths, which libgvc lays text out with: the page draws the picture's text in it,
 	@# so labels fit their boxes (DejaVu Sans, Debian's default, is wider).
 	@if ! fc-list 2>/dev/null | grep -q "Liberation Sans"; then \
 		if command -v apt-get >/dev/null 2>&1; then \
-			echo "Installing fonts-liberation..."; \
-			$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends fonts-liberation fontconfig; \
+			bash scripts/apt-install.sh fonts-liberation fontconfig; \
 		else echo "Install the Liberation fonts (fonts-liberation), then run make again." >&2; exit 1; fi; \
 	fi
 	@$(VENV)/bin/python -c "import playwright" 2>/dev/null || \
@@ -154,12 +148,20 @@ docs: deps
 	done
 
 ## lint: swift-format (it ships with the toolchain) against the committed .swift-format: 4-space indents, 160 columns,
-## no indent inside #if, forEach allowed. `make format` rewrites the files in place; lint fails on any finding.
+## no indent inside #if, forEach allowed. `make format` rewrites the files in place; lint fails on any finding. Then the
+## thread and sleep rules, and the commit messages since the commit rule's own (scripts/commit-lint.sh, and its self-test).
 SWIFT_FORMAT_PATHS = Package.swift Sources Tests Benchmarks samples
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)
 	@scripts/thread-lint.sh
 	@scripts/sleep-lint.sh
+	@scripts/commit-lint.sh
+	@scripts/commit-lint-selftest.sh
+
+## hooks: the commit-msg hook that keeps a subject to 72 characters and a blank line before the body (CONTRIBUTING.md).
+hooks:
+	install -m 755 scripts/commit-msg "$$(git rev-parse --git-path hooks)/commit-msg"
+	@echo "hooks: commit-msg installed"
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)
@@ -263,8 +265,7 @@ bench: deps browser-tools
 bench-tools:
 	@if ! command -v valgrind >/dev/null 2>&1 || ! command -v objcopy >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then \
 		if command -v apt-get >/dev/null 2>&1; then \
-			echo "Installing valgrind and binutils..."; \
-			$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends valgrind binutils; \
+			bash scripts/apt-install.sh valgrind binutils; \
 		else echo "Install valgrind and binutils (objcopy, nm), then run make again." >&2; exit 1; fi; \
 	fi
 

@@ -15,11 +15,8 @@ if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
         echo "postgres-test-server: install PostgreSQL's server (initdb, pg_ctl), then run make again." >&2
         exit 1
     fi
-    sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
-    echo "Installing PostgreSQL (Debian's postgresql) for the history's tests..."
-    $sudo apt-get update -qq
     # The package's own cluster (port 5432), if it starts, is left alone: the tests use only the one below.
-    DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 $sudo apt-get install -y -qq --no-install-recommends postgresql
+    bash "$(dirname "$0")/apt-install.sh" postgresql
     bin="$(find_bin)"
 fi
 
@@ -65,8 +62,7 @@ fi
 # without it. The certificate (public) is also the authority the tests trust, in .build/postgres/server.crt.
 if [ ! -s "$root/server.crt" ] || [ ! -s "$data/server.key" ]; then
     if ! command -v openssl >/dev/null 2>&1; then
-        sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
-        $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends openssl
+        bash "$(dirname "$0")/apt-install.sh" openssl
     fi
     openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=localhost" \
         -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" -keyout "$root/server.key" -out "$root/server.crt" >/dev/null 2>&1
