@@ -76,10 +76,12 @@ import Testing
             }
         }
         jobs.append {
+            // Garbage from the first byte: listen closes a connection whose first line is no session line, so a send
+            // after that fails (reset by peer), which is the point, not an error of the test.
             var generator = SystemRandomNumberGenerator()
             let connection = try RawConnection(port: port)
             for _ in 0..<64 {
-                try connection.send((0..<(1 << 16)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                guard (try? connection.send((0..<(1 << 16)).map { _ in UInt8.random(in: 0...255, using: &generator) })) != nil else { break }
             }
             connection.close()
         }

@@ -229,6 +229,35 @@ import Testing
         await server.stop()
     }
 
+    /// Junk on the hook port (a byte and a close, an event with no session line first) is closed and counted, never
+    /// a session: it cannot take a real session's place, and a flood of it says so in a few lines, not one each.
+    @Test func connectionsWhoseFirstLineIsNoSessionLineNeverBecomeSessions() async throws {
+        var options = ListenOptions()
+        options.port = 0
+        let lines = LockedLines()
+        let server = InspectorServer(options: options) { lines.append($0) }
+        let port = try await server.start()
+        for _ in 0..<50 {
+            let junk = try RawConnection(port: port)
+            try junk.send(Array("x".utf8))
+            junk.close()
+        }
+        let eventFirst = try RawConnection(port: port)
+        try eventFirst.send(#"{"seq":1,"t":0,"event":"add","id":1,"type":"Root"}"# + "\n")
+        eventFirst.close()
+        #expect(await eventually(server) { server.sessions.junkConnectionCount == 51 }, "\(server.sessions.junkConnectionCount)")
+        #expect(server.sessions.runs.isEmpty, "\(server.sessions.runs)")
+
+        let hook = try RawConnection(port: port)
+        try hook.send(sessionLine(run: "real") + #"{"seq":1,"t":0,"event":"end"}"# + "\n")
+        hook.close()
+        #expect(await eventually(server) { server.sessions.finishedCount == 1 })
+        #expect(server.sessions.runs == ["real"])
+        let said = lines.all.filter { $0.contains("whose first line was no session line") }
+        #expect(said.count == 2, "said at 1 and 10 of 51: \(said)")
+        await server.stop()
+    }
+
     @Test func pastTheConnectionLimitNewConnectionsAreClosedAndOpenOnesCarryOn() async throws {
         var options = ListenOptions()
         options.port = 0

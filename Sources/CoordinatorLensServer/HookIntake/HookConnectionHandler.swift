@@ -29,7 +29,7 @@ final class HookConnectionHandler: ChannelInboundHandler {
     /// How often an acknowledging connection is told what was kept since.
     static let acknowledgementInterval = TimeAmount.milliseconds(20)
 
-    /// `name` tells this connection's invented run apart when it sends events before any session line.
+    /// `name` names the reader's runs; a connection whose first line is no session line is closed, never a session.
     init(
         name: String, sessions: LiveSessions, recorder: StreamRecorder?, maxLineBytes: Int,
         acknowledged: AcknowledgedSeqs = AcknowledgedSeqs(),
@@ -142,10 +142,16 @@ final class HookConnectionHandler: ChannelInboundHandler {
             if let recorder { headerLine.withUnsafeBufferPointer { recorder.write($0, run: header.run, header: headerLine) } }
             acknowledging = Self.asksForAcknowledgements(line)
             if acknowledging { acknowledgeSession(context) }
-        case .inventedSession(let header, let note):
-            guard switchTo(header) else { return }
-            sessions.report(note, run: header.run)
-            headerLine = Array(#"{"event":"session","v":1,"app":"unknown","run":"\#(header.run)","recorder":"listen"}"#.utf8)
+        case .inventedSession:
+            // A hook's first line is its session line. Anything else on the port (a scanner, a stray client, a byte
+            // and a close) never becomes a session: it would take a place among the runs `listen` holds, evict a real
+            // one, and write status lines by the thousand. Closed and counted; said at 1, 10, 100, … of them.
+            refused = true
+            let count = sessions.noteJunkConnection()
+            let digits = String(count)
+            if digits.first == "1", digits.dropFirst().allSatisfy({ $0 == "0" }) {
+                log("closed \(count) connection\(count == 1 ? "" : "s") whose first line was no session line (not a hook)")
+            }
         case .record(let record, let run):
             sessions.apply(record, run: run)
             if let recorder {

@@ -44,6 +44,22 @@ package final class LiveSessions: Sendable {
                 maxCoordinators: maxCoordinators))
     }
 
+    /// Connections closed because their first line was no session line (junk on the hook port), so far.
+    private let junkConnections = NIOLockedValueBox(0)
+
+    /// Counts one more such connection; the count so far.
+    func noteJunkConnection() -> Int {
+        junkConnections.withLockedValue {
+            $0 += 1
+            return $0
+        }
+    }
+
+    /// Connections closed without becoming a session, so far.
+    package var junkConnectionCount: Int {
+        junkConnections.withLockedValue { $0 }
+    }
+
     /// Sessions that have ended and lost their connection so far, evicted ones included.
     package var finishedCount: Int {
         table.withLockedValue { $0.finished }
