@@ -147,4 +147,27 @@ import Testing
         #expect(tree.diagnostics.first?.message.hasPrefix("second deinit of TTT") == true)
         #expect(tree[1]?.type == huge, "the tree keeps the whole name")
     }
+
+    /// A 200 KB mark label, read by either decoder (the hook's exact shape, and with a space that sends it to the
+    /// general one): kept as its first 1,024 bytes and what was cut, whole characters only.
+    @Test func aHugeMarkLabelIsCutAndSaysSo() throws {
+        let label = String(repeating: "é", count: 100_000) + "end"
+        let exact = #"{"seq":1,"t":0.5,"event":"mark","label":"\#(label)"}"#
+        let spaced = #"{"seq":2, "t":0.6,"event":"mark","label":"\#(label)"}"#
+        let text = [#"{"event":"session","v":1,"app":"Marks","run":"r"}"#, exact, spaced].joined(separator: "\n") + "\n"
+        let records = Recording(bytes: Array(text.utf8)).sessions[0].entries.compactMap { entry -> EventRecord? in
+            if case .record(let record) = entry { return record }
+            return nil
+        }
+        #expect(records.count == 2)
+        for record in records {
+            guard case .mark(let kept) = record.event else {
+                Issue.record("not a mark: \(record)")
+                continue
+            }
+            #expect(kept.hasSuffix("… (a label of 200003 bytes, cut to 1024)"), "\(kept.suffix(60))")
+            #expect(kept.utf8.count < 1_100)
+            #expect(kept.hasPrefix("éé"))
+        }
+    }
 }

@@ -181,7 +181,7 @@ public enum EventDecoder {
             }
             event = .held(id: try required(id, .id), by: HeldBy(outcome: kind, steps: steps, visited: count ?? 0, reason: why))
         case .known(.deinitialized): event = .deinitialized(id: try required(id, .id))
-        case .known(.mark): event = .mark(label: try required(label, .label))
+        case .known(.mark): event = .mark(label: InputLimits.bounded(label: try required(label, .label)))
         case .known(.dropped):
             let count = try required(count, .count)
             guard count >= 0 else { throw FieldError(message: "\"count\" must not be negative") }

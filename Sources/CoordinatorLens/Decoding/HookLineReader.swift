@@ -70,7 +70,7 @@ package struct HookLineReader {
             event = .deinitialized(id: CoordinatorID(id))
         case .mark:
             guard take(#","label":""#), let label = text(&strings) else { return nil }
-            event = .mark(label: label)
+            event = .mark(label: InputLimits.bounded(label: label))
         case .heartbeat: event = .heartbeat
         case .end: event = .end
         case .watch:

@@ -10,6 +10,19 @@ public struct InputLimits: Hashable, Sendable {
     /// Fixed, as ids are read line by line before any limits apply; ids are names, not payloads.
     public static let maximumIDBytes = 1_024
 
+    /// The longest mark label kept, in UTF-8 bytes: a longer one is cut there and says so, so memory follows the
+    /// marks, not what a producer puts in them (20,001 marks of 200 KB took `check` to 1.94 GB).
+    public static let maximumLabelBytes = 1_024
+
+    /// `label`, or its first `maximumLabelBytes` (whole characters) and what was cut.
+    static func bounded(label: String) -> String {
+        let bytes = label.utf8.count
+        guard bytes > maximumLabelBytes else { return label }
+        var kept = Substring(label)
+        while kept.utf8.count > maximumLabelBytes { kept = kept.dropLast(max(1, (kept.utf8.count - maximumLabelBytes) / 4)) }
+        return "\(kept)… (a label of \(bytes) bytes, cut to \(maximumLabelBytes))"
+    }
+
     /// 1 MiB lines and 1,000 warnings per session.
     public static let `default` = InputLimits()
 
