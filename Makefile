@@ -157,6 +157,7 @@ lint:
 	@scripts/sleep-lint.sh
 	@scripts/commit-lint.sh
 	@scripts/commit-lint-selftest.sh
+	@scripts/api-release-selftest.sh
 
 ## hooks: the commit-msg hook that keeps a subject to 72 characters and a blank line before the body (CONTRIBUTING.md).
 hooks:
