@@ -1,4 +1,5 @@
 import CoordinatorLens
+import CoordinatorWire
 import Foundation
 
 /// `coordlens-baseline.json`: the accepted leaks, one per line in fingerprint order, so that a review shows each leak
@@ -111,9 +112,9 @@ enum BaselineFile {
         return PathCensus(alive: alive)
     }
 
+    /// The one escaper of the package's JSON (a JSONEncoder per string was most of `baseline`'s time on a big run).
     private static func quoted(_ text: String) -> String {
-        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
-            .replacingOccurrences(of: "\\/", with: "/")
+        JSONString.quoted(text)
     }
 
     /// The 1-based lines of the leaks in order: each line after `"leaks"` that opens an object.
