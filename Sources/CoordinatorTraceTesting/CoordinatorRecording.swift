@@ -14,7 +14,8 @@ public final class CoordinatorRecording: Sendable {
     /// The tracer this recording listens to; pass it to the code under test.
     public let tracer: Tracer
     private let sink = MemorySink()
-    /// The session's start on the hook's clock, read just after the session began, so verdicts err on the lenient side.
+    /// The session's start on the hook's own clock (`MonotonicClock`), read just after the session began, so verdicts
+    /// err on the lenient side and agree with what the hook's retainer search counts as past its grace.
     private let startedAt: UInt64
 
     /// Starts a session on `tracer` that keeps its stream in memory; a session already running on it ends first.
@@ -28,13 +29,13 @@ public final class CoordinatorRecording: Sendable {
         var options = options
         options.grace = grace
         tracer.start(app: app, sink: sink, options: options)
-        startedAt = DispatchTime.now().uptimeNanoseconds
+        startedAt = MonotonicClock.now()
     }
 
     /// Every coordinator recorded so far, judged now.
     public func snapshot(grace: Double = CoordinatorRecording.defaultGrace) -> Snapshot {
         tracer.flush()
-        let now = Double(DispatchTime.now().uptimeNanoseconds &- startedAt) / 1e9
+        let now = Double(MonotonicClock.now() &- startedAt) / 1e9
         let recording = Recording(bytes: sink.bytes)
         guard let log = recording.sessions.last, let replayed = try? log.replay(until: .end) else {
             return SessionTree(header: SessionHeader(app: "tests", run: "empty")).snapshot(at: now, grace: grace)

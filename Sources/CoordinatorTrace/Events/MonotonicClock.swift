@@ -7,14 +7,17 @@ import Musl
 #endif
 
 /// Nanoseconds on a clock that never jumps, read cheaply on the caller's thread (no Dispatch or Foundation layer).
+/// `package`: whatever judges the hook's times while the app runs (CoordinatorTraceTesting) reads this same clock, as
+/// another clock's "now" can be ahead of the coarse one by a tick and call a coordinator retained that the hook's
+/// search does not yet count past its grace.
 ///
 /// On Linux the coarse clock: the kernel's last tick, read without the time-stamp counter (5.7 ns a read here against
 /// 26.6 ns, which was 40 % of a hook call), at the tick's resolution (4 ms here, 1 ms on many kernels). Events are
 /// stamped under the tracer's lock, so their times still never decrease in the order they happened; events within
 /// one tick share a time, which grace periods of seconds do not notice. Apple's uptime clock is read from the
 /// commpage already.
-enum MonotonicClock {
-    static func now() -> UInt64 {
+package enum MonotonicClock {
+    package static func now() -> UInt64 {
         #if canImport(Darwin)
         return clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
         #else
@@ -26,7 +29,7 @@ enum MonotonicClock {
 
     /// How far a reading may lag behind the moment it is taken: a sleep meant to end at a reading lasts this much
     /// longer, so that the clock shows it passed when the sleeper looks.
-    static let resolution: UInt64 = {
+    package static let resolution: UInt64 = {
         #if canImport(Darwin)
         return 0
         #else
