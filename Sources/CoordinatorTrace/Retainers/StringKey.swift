@@ -1,8 +1,10 @@
 #if RetainerSearch
 // The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
-/// A dictionary key as a step names it (`["ShareViewController"]`, `[42]`, `[ObjectIdentifier]`), decoded from the
-/// walker's copy of its bytes: strings from their 64-bit representation, never through the app's `String` value, and
-/// no `description` of the app's own runs.
+import CoordinatorWire
+
+/// A dictionary key as a step names it (`[String#5e0a7c]`, or `["ShareViewController"]` with the text allowed, `[42]`,
+/// `[ObjectIdentifier]`), decoded from the walker's copy of its bytes: strings from their 64-bit representation, never
+/// through the app's `String` value, and no `description` of the app's own runs.
 enum StringKey {
     private static let stringType = UInt(bitPattern: unsafeBitCast(String.self as Any.Type, to: Int.self))
     private static let intType = UInt(bitPattern: unsafeBitCast(Int.self as Any.Type, to: Int.self))
@@ -24,12 +26,9 @@ enum StringKey {
     /// Bytes of a key hashed: enough to tell the keys of one dictionary apart, bounded for a key that is a document.
     private static let hashedPrefix = 4_096
 
-    /// Six hex digits of the 32-bit FNV-1a hash of `text`.
+    /// Six hex digits of `StableHash` over `text`.
     static func shortHash(_ text: [UInt8]) -> String {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in text { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-        let digits = String(hash >> 8, radix: 16)
-        return String(repeating: "0", count: 6 - digits.count) + digits
+        StableHash.hex(text, digits: 6)
     }
 
     /// A string's text: small strings live in the two words themselves; large native and literal ones start 32 bytes
