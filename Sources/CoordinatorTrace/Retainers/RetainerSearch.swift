@@ -145,9 +145,9 @@ final class RetainerSearch {
             deadline = MonotonicClock.now() &+ UInt64(max(0, options.timeBudget) * 1e9)
             outOfBudget = false
             ended = [:]
-            let passes = [(starts, RetainerPath.Outcome.live), ([address], .cycle), (globalStarts, .live), (otherLeaks, .live)]
-            for (from, outcome) in passes where !from.isEmpty {
-                if from == globalStarts { readGlobals() }
+            let passes = [(starts, RetainerPath.Outcome.live, false), ([address], .cycle, false), (globalStarts, .live, true), (otherLeaks, .live, false)]
+            for (from, outcome, fromGlobals) in passes where !from.isEmpty {
+                if fromGlobals { readGlobals() }
                 let steps = find(address, from: from)
                 visited += objects.count
                 if let steps {
