@@ -1,5 +1,6 @@
 import CoordinatorLens
 import CoordinatorWire
+import Foundation
 import NIOCore
 
 /// Asks a hook connection to send its last acknowledgement now, before `listen` closes it.
@@ -174,15 +175,14 @@ final class HookConnectionHandler: ChannelInboundHandler {
         recorder?.writeGap(run: run, header: headerLine, count: 1, why: why)
     }
 
-    /// Whether a session line holds `"acks":1`, the hook's request for acknowledgements (unknown to the core's
-    /// decoder, which ignores keys it does not know).
+    /// Whether a session line holds `"acks": 1`, the hook's request for acknowledgements (unknown to the core's
+    /// decoder, which ignores keys it does not know). Read as JSON, so spacing and key order do not matter; the
+    /// session line is one per connection, so parsing it twice costs nothing that counts.
     static func asksForAcknowledgements(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        let key = Array(#""acks":1"#.utf8)
-        guard line.count >= key.count else { return false }
-        for start in 0...(line.count - key.count) where line[start] == 0x22 {
-            if line[start..<(start + key.count)].elementsEqual(key) { return true }
-        }
-        return false
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+            let acks = object["acks"] as? NSNumber
+        else { return false }
+        return acks.doubleValue == 1
     }
 
     /// Leaves the current run for `header`'s; false when the session table is full and the connection is refused.

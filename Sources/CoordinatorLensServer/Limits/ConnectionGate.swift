@@ -44,25 +44,31 @@ final class ConnectionGate: Sendable {
     /// `waitingLimit`, makes room by closing the connection that has waited longest for its token.
     func admit(_ channel: any Channel) -> Int? {
         let waitingLimit = self.waitingLimit
-        let (number, message, replaced) = state.withLockedValue { state -> (Int?, String?, (any Channel)?) in
+        let (number, message, replaced, waitersFull) = state.withLockedValue { state -> (Int?, String?, (any Channel)?, Bool) in
             var replaced: (any Channel)?
+            let waitersFull = state.room.count < limit
             if state.room.count >= limit || state.room.waiting >= (waitingLimit ?? .max) {
                 replaced = state.room.takeOldestWaiting()
                 guard replaced != nil else {
                     state.refused += 1
                     defer { state.refusing = true }
-                    return (nil, state.refusing ? nil : "\(kind) limit of \(limit) reached: closing new \(kind)s until one ends", nil)
+                    return (nil, state.refusing ? nil : "\(kind) limit of \(limit) reached: closing new \(kind)s until one ends", nil, false)
                 }
             }
             let number = state.room.add(channel, waits: waitingLimit != nil)
             state.acceptFailing = false
-            return (number, nil, replaced)
+            return (number, nil, replaced, waitersFull)
         }
         message.map(log)
         if let replaced {
             replaced.close(promise: nil)
+            // Which limit made room is what the line names: the waiting places fill long before the connection limit.
+            let full =
+                waitersFull
+                ? "all \(waitingLimit ?? limit) places for \(kind)s waiting for a token taken"
+                : "\(kind) limit of \(limit) reached (at most \(waitingLimit ?? limit) waiting for a token)"
             summary?.note(
-                "\(kind) limit of \(limit) reached (at most \(waitingLimit ?? limit) waiting for a token): closing the \(kind)s that have waited longest to make room",
+                "\(full): closing the \(kind)s that have waited longest to make room",
                 reason: "\(kind)s closed to make room, having shown no token")
         }
         return number

@@ -38,25 +38,31 @@ final class PageGate: Sendable {
     /// Whether a newly accepted connection may stay (when it may not, the caller closes it); makes room by closing
     /// the connection that has waited longest.
     func admit(_ channel: any Channel) -> Bool {
-        let (admitted, replaced, firstFull) = state.withLockedValue { state -> (Bool, (any Channel)?, Bool) in
+        let (admitted, replaced, firstFull, waitersFull) = state.withLockedValue { state -> (Bool, (any Channel)?, Bool, Bool) in
             var replaced: (any Channel)?
+            let waitersFull = state.room.count < limit
             if state.room.count >= limit || state.room.waiting >= waitingLimit {
                 guard let oldest = state.room.takeOldestWaiting() else {
                     defer { state.full = true }
-                    return (false, nil, !state.full)
+                    return (false, nil, !state.full, false)
                 }
                 replaced = oldest
             }
             _ = state.room.add(channel, waits: true)
-            return (true, replaced, false)
+            return (true, replaced, false, waitersFull)
         }
         if firstFull {
             log("page connection limit of \(limit) reached, every one showing a request: closing new page connections until one ends")
         }
         if let replaced {
             replaced.close(promise: nil)
+            // Which limit made room is what the line names: the waiting places fill long before the connection limit.
+            let full =
+                waitersFull
+                ? "all \(waitingLimit) places for page connections waiting for a request taken"
+                : "page connection limit of \(limit) reached (at most \(waitingLimit) waiting for a request)"
             summary.note(
-                "page connection limit of \(limit) reached (at most \(waitingLimit) waiting for a request): closing the page connections that have waited longest to make room",
+                "\(full): closing the page connections that have waited longest to make room",
                 reason: "page connections closed to make room, having sent no request")
         } else if !admitted {
             summary.note("page connection turned away: all \(limit) show requests", reason: "page connections over the limit")

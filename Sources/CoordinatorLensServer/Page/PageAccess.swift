@@ -19,7 +19,7 @@ struct PageAccess: Sendable {
     /// `authorization`: an `Authorization: Bearer TOKEN` header, for clients other than a browser (scripts, `curl`).
     func decide(target: String, cookieHeader: String?, authorization: String? = nil) -> Decision {
         guard let token else { return .allow }
-        if let authorization, authorization.hasPrefix("Bearer "), token.matches(authorization.dropFirst("Bearer ".count)) { return .allow }
+        if let given = authorization.flatMap(Self.bearerCredentials), token.matches(given) { return .allow }
         let (path, query) = Self.split(target)
         if let given = query.first(where: { $0.name == "token" })?.value {
             guard token.matches(given) else { return .refuse }
@@ -33,6 +33,14 @@ struct PageAccess: Sendable {
             return pair[pair.index(after: equals)...]
         }
         return mine.contains(where: { token.matches($0) }) ? .allow : .refuse
+    }
+
+    /// The credentials of an `Authorization` header of the Bearer scheme, whose name is case-insensitive (RFC 9110
+    /// 11.1): `bearer`, `Bearer` and `BEARER` alike, one or more spaces before the token.
+    static func bearerCredentials(_ header: String) -> Substring? {
+        guard let space = header.firstIndex(of: " "), header[..<space].lowercased() == "bearer" else { return nil }
+        let credentials = header[space...].drop { $0 == " " }
+        return credentials.isEmpty ? nil : credentials
     }
 
     private static func split(_ target: String) -> (path: String, query: [(name: Substring, value: Substring)]) {

@@ -87,14 +87,15 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard head.method == .GET || headOnly else {
             return Self.write(.text(405, "only GET and HEAD are served"), version: head.version, keepAlive: keepAlive, headOnly: false, on: channel)
         }
-        guard hosts.accepts(head.headers.first(name: "host")) else {
-            return Self.write(
-                .text(403, "refused: the Host header must name this inspector's address (127.0.0.1 or localhost and its port)"),
-                version: head.version, keepAlive: false, headOnly: headOnly, on: channel
-            )
+        let target: String
+        switch hosts.destination(target: head.uri, hostHeaders: head.headers[canonicalForm: "host"].map(String.init)) {
+        case .route(let path):
+            target = path
+        case .refuse(let status, let message):
+            return Self.write(.text(status, message), version: head.version, keepAlive: false, headOnly: headOnly, on: channel)
         }
         let decision = access.decide(
-            target: head.uri, cookieHeader: head.headers[canonicalForm: "cookie"].joined(separator: "; "),
+            target: target, cookieHeader: head.headers[canonicalForm: "cookie"].joined(separator: "; "),
             authorization: head.headers.first(name: "authorization"))
         if decision != .refuse { gate?.prove(channel) }
         switch decision {
@@ -114,7 +115,7 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 version: head.version, keepAlive: false, headOnly: headOnly, on: channel
             )
         }
-        let route = PageRoute(target: head.uri)
+        let route = PageRoute(target: target)
         switch route {
         case .asset(let path):
             let asset = PageAssets.asset(at: path)!
