@@ -248,6 +248,7 @@ class RecordedViewTests(ViewedRecording):
             {"event": "dismiss", "id": 4},
             {"event": "add", "id": "checkout-1", "type": "CheckoutCoordinator", "parent": 1, "file": "Shop/Checkout.swift", "line": 3},
             {"event": "dismiss", "id": "checkout-1"},
+            {"event": "add", "id": 5, "type": "Admin\u202erotanidrooC", "parent": 1},
             {"event": "heartbeat"},
         ]
         lines = session(events, app="<script>window.__pwned=1</script>", run="<img src=y onerror=window.__pwned=1>")
@@ -267,6 +268,15 @@ class RecordedViewTests(ViewedRecording):
         # evaluate() runs through the DevTools protocol, which the page's policy does not govern.
         self.assertIsNone(page.evaluate("window.__pwned"))
         self.assertEqual(page.locator("#tree script, #tree foreignObject").count(), 0)
+
+    def test_a_bidirectional_control_in_a_name_is_spelled_out_not_obeyed(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node#c5")
+        expect(page.locator("#outline")).to_contain_text("Admin\\u{202E}rotanidrooC")
+        self.assertFalse(page.evaluate("() => document.body.innerText.includes('\u202e')"), "a raw U+202E in the page's text")
+        self.assertFalse(page.evaluate("() => document.querySelector('#tree').textContent.includes('\u202e')"), "the picture drops it")
+        self.assertIn("Adminrotanidroo", page.locator("#tree g.node#c5").text_content())
+        self.assertEqual(page.errors, [])
 
     def test_pointing_at_a_coordinator_gives_its_tooltip_from_the_model(self):
         page = self.browser.page(self.url)

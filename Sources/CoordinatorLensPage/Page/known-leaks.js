@@ -1,7 +1,7 @@
 // Known and new leaks (`view --baseline FILE --history DB`): marks each leak in the leaks panel and in the tree, and
 // draws a chosen fingerprint's count per stored run as a small SVG chart. It reads the model the feed fetched
 // (`state.model`) and follows the panel's and the tree's redraws; every text from the model goes through textContent.
-import { svgElement as svg } from "./dom.js";
+import { shown, svgElement as svg } from "./dom.js";
 import { elementId } from "./ids.js";
 import { onChange, state } from "./state.js";
 
@@ -21,7 +21,7 @@ function markPanel(model) {
     item.classList.add("standing-" + group.standing);
     const note = document.createElement("div");
     note.className = "standing";
-    note.textContent = ({ new: "NEW · ", grown: "GROWN · " }[group.standing] || "known · ") + (group.note || "");
+    note.textContent = ({ new: "NEW · ", grown: "GROWN · " }[group.standing] || "known · ") + shown(group.note || "");
     item.append(note);
     if (model.leakHistory && model.leakHistory.counts[group.fingerprint]) {
       const button = document.createElement("button");
@@ -66,7 +66,7 @@ function drawChart(model) {
   const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img",
     "aria-label": `${chosen}: count per stored run, from ${counts[0]} to ${counts[counts.length - 1]}, at most ${most}` });
   const title = svg("title");
-  title.textContent = `${chosen}: count per stored run`;
+  title.textContent = shown(`${chosen}: count per stored run`);
   chart.append(title);
   const text = (x, y, words, anchor, extra = {}) => {
     const label = svg("text", { x, y, class: "axis", "text-anchor": anchor, ...extra });
@@ -96,7 +96,7 @@ function drawChart(model) {
   text(left + plotWidth / 2, height - 3, `stored runs (${runs.length}), oldest first`, "middle");
   const caption = document.createElement("div");
   caption.className = "chart-caption";
-  caption.textContent = chosen;
+  caption.textContent = shown(chosen);
   panel.replaceChildren(caption, chart);
 }
 

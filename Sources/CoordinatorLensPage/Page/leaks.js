@@ -1,7 +1,7 @@
 // The leaks panel (groups by fingerprint, as `coordlens diff` groups them, new ones first) with the line of code each
 // leak was added at, to copy or open in the user's editor (`--editor-url`), and the warnings panel. A leak that
 // appears while the page is open is announced to screen readers.
-import { $, el } from "./dom.js";
+import { $, el, shown } from "./dom.js";
 import { link, selectNode } from "./details.js";
 import { breakable } from "./format.js";
 import { siteRow } from "./site-actions.js";
@@ -37,7 +37,7 @@ function announce(model) {
   const [id, group] = fresh[0];
   const node = nodeById(id);
   const what = node ? `${node.type}#${id}` : `#${id}`;
-  $("announce").textContent = fresh.length === 1 ? `New leak: ${what}, ${group.reasonKind}` : `${fresh.length} new leaks, the first ${what}, ${group.reasonKind}`;
+  $("announce").textContent = shown(fresh.length === 1 ? `New leak: ${what}, ${group.reasonKind}` : `${fresh.length} new leaks, the first ${what}, ${group.reasonKind}`);
 }
 
 export function drawWarnings(model) {

@@ -4,7 +4,7 @@
 // coordinators stay quick. A bar's click selects the coordinator as a tree click does. Reads `state.model`; every
 // text goes through textContent.
 import { selectNode } from "./details.js";
-import { svgElement as svg } from "./dom.js";
+import { shown as visibleText, svgElement as svg } from "./dom.js";
 import { elementId } from "./ids.js";
 import { onChange, state, nodesById } from "./state.js";
 
@@ -56,7 +56,7 @@ function draw() {
     const x = scale(mark.time);
     const line = svg("line", { x1: x, x2: x, y1: 0, y2: rows.length * ROW, class: "mark" });
     const title = svg("title");
-    title.textContent = `${mark.label} (${mark.time.toFixed(2)} s)`;
+    title.textContent = visibleText(`${mark.label} (${mark.time.toFixed(2)} s)`);
     line.append(title);
     picture.append(line);
   }
@@ -64,7 +64,7 @@ function draw() {
     const row = rows[index], y = index * ROW;
     if (row.header) {
       const text = svg("text", { x: 4, y: y + ROW - 5, class: "group" });
-      text.textContent = `${row.header} ×${row.count}` + (row.retained ? ` (${row.retained} retained)` : "");
+      text.textContent = visibleText(`${row.header}`) + ` ×${row.count}` + (row.retained ? ` (${row.retained} retained)` : "");
       picture.append(text);
       continue;
     }
@@ -73,14 +73,14 @@ function draw() {
     // Focusable and a button to assistive technology, so a row is chosen from the keyboard as with the mouse.
     const group = svg("g", { class: `life verdict-${node.verdict}`, "data-id": String(node.id), id: "life-" + elementId(node.id), tabindex: 0, role: "button" });
     const label = svg("text", { x: 16, y: y + ROW - 5, class: "name" });
-    label.textContent = `${node.type}#${node.id}`;
+    label.textContent = visibleText(`${node.type}#${node.id}`);
     const bar = svg("rect", { x: scale(node.addedAt), y: y + 4, width: Math.max(1, scale(stop) - scale(node.addedAt)), height: ROW - 8, class: "alive" });
     group.append(label, bar);
     if (node.doneAt != null && (node.deinitAt == null || node.deinitAt > node.doneAt)) {
       group.append(svg("rect", { x: scale(node.doneAt), y: y + 4, width: Math.max(1, scale(stop) - scale(node.doneAt)), height: ROW - 8, class: "after-done" }));
     }
     const title = svg("title");
-    title.textContent = `${node.type}#${node.id}: added ${node.addedAt.toFixed(2)} s` + (node.doneAt != null ? `, done ${node.doneAt.toFixed(2)} s` : "")
+    title.textContent = visibleText(`${node.type}#${node.id}`) + `: added ${node.addedAt.toFixed(2)} s` + (node.doneAt != null ? `, done ${node.doneAt.toFixed(2)} s` : "")
       + (node.deinitAt != null ? `, freed ${node.deinitAt.toFixed(2)} s` : ", not freed") + ` · ${node.verdict}`;
     group.append(title);
     group.addEventListener("click", () => selectNode(node.id, true));

@@ -7,7 +7,7 @@
 import { wireAddress } from "./address.js";
 import { addCompareButton } from "./compare.js";
 import { drawDetails, selectNode, showProblem } from "./details.js";
-import { $ } from "./dom.js";
+import { $, shown } from "./dom.js";
 import { connect, onArrival, refresh, setFeed } from "./feed.js";
 import { watchKnownLeaks } from "./known-leaks.js";
 import { drawLeaks, drawWarnings } from "./leaks.js";
@@ -25,7 +25,7 @@ import { fit, markSelection, panAndZoom, setView, showTree, viewportResized } fr
 function drawPanels() {
   const model = state.model;
   const summary = model.summary;
-  $("session-title").textContent = `${summary.app} · ${summary.run}` + (model.seq != null ? ` · after event ${model.seq}` : "");
+  $("session-title").textContent = shown(`${summary.app} · ${summary.run}` + (model.seq != null ? ` · after event ${model.seq}` : ""));
   // An empty grace field means the inspector's own (`--grace`): show which.
   $("grace").placeholder = String(model.grace);
   drawLeaks(model);

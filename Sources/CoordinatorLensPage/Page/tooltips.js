@@ -1,6 +1,7 @@
 // A coordinator's tooltip in the picture, written from the model the first time the pointer is over its box: the
 // server's pictures carry none (at 5,000 coordinators drawn whole they were a fifth of the SVG the page parsed), and
 // the browser shows a group's <title> child, which Graphviz writes as the node's name, as its tooltip.
+import { shown } from "./dom.js";
 import { seconds } from "./format.js";
 import { idOfElement, isNodeElement } from "./ids.js";
 import { nodeById } from "./state.js";
@@ -17,7 +18,7 @@ export function tooltipText(node) {
   if (node.doneAt != null) times.push(`done ${seconds(node.doneAt)}`);
   if (node.deinitAt != null) times.push(`deinited ${seconds(node.deinitAt)}`);
   lines.push(times.join(" · ") + " into the run");
-  return lines.join("\n");
+  return shown(lines.join("\n"));
 }
 
 // Gives the coordinator's box under `event` its tooltip, once per picture (a new picture comes without).

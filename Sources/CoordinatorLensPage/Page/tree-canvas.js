@@ -2,6 +2,7 @@
 // of DOM nodes and gigabytes in the renderer, while a canvas holds one bitmap the size of the view. Only what is in
 // view is painted, and text only where it reads. tree-view.js owns the view (pan, zoom, picks) for both pictures;
 // this module paints one and answers where its boxes are.
+import { shown as visibleText } from "./dom.js";
 import { isNodeElement } from "./ids.js";
 
 // The picture's palette (NodeLook.swift), light and dark as inspector.css turns the SVG's: a leak looks the same in both.
@@ -164,7 +165,7 @@ export function paint(view, selected, viewport, matches = new Set()) {
     const first = y - height / 2 + (height - lines.length * LINE_PT) / 2 + LINE_PT / 2;
     lines.forEach((line, row) => {
       context.font = `${row === 0 && isNodeElement(node[0]) ? "bold " : ""}${FONT_PT}px Helvetica, Arial, "Liberation Sans", sans-serif`;
-      context.fillText(line, x, first + row * LINE_PT, node[3] - 4);
+      context.fillText(visibleText(line), x, first + row * LINE_PT, node[3] - 4);
     });
   }
 }

@@ -116,6 +116,8 @@ package enum DOTEscaping {
         // coordinators that lookup was the biggest single cost of writing the DOT text.
         if scalar.value >= 0x20 && scalar.value < 0x7F { return true }
         if scalar.value == 0xFFFE || scalar.value == 0xFFFF { return false }
+        // A bidirectional control would reorder the rest of the label (the text outputs spell it out instead).
+        if TextSanitizer.isBidirectionalControl(scalar) { return false }
         return scalar.properties.generalCategory != .control
     }
 }
