@@ -41,7 +41,8 @@ public struct HeldBy: Hashable, Sendable, Codable {
         /// `Router.completions["ShareViewController"] (capture)`; a plain property shows no kind.
         public var text: String {
             let name = holderID.map { "\(holder)#\($0)" } ?? holder
-            return "\(name).\(field)" + (kind == "property" ? "" : " (\(kind))")
+            // A root with no field of its own (a task, an image's global) shows its name alone.
+            return name + (field.isEmpty ? "" : ".\(field)") + (kind == "property" ? "" : " (\(kind))")
         }
     }
 

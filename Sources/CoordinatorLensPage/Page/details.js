@@ -129,7 +129,7 @@ function heldRow(node) {
   if (by.outcome !== "live" && by.outcome !== "cycle") return [["held by", held.text]];
   const lines = by.steps.map((step, i) => el("li", { class: i === by.steps.length - 1 ? "suspect" : "" },
     step.holderID != null ? link(step.holderID) : el("span", { class: "mono" }, step.holder),
-    el("wbr"), el("span", { class: "mono" }, `.${step.field}`), step.kind === "property" ? "" : ` (${step.kind})`));
+    el("wbr"), step.field ? el("span", { class: "mono" }, `.${step.field}`) : "", step.kind === "property" ? "" : ` (${step.kind})`));
   lines.push(el("li", { class: "leaked" }, link(node.id), by.outcome === "cycle" ? " (a cycle)" : ""));
   return [["held by", el("ol", { class: "leak-trace", "aria-label": held.text }, lines)]];
 }

@@ -23,7 +23,7 @@ export function leakTraceText(node, held, byId, address) {
       const holder = step.holderID != null ? name(step.holderID, step.holder) : step.holder;
       const suspect = i === by.steps.length - 1;
       lines.push(`${i ? "├─" : "┬─"} ${holder}`);
-      lines.push(`│    ↓ .${step.field}` + (step.kind === "property" ? "" : ` (${step.kind})`) + (suspect ? "   ← suspect: this reference keeps it" : ""));
+      lines.push(`│    ↓ ${step.field ? "." + step.field : "holds it"}` + (step.kind === "property" ? "" : ` (${step.kind})`) + (suspect ? "   ← suspect: this reference keeps it" : ""));
     });
     lines.push(`╰→ ${name(node.id)} (leaking)`);
   } else if (held) {
