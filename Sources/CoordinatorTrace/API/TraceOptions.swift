@@ -89,7 +89,7 @@ public struct TraceOptions: Sendable {
             retainerSearch: RetainerSearchOptions(
                 isEnabled: retainerSearch.isEnabled, maximumObjects: max(1, retainerSearch.maximumObjects),
                 timeBudget: clamp(retainerSearch.timeBudget, 0...10), totalTimeBudget: clamp(retainerSearch.totalTimeBudget, 0...60),
-                sendsKeyText: retainerSearch.sendsKeyText),
+                sendsKeyText: retainerSearch.sendsKeyText, searchesBack: retainerSearch.searchesBack),
             sourceRoot: sourceRoot.flatMap { $0.isEmpty ? nil : $0 },
             watchesDepartedScreens: watchesDepartedScreens,
             mainThreadEndBudget: clamp(mainThreadEndBudget, 0...60)

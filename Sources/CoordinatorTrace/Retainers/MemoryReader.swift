@@ -97,6 +97,12 @@ struct MemoryReader: @unchecked Sendable {
     /// One system call for the whole range, split at page boundaries: a transfer stops at the first range that fails,
     /// so the pages before a bad one are still read.
     private func readSplitAtPages(_ address: UInt, count: Int, into buffer: UnsafeMutableRawPointer, with call: ProcessVMRead) -> Int {
+        if count > Self.pageSize {
+            // Most large reads (a heap's pieces) are all readable: one range, and the split only when it comes short.
+            var local = iovec(iov_base: buffer, iov_len: count)
+            var remote = iovec(iov_base: UnsafeMutableRawPointer(bitPattern: address), iov_len: count)
+            if call(pid, &local, 1, &remote, 1, 0) == count { return count }
+        }
         var remote: [iovec] = []
         var at = address
         var left = count

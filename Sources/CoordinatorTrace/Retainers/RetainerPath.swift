@@ -3,13 +3,14 @@
 public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
     /// How the search ended.
     public enum Outcome: String, Sendable {
-        /// A living coordinator or its screen holds it, through `steps`.
+        /// A living coordinator or its screen, a global, another leak, or a root found back from it (a task, a
+        /// scheduled timer) holds it, through `steps`.
         case live
         /// It holds itself: `steps` lead from it back to it.
         case cycle
         /// Nothing the search started from reaches it (living coordinators and screens, the app's globals and
-        /// statics, the other leaks; `reason` lists them) and it is in no cycle: tasks, timers and observers are not
-        /// among its roots yet.
+        /// statics, the other leaks; `reason` lists them), it is in no cycle, and going back from it found no root
+        /// (`reason` says what it found).
         case unreachable
         /// The search stopped at its object or time budget (`RetainerSearchOptions`) before it found a holder.
         case budget
@@ -85,7 +86,7 @@ public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
         case .live, .cycle, .changed:
             let chain = steps.map { step in
                 let holder = step.holderID.map { "\(step.holder)#\($0)" } ?? step.holder
-                return "\(holder).\(step.field)\(step.kind == .property ? "" : " (\(step.kind.rawValue))")"
+                return holder + (step.field.isEmpty ? "" : ".\(step.field)") + (step.kind == .property ? "" : " (\(step.kind.rawValue))")
             }
             let path = (chain + ["\(type)#\(coordinator)"]).joined(separator: " › ")
             return outcome == .changed ? "the graph changed while it was searched; last seen: \(path)" : path
@@ -112,15 +113,21 @@ public struct RetainerSearchOptions: Sendable {
     /// characters); off, by its type and a short hash of it (`completions[String#5e0a7c]`), so no app text leaves the
     /// process in a `held` line.
     public var sendsKeyText: Bool = false
+    /// Whether a leak that no path from a living coordinator, a screen, a global or another leak reaches is searched
+    /// back from (Linux): the memory that holds its address, and what holds that, up to a task, a timer or a global.
+    /// Within `timeBudget`; off, its `unreachable` line says only what the search started from.
+    public var searchesBack: Bool = true
 
     /// Bounds for the search; the defaults suit a debug build.
     public init(
-        isEnabled: Bool = true, maximumObjects: Int = 10_000, timeBudget: Double = 0.25, totalTimeBudget: Double = 2, sendsKeyText: Bool = false
+        isEnabled: Bool = true, maximumObjects: Int = 10_000, timeBudget: Double = 0.25, totalTimeBudget: Double = 2, sendsKeyText: Bool = false,
+        searchesBack: Bool = true
     ) {
         self.isEnabled = isEnabled
         self.maximumObjects = maximumObjects
         self.timeBudget = timeBudget
         self.totalTimeBudget = totalTimeBudget
         self.sendsKeyText = sendsKeyText
+        self.searchesBack = searchesBack
     }
 }

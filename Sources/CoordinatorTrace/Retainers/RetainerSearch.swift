@@ -23,6 +23,8 @@ final class RetainerSearch {
     private let globals: [GlobalVariable]
     private let globalAt: [UInt: Int]
     private let globalImages: Int
+    /// Whether an unreachable leak is searched back from (`ReferrerSearch`).
+    private let searchesBack: Bool
     /// The globals' bytes, read in a few bulk reads at the start of the pass that starts from them.
     private var globalBytes: [[UInt8]?] = []
 
@@ -69,7 +71,8 @@ final class RetainerSearch {
     /// A search over objects whose coordinator ids are `ids` and whose screens' coordinators are named in `screens`;
     /// off, with its reason, where memory cannot be read safely, an entry point is missing, or (with `checksLayouts`)
     /// the walker's own probe does not read back.
-    /// `startsFromGlobals` false: the living roots, the cycle and the leaks only (a test of the graph's own shapes).
+    /// `startsFromGlobals` false: the living roots, the cycle and the leaks only, and nothing back from the leak (a
+    /// test of the graph's own shapes).
     init(
         ids: [ObjectIdentifier: Int], screens: [ObjectIdentifier: String] = [:], options: RetainerSearchOptions, checksLayouts: Bool = true,
         startsFromGlobals: Bool = true
@@ -83,6 +86,7 @@ final class RetainerSearch {
         let (variables, images): ([GlobalVariable], Int) = ([], 0)
         #endif
         (globals, globalImages) = (variables, images)
+        searchesBack = startsFromGlobals && options.searchesBack
         globalAt = Dictionary(variables.indices.map { (variables[$0].address, $0) }, uniquingKeysWith: { first, _ in first })
         switch (MemoryReader.shared, RuntimeEntryPoints.shared) {
         case (.success(let reader), .success(let runtime)):
@@ -167,10 +171,58 @@ final class RetainerSearch {
                 coordinator: id, type: type, outcome: .changed, steps: stale, visited: visited,
                 reason: "the graph changed while it was searched: a reference on the way no longer held the next object when read again")
         }
+        #if canImport(Glibc)
+        var backward: (outcome: ReferrerSearch.Outcome, bytesRead: Int, regions: Int)?
+        if searchesBack, !outOfBudget, decoder != nil, let reason = ReferrerSearch.unavailableReason {
+            backward = (.unavailable(reason), 0, 0)
+        } else if searchesBack, !outOfBudget, let decoder {
+            // Nothing reached it forwards: what holds its address, and what holds that, back to a root.
+            backward = ReferrerSearch(decoder: decoder, globals: globals)
+                .search(address, deadline: MonotonicClock.now() &+ UInt64(max(0, options.timeBudget) * 1e9))
+            withExtendedLifetime((object, roots, leaks)) {}
+            if case .rooted(let steps)? = backward?.outcome {
+                return RetainerPath(coordinator: id, type: type, outcome: .live, steps: steps, visited: visited)
+            }
+        }
+        let back = backward.map { "; " + Self.backwardSummary($0.outcome, bytes: $0.bytesRead, regions: $0.regions, id: id, type: type) }
+        let searched = searchedSummary(roots: starts.count, leaks: otherLeaks.count) + (back ?? "")
+        #else
         let searched = searchedSummary(roots: starts.count, leaks: otherLeaks.count)
+        #endif
         return RetainerPath(
             coordinator: id, type: type, outcome: outOfBudget ? .budget : .unreachable, steps: [], visited: visited,
             reason: [searched, endedSummary].compactMap { $0 }.joined(separator: "; "))
+    }
+
+    #if canImport(Glibc)
+    /// What the backward search found, when it reached no root.
+    private static func backwardSummary(_ outcome: ReferrerSearch.Outcome, bytes: Int, regions: Int, id: Int, type: String) -> String {
+        let scanned = "then back from it through \(megabytes(bytes)) of heap and globals (\(regions) regions)"
+        switch outcome {
+        case .unavailable(let reason):
+            return "not searched back from it: \(reason)"
+        case .rooted, .held([]):
+            return scanned
+        case .held(let steps):
+            let chain = RetainerPath(coordinator: id, type: type, outcome: .live, steps: steps, visited: 0).description
+            return "\(scanned): held by \(chain); what holds \(steps[0].holder) is memory the search cannot name (a C library's or"
+                + " the system's: a notification observer, a Dispatch handler, a C callback)"
+        case .unnamed(let count):
+            return "\(scanned): only memory it cannot name holds its address (\(count) block\(count == 1 ? "" : "s"): stale copies, or a holder"
+                + " in C), and no root reaches it; an unbalanced retain (Unmanaged.passRetained) reads this way"
+        case .nothing:
+            return "\(scanned): no word there holds its address (an unbalanced retain, e.g. Unmanaged.passRetained or a retain from C,"
+                + " or a thread's stack, which is not read)"
+        case .outOfTime:
+            return "\(scanned): stopped at the time budget"
+        }
+    }
+    #endif
+
+    /// `12.4 MB`, `0.3 MB`.
+    private static func megabytes(_ bytes: Int) -> String {
+        let tenths = (bytes + 52_428) / 104_857
+        return "\(tenths / 10).\(tenths % 10) MB"
     }
 
     /// What an unreachable search started from, so that "not reached" is never read as "nothing holds it".
@@ -180,8 +232,7 @@ final class RetainerSearch {
         #else
         let statics = "no globals or statics (not read on this platform yet)"
         #endif
-        return "searched from the living coordinators and screens (\(roots)), \(statics), the other leaks (\(leaks));"
-            + " tasks, timers and observers are not searched yet"
+        return "searched from the living coordinators and screens (\(roots)), \(statics), the other leaks (\(leaks))"
     }
 
     /// Reads every global's bytes in as few reads as their addresses allow: neighbours within 4 KiB share one.

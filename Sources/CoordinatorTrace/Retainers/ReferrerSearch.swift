@@ -1,0 +1,301 @@
+#if RetainerSearch
+// The whole file is the search's: a build without the RetainerSearch trait leaves it out (Package.swift).
+#if canImport(Glibc)
+import Glibc
+
+/// The retainer search's backward half: where no path from a living coordinator, a screen, a global or another leak
+/// reaches a leaked object, which memory holds its address (`ReferrerScan`), what that memory is (a Swift object and
+/// its field, a closure context, a task, a block named by its first word's symbol), and what holds that, level by
+/// level, until a root: a task (running or suspended: the runtime holds it), or an image's global. As LeakCanary's
+/// heap analysis walks from the leak to a GC root, but on the live process, through reads that cannot fault.
+struct ReferrerSearch {
+    /// How the backward search ended.
+    enum Outcome: Equatable {
+        /// A root holds it, through these steps (the root's first).
+        case rooted([RetainerPath.Step])
+        /// Something holds it, through these steps, but nothing the scan reads holds the first of them.
+        case held([RetainerPath.Step])
+        /// Only memory the search cannot name holds its address (this many blocks), and no root reaches them.
+        case unnamed(Int)
+        /// No word the scan reads holds its address.
+        case nothing
+        /// Out of time before either.
+        case outOfTime
+        /// Not searched: why.
+        case unavailable(String)
+    }
+
+    /// Levels of holders followed back from the leak, at most, and holders per level.
+    static let maximumDepth = 12
+    static let maximumPerLevel = 12
+
+    let decoder: LayoutDecoder
+    let globals: [GlobalVariable]
+
+    /// Why this process's heap cannot be searched back through, or nil: the chunk walk knows glibc's malloc only, and a
+    /// sanitizer (or another allocator) puts its own `malloc` in front of it.
+    static let unavailableReason: String? = {
+        guard let malloc = dlsym(dlopen(nil, RTLD_NOW), "malloc"),
+            let image = SymbolNames.imageName(of: UInt(bitPattern: malloc))
+        else { return "this process's malloc cannot be located" }
+        return image.hasPrefix("libc.so") ? nil : "the heap is not glibc's malloc (\(image)'s: a sanitizer's or another allocator)"
+    }()
+
+    /// What a holder is to the search.
+    private enum Role: Equatable {
+        /// A holder a user can name (an object, a closure, a block named by its symbol): followed further back.
+        case named
+        /// Memory the search cannot name (a malloc block with no type, the standard library's storage): followed
+        /// further back, but never reported as what holds the leak.
+        case unnamed
+        /// A root: the chain ends here.
+        case root
+        /// Not a reference (a word of a value that holds no object, a hash seed) or the hook's own memory (its tables
+        /// of coordinators): never followed, never reported.
+        case ignored
+    }
+
+    private struct Link {
+        var child: UInt
+        var step: RetainerPath.Step
+        var role: Role
+        /// Unnamed blocks in a row down to here: a chain through more than `maximumUnnamedRun` of them is more likely
+        /// a stale word passed from block to block than a holder.
+        var unnamedRun: Int
+    }
+
+    static let maximumUnnamedRun = 3
+    /// Referrers of one object per level, at most: an object many blocks point at (a shared cache) is no leak's holder.
+    static let maximumReferrers = 32
+
+    /// What a chain starts at.
+    private enum RootKind {
+        case appGlobal, libraryGlobal, task, systemObject
+    }
+
+    /// Whether a chain from a root of `kind` down through `links` (the root's own step first when it is a block) is
+    /// one to report: a word equal to an address is not always a reference (a stale copy in a block being reused, a
+    /// number), so every holder on the way must be one the search can name, except the storage of a collection held
+    /// by a named holder or by a global of the app.
+    private func isTrustworthy(_ kind: RootKind, _ links: [Link]) -> Bool {
+        var previousNamed = kind != .libraryGlobal
+        for (index, link) in links.enumerated() where !(kind != .appGlobal && kind != .libraryGlobal && index == 0) {
+            switch link.role {
+            case .named, .root:
+                previousNamed = true
+            case .unnamed:
+                guard link.step.holder.hasPrefix("_"), previousNamed else { return false }
+                previousNamed = false
+            case .ignored:
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Who holds `target`, and how many bytes the scan read.
+    func search(_ target: UInt, deadline: UInt64) -> (outcome: Outcome, bytesRead: Int, regions: Int) {
+        let scan = ReferrerScan(reader: decoder.reader)
+        // The task this search runs in holds its own inputs (the roots, the leaks): never a holder of the app's.
+        let currentTask = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } } ?? 0
+        var links: [UInt: Link] = [:]
+        var seen: Set<UInt> = [target]
+        var frontier = [target]
+        /// The holders found of the target itself, in the order found (the first that is the app's is reported).
+        var direct: [UInt] = []
+        for _ in 0..<Self.maximumDepth {
+            // The leak's own referrers all count (a stale copy must not hide its holder); others' are capped.
+            guard let referrers = scan.referrers(of: frontier, cap: frontier == [target] ? 4_096 : Self.maximumReferrers, deadline: deadline) else {
+                return (.outOfTime, scan.bytesRead, scan.regionCount)
+            }
+            var named: [UInt] = []
+            var unnamed: [UInt] = []
+            for referrer in referrers {
+                let below = links[referrer.target]
+                switch referrer.place {
+                case nil:
+                    continue
+                case .imageData(let path):
+                    guard let (root, isAppGlobal) = rootStep(at: referrer.at, image: path) else { continue }
+                    let chained = chainLinks(from: referrer.target, links)
+                    guard isTrustworthy(isAppGlobal ? .appGlobal : .libraryGlobal, chained) else { continue }
+                    return (.rooted(merged([root] + chained.map(\.step))), scan.bytesRead, scan.regionCount)
+                case .block(let block):
+                    guard block.inUse, !scan.isMallocsOwn(block), block.start != currentTask, !seen.contains(block.start) else { continue }
+                    let (step, role) = describe(block, holding: referrer.at)
+                    guard role != .ignored else { continue }
+                    let run = role == .unnamed ? (below?.unnamedRun ?? 0) + 1 : 0
+                    guard run <= Self.maximumUnnamedRun else { continue }
+                    let link = Link(child: referrer.target, step: step, role: role, unnamedRun: run)
+                    if role == .root {
+                        let chained = [link] + chainLinks(from: referrer.target, links)
+                        guard isTrustworthy(step.holder == Self.taskName ? .task : .systemObject, chained) else { continue }
+                        return (.rooted(merged(chained.map(\.step))), scan.bytesRead, scan.regionCount)
+                    }
+                    seen.insert(block.start)
+                    links[block.start] = link
+                    if referrer.target == target { direct.append(block.start) }
+                    if role == .named { named.append(block.start) } else { unnamed.append(block.start) }
+                }
+            }
+            // What a user can name first: an unnamed block is most often the search's own or the runtime's scratch.
+            let next = named + unnamed
+            guard !next.isEmpty else { break }
+            frontier = Array(next.prefix(Self.maximumPerLevel))
+        }
+        if let nearest = direct.first(where: { links[$0]!.role == .named }) {
+            return (.held(merged(chainLinks(from: nearest, links).map(\.step))), scan.bytesRead, scan.regionCount)
+        }
+        return (direct.isEmpty ? .nothing : .unnamed(direct.count), scan.bytesRead, scan.regionCount)
+    }
+
+    /// The links from the holder at `start` down to the target, each in turn.
+    private func chainLinks(from start: UInt, _ links: [UInt: Link]) -> [Link] {
+        var chain: [Link] = []
+        var at = start
+        while let link = links[at], chain.count <= Self.maximumDepth {
+            chain.append(link)
+            at = link.child
+        }
+        return chain
+    }
+
+    /// A closure context or a captured var's box is what its holder's field holds, not a holder a user knows: the
+    /// step before it takes its kind, and it goes (unless it starts the chain).
+    private func merged(_ steps: [RetainerPath.Step]) -> [RetainerPath.Step] {
+        var result: [RetainerPath.Step] = []
+        for step in steps {
+            // A task's frames are blocks of its own allocator: the task is what a user knows.
+            if result.last?.holder == Self.taskName, step.holder == Self.taskFrameName { continue }
+            if step.holder == Self.contextName || step.holder == Self.boxName, var last = result.popLast() {
+                last.kind = step.holder == Self.contextName ? .capture : .capturedVar
+                result.append(last)
+            } else {
+                result.append(step)
+            }
+        }
+        return result
+    }
+
+    private static let contextName = "a closure's context"
+    private static let taskName = "a Task"
+    private static let taskFrameName = "a Task's frame"
+    private static let blockPrefix = "a malloc block of "
+    private static let boxName = "a captured var's box"
+
+    /// A word of an image's writable data as a root, and whether it is a global of the app's (named by its symbol);
+    /// nil for the C library's and the dynamic loader's (malloc's lists of freed blocks, the loader's tables).
+    private func rootStep(at address: UInt, image path: String) -> (RetainerPath.Step, Bool)? {
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        if file.hasPrefix("libc.so") || file.hasPrefix("libc-") || file.hasPrefix("ld-linux") { return nil }
+        if let global = globals.last(where: { $0.address <= address }), address < global.address + UInt(global.size) {
+            return (RetainerPath.Step(holder: global.holder, holderID: nil, field: global.field, kind: .property), true)
+        }
+        return (RetainerPath.Step(holder: "a global of \(file)", holderID: nil, field: "", kind: .property), false)
+    }
+
+    /// What a block is, and its field that holds the word at `address`.
+    private func describe(_ block: MallocChunks.Block, holding address: UInt) -> (RetainerPath.Step, Role) {
+        let offset = Int(address - block.start)
+        func step(_ holder: String, _ field: String = "", _ kind: RetainerPath.Kind = .property) -> RetainerPath.Step {
+            RetainerPath.Step(holder: holder, holderID: nil, field: field, kind: kind)
+        }
+        let unnamed = (step("\(Self.blockPrefix)\(block.size) bytes", "+\(offset)"), Role.unnamed)
+        guard offset >= 16, let header = decoder.reader.word(block.start) else { return unnamed }
+        let metadata = RetainerSearch.isaMask & header
+        if LayoutDecoder.isPlausible(metadata), let layout = decoder.layout(ofHeapObjectWith: metadata) {
+            switch layout {
+            case .instance(let instance):
+                let qualified = _typeName(unsafeBitCast(metadata, to: Any.Type.self), qualified: true)
+                if qualified.contains("CoordinatorTrace.") { return (step(qualified), .ignored) }
+                let name = decoder.name(ofType: metadata)
+                if let root = Self.rootTypes[qualified] ?? Self.rootTypes[name] {
+                    let field = instance.fields.last { $0.offset <= offset }
+                    return (step(root, field?.name ?? ""), .root)
+                }
+                guard offset < instance.instanceSize else {
+                    // Past the declared fields: tail-allocated elements (an array's, a dictionary's, a ManagedBuffer's).
+                    if Self.holdsOnlyValues(name) { return (step(name), .ignored) }
+                    return (step(name, "element", .element), name.hasPrefix("_") ? .unnamed : .named)
+                }
+                guard let field = instance.fields.last(where: { $0.offset <= offset }), field.isStrong,
+                    decoder.layout(ofType: field.type).map({ if case .inert = $0.shape { false } else { true } }) ?? true
+                else { return (step(name), .ignored) }
+                return (step(name, field.name), name.hasPrefix("_") ? .unnamed : .named)
+            case .context:
+                return (step(Self.contextName), .named)
+            case .box:
+                return (step(Self.boxName), .named)
+            case .errorBox:
+                return (step("an error"), .named)
+            case .ends(let why):
+                return why == "a task" ? (step(Self.taskName, "", .capture), .root) : (step(why), .named)
+            }
+        }
+        // A slab of a task's allocator (its async frames) starts with the concurrency runtime's slab metadata, then the
+        // next slab, the capacity and the bytes in use: a word past those is left over from frames that returned.
+        if block.size >= 32, SymbolNames.imageName(of: header)?.hasPrefix("libswift_Concurrency") == true,
+            let used = decoder.reader.uint32(block.start + 20)
+        {
+            guard offset == 8 || (offset >= 32 && offset < 32 + Int(used)) else { return (step(Self.taskFrameName), .ignored) }
+            return (step(Self.taskFrameName), .named)
+        }
+        if let symbol = SymbolNames.name(of: header) {
+            // A block literal copied to the heap (what Dispatch and C APIs keep a Swift closure as) starts with this isa.
+            if symbol == "_NSConcreteMallocBlock" { return (step("a block (a closure passed to Dispatch or C)"), .named) }
+            return (step("\(symbol) (a block of \(block.size) bytes)", "+\(offset)"), .named)
+        }
+        return unnamed
+    }
+
+    /// Foundation's classes whose instances the system keeps while they are in use, whatever the app holds: where a
+    /// chain reaches one, that is its root, named with what lets it go.
+    private static let rootTypes: [String: String] = [
+        "Foundation.Timer": "a scheduled Timer (its run loop keeps it until invalidate())",
+        "NSNotificationReceiver": "a NotificationCenter observer (kept until removeObserver(_:))",
+    ]
+
+    /// The standard library's storage of values that hold no object (`_DictionaryStorage<ObjectIdentifier, Int>`): an
+    /// address in it is a number (an identity kept as a key), not a reference.
+    private static func holdsOnlyValues(_ name: String) -> Bool {
+        guard name.hasPrefix("_"), let open = name.firstIndex(of: "<"), name.hasSuffix(">") else { return false }
+        let arguments = name[name.index(after: open)..<name.index(before: name.endIndex)].split(separator: ",").map { String($0.drop { $0 == " " }) }
+        return arguments.allSatisfy(valueTypes.contains)
+    }
+
+    private static let valueTypes: Set<String> = [
+        "Int", "UInt", "Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64", "Bool", "Double", "Float", "ObjectIdentifier",
+        "UnsafeRawPointer", "UnsafeMutableRawPointer", "OpaquePointer",
+    ]
+}
+
+/// Names of code and data addresses from the images' exported symbols (`dladdr`), demangled: what a block's first
+/// word points at (a Dispatch object's class, a block's isa).
+enum SymbolNames {
+    private typealias DLAddr = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
+    private static let dladdr: DLAddr? = dlsym(dlopen(nil, RTLD_NOW), "dladdr").map { unsafeBitCast($0, to: DLAddr.self) }
+
+    /// The file name of the image `address` is in (`libswift_Concurrency.so`), or nil.
+    static func imageName(of address: UInt) -> String? {
+        guard let dladdr, LayoutDecoder.isPlausible(address) else { return nil }
+        var info = (UInt(0), UInt(0), UInt(0), UInt(0))
+        let found = withUnsafeMutableBytes(of: &info) { dladdr(UnsafeRawPointer(bitPattern: address), $0.baseAddress) }
+        guard found != 0, info.0 != 0, let name = UnsafePointer<CChar>(bitPattern: info.0) else { return nil }
+        let path = String(cString: name)
+        return path.split(separator: "/").last.map(String.init)
+    }
+
+    /// The symbol `address` is at or in, demangled when it is Swift's; nil when no exported symbol covers it.
+    static func name(of address: UInt) -> String? {
+        guard let dladdr, LayoutDecoder.isPlausible(address) else { return nil }
+        // Dl_info: dli_fname, dli_fbase, dli_sname, dli_saddr.
+        var info = (UInt(0), UInt(0), UInt(0), UInt(0))
+        let found = withUnsafeMutableBytes(of: &info) { dladdr(UnsafeRawPointer(bitPattern: address), $0.baseAddress) }
+        guard found != 0, info.2 != 0, let name = UnsafePointer<CChar>(bitPattern: info.2) else { return nil }
+        let symbol = String(cString: name)
+        if symbol.hasPrefix("$s"), let (holder, field) = ImageGlobals.demangledName(symbol) { return "\(holder).\(field)" }
+        return symbol
+    }
+}
+#endif
+#endif
