@@ -209,7 +209,10 @@ import Testing
         #expect(found.description.contains("not reached from what the search started from, and in no cycle"), "\(found)")
         #expect(found.description.contains("searched from the living coordinators and screens (3), the globals and statics ("), "\(found)")
         #expect(found.description.contains(", from 1 image symbol table), the other leaks (0)"), "\(found)")
-        #expect(found.description.contains("then back from it through"), "and back from the leak: \(found)")
+        // Back from the leak, or (under AddressSanitizer, whose malloc the search does not walk) why not.
+        #expect(
+            found.description.contains("then back from it through")
+                || found.description.contains("not searched back from it: the heap is not glibc's malloc"), "\(found)")
         #expect(!found.description.contains("a closure context that does not read"), "a global's plain words are no branch: \(found)")
     }
 

@@ -35,10 +35,9 @@ struct ReferrerSearch {
     /// Why this process's heap cannot be searched back through, or nil: the chunk walk knows glibc's malloc only, and a
     /// sanitizer (or another allocator) puts its own `malloc` in front of it.
     static let unavailableReason: String? = {
-        guard let malloc = dlsym(dlopen(nil, RTLD_NOW), "malloc"),
-            let image = SymbolNames.imageName(of: UInt(bitPattern: malloc))
-        else { return "this process's malloc cannot be located" }
-        return image.hasPrefix("libc.so") ? nil : "the heap is not glibc's malloc (\(image)'s: a sanitizer's or another allocator)"
+        let image = dlsym(dlopen(nil, RTLD_NOW), "malloc").flatMap { SymbolNames.imageName(of: UInt(bitPattern: $0)) }
+        if let image, image.hasPrefix("libc.so") { return nil }
+        return "the heap is not glibc's malloc (\(image ?? "no image the loader names")'s: a sanitizer's or another allocator)"
     }()
 
     /// What a holder is to the search.
