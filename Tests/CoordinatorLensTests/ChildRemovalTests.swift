@@ -68,6 +68,46 @@ import Testing
         #expect(script.tree().diagnostics.isEmpty)
     }
 
+    /// Moves that would close a cycle, through a parent or a parent a coordinator left, are refused exactly when the
+    /// model's walk up finds one, whichever of the tree's two walks finds it first.
+    @Test func randomMovesRefuseExactlyTheCyclesTheModelFinds() {
+        var random = SplitMix(seed: 11)
+        var script = Script()
+        var model = Model()
+        var known: Set<Int> = []
+        var refusals = 0
+        // Under the 1,000 warnings a tree keeps, so each refusal is counted.
+        for step in 0..<6_000 {
+            let id = Int(random.next() % 40) + 1
+            let above = Int(random.next() % 40) + 1
+            if random.next() % 4 == 0, known.contains(id), model.parent[id] != nil {
+                script.at(Double(step), .remove(id: CoordinatorID(id), parent: nil))
+                model.former[id] = model.parent[id]
+                model.detach(id)
+                model.attach(id, to: nil)
+            } else if known.contains(above), above != id {
+                script.at(Double(step), .add(id: CoordinatorID(id), type: "T", parent: CoordinatorID(above)))
+                if known.contains(id), isAncestor(id, of: above, in: model) {
+                    refusals += 1
+                    continue
+                }
+                if known.contains(id) { model.detach(id) }
+                model.former[id] = nil
+                model.attach(id, to: above)
+                known.insert(id)
+            } else if !known.contains(id) {
+                script.at(Double(step), .add(id: CoordinatorID(id), type: "T", parent: nil))
+                model.attach(id, to: nil)
+                known.insert(id)
+            }
+        }
+        let tree = script.tree()
+        #expect(refusals > 100 && refusals < 1_000, "\(refusals)")
+        #expect(tree.diagnostics.filter { $0.message.contains("would make a parent cycle") }.count == refusals)
+        #expect(tree.roots.map(\.number) == model.roots)
+        #expect(tree.all.map { $0.children.map(\.number) } == tree.all.map { model.children[$0.id.number, default: []] })
+    }
+
     @Test func removingEveryChildOfAWideParentLeavesItEmptyAndTheRestInOrder() {
         var script = Script()
         script.at(0, .add(id: 1, type: "App", parent: nil))

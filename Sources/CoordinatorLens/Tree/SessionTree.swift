@@ -63,6 +63,8 @@ package struct SessionTree: Sendable {
     /// The parent each waiting coordinator was added under, while it waits: a later `add` or `remove` of it cancels the
     /// wait, so an adoption never undoes what the app did since.
     private var awaitedParent: [CoordinatorID: CoordinatorID] = [:]
+    /// Steps the parent-cycle checks of moves have taken so far: the tests hold moves to a bound with it.
+    package private(set) var cycleCheckSteps = 0
 
     /// A coordinator waiting for the parent it was added under: where that `add` was, for the warning it gets if the
     /// parent never comes (written only then, as a recording may hold a million of them).
@@ -304,7 +306,7 @@ package struct SessionTree: Sendable {
             return
         }
         // A leaf that nobody left is nobody's ancestor: moving one into a deep chain walks nothing.
-        if let parentIndex, entries[index].mayBeAnAncestor, let through = pathAncestry(of: parentIndex, reaches: index) {
+        if let parentIndex, entries[index].mayBeAnAncestor, let through = cycle(moving: index, under: parentIndex) {
             let parentName = name(of: parentIndex)
             // A detached coordinator's path goes through the parent it left, so a cycle through that one would give
             // paths that start nowhere, as a direct cycle would.
@@ -339,7 +341,7 @@ package struct SessionTree: Sendable {
         for orphan in orphans where awaitedParent[orphan.child] == parent {
             awaitedParent[orphan.child] = nil
             guard let index = indexByID[orphan.child] else { continue }
-            if entries[index].mayBeAnAncestor, pathAncestry(of: parentIndex, reaches: index) != nil {
+            if entries[index].mayBeAnAncestor, cycle(moving: index, under: parentIndex) != nil {
                 warn(record, "adopting \(name(of: index)) under \(name(of: parentIndex)) would make a parent cycle: kept as a root")
                 continue
             }
@@ -416,6 +418,55 @@ package struct SessionTree: Sendable {
         return entries[index].coordinator.parent == nil && entries[index].slot == position
     }
 
+    /// Whether putting the coordinator at `index` under the one at `parentIndex` would close a parent cycle: nil when
+    /// not, otherwise what `pathAncestry` says about the way round.
+    ///
+    /// It walks up from the new parent and down through the moved subtree (children, and coordinators removed from
+    /// it, whose paths go through it) a step at a time each, and stops as soon as either walk ends: a move costs the
+    /// smaller of the parent's depth and the subtree's size, so moving a flow into a 100,000-deep chain does not walk
+    /// the chain. `cycleCheckSteps` counts the steps, for the tests.
+    private mutating func cycle(moving index: Int, under parentIndex: Int) -> (detached: Int, former: Int)?? {
+        var up: Int? = parentIndex
+        var upSteps = 0
+        // The subtree walk: a stack of entries and how far through their children, then their former children, it is.
+        var down: [(entry: Int, child: Int, former: Int)] = [(index, 0, 0)]
+        var seen: Set<Int> = [index]
+        while true {
+            cycleCheckSteps += 1
+            guard let at = up, upSteps <= entries.count else { return nil }
+            if at == index { return pathAncestry(of: parentIndex, reaches: index) }
+            up = above(at)
+            upSteps += 1
+            guard let top = down.last else { return nil }
+            let entry = top.entry
+            if top.child < entries[entry].children.count {
+                down[down.count - 1].child += 1
+                let child = entries[entry].children[top.child]
+                guard let childIndex = indexByID[child], entries[childIndex].coordinator.parent == entries[entry].coordinator.id,
+                    entries[childIndex].slot == top.child
+                else { continue }
+                if childIndex == parentIndex { return pathAncestry(of: parentIndex, reaches: index) }
+                if seen.insert(childIndex).inserted { down.append((childIndex, 0, 0)) }
+            } else if top.former < entries[entry].formerChildIDs.count {
+                down[down.count - 1].former += 1
+                let child = entries[entry].formerChildIDs[top.former]
+                guard let childIndex = indexByID[child], entries[childIndex].coordinator.parent == nil,
+                    entries[childIndex].coordinator.removedFrom == entries[entry].coordinator.id
+                else { continue }
+                if childIndex == parentIndex { return pathAncestry(of: parentIndex, reaches: index) }
+                if seen.insert(childIndex).inserted { down.append((childIndex, 0, 0)) }
+            } else {
+                down.removeLast()
+            }
+        }
+    }
+
+    /// The entry a path goes through above this one: its parent, or the parent it was removed from.
+    private func above(_ index: Int) -> Int? {
+        if let parent = entries[index].coordinator.parent { return indexByID[parent] }
+        return entries[index].coordinator.removedFrom.flatMap { indexByID[$0] }
+    }
+
     /// Whether `candidate` is on the path from `index` up to its root, the path every output draws: through the
     /// parent, or for a detached coordinator through the parent it was removed from. Nil when it is not; otherwise
     /// the first detached step on the way (nil inside when the path is all current parents).
@@ -440,7 +491,21 @@ package struct SessionTree: Sendable {
     private mutating func noteFormerParent(of index: Int, _ former: CoordinatorID?) {
         if let old = entries[index].coordinator.removedFrom, let oldIndex = indexByID[old] { entries[oldIndex].formerChildren -= 1 }
         entries[index].coordinator.removedFrom = former
-        if let former, let formerIndex = indexByID[former] { entries[formerIndex].formerChildren += 1 }
+        guard let former, let formerIndex = indexByID[former] else { return }
+        entries[formerIndex].formerChildren += 1
+        entries[formerIndex].formerChildIDs.append(entries[index].coordinator.id)
+        // Entries of children added again since are dropped once they are most of the list, as stale children are.
+        let listed = entries[formerIndex].formerChildIDs.count
+        if listed > 16, listed > 2 * entries[formerIndex].formerChildren {
+            var kept = Set<CoordinatorID>()
+            let current = entries[formerIndex].formerChildIDs.filter { child in
+                guard let childIndex = indexByID[child], entries[childIndex].coordinator.parent == nil,
+                    entries[childIndex].coordinator.removedFrom == former
+                else { return false }
+                return kept.insert(child).inserted
+            }
+            entries[formerIndex].formerChildIDs = current
+        }
     }
 
     private mutating func remove(_ id: CoordinatorID, from parent: CoordinatorID?, _ record: EventRecord) {

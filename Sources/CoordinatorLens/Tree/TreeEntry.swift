@@ -15,6 +15,9 @@ struct TreeEntry: Sendable {
     /// How many coordinators were removed from it and not added anywhere since (their `removedFrom`): a path goes
     /// through the parent a coordinator left, so with none of these and no living child it is nobody's ancestor.
     var formerChildren = 0
+    /// Those coordinators, for the parent-cycle check's walk down a moved subtree; entries of ones added again since
+    /// stay until the list is compacted, so a reader checks each one's `removedFrom`.
+    var formerChildIDs: [CoordinatorID] = []
 
     /// Whether another coordinator's path may pass through it: moving it needs the parent-cycle check only then.
     var mayBeAnAncestor: Bool { children.count > staleChildren || formerChildren > 0 }
