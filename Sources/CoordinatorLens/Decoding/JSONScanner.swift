@@ -35,6 +35,10 @@ struct JSONScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var expectingFirstKey = true
+    /// How many containers the scanner is inside beyond the outermost object: an event line never nests, a baseline
+    /// file does. A container is entered as the value after a key or as an element, so the one around it has always
+    /// passed its first key or element when it is left: a count is all the state it needs.
+    private var nesting = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -56,6 +60,10 @@ struct JSONScanner {
         guard index < bytes.count else { throw error("unterminated object") }
         if bytes[index] == UInt8(ascii: "}") {
             index += 1
+            if nesting > 0 {
+                leaveNested()
+                return nil
+            }
             skipWhitespace()
             guard index == bytes.count else { throw error("unexpected text after the object") }
             return nil
@@ -79,6 +87,52 @@ struct JSONScanner {
         index += 1
         skipWhitespace()
         return key
+    }
+
+    /// Consumes the opening brace of an object that is a value (after a key, or an element of a list); its keys then
+    /// come from `nextKey` up to its closing brace, after which the enclosing container's go on.
+    mutating func enterObject() throws(JSONSyntaxError) {
+        try enterNested(UInt8(ascii: "{"), "expected an object")
+    }
+
+    /// Consumes the opening bracket of a list that is a value; its elements come one `nextElement` at a time.
+    mutating func enterList() throws(JSONSyntaxError) {
+        try enterNested(UInt8(ascii: "["), "expected a list")
+    }
+
+    /// Whether the next value is a list rather than an object (or anything else).
+    var nextIsList: Bool { index < bytes.count && bytes[index] == UInt8(ascii: "[") }
+
+    /// Whether the list just entered has another element (then at it), consuming the comma before it or the closing
+    /// bracket after the last one.
+    mutating func nextElement() throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unterminated list") }
+        if bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            leaveNested()
+            return false
+        }
+        if !expectingFirstKey {
+            guard bytes[index] == UInt8(ascii: ",") else { throw error("expected ',' or ']'") }
+            index += 1
+            skipWhitespace()
+        }
+        expectingFirstKey = false
+        return true
+    }
+
+    private mutating func enterNested(_ opening: UInt8, _ expected: String) throws(JSONSyntaxError) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == opening else { throw error(expected) }
+        index += 1
+        nesting += 1
+        expectingFirstKey = true
+    }
+
+    private mutating func leaveNested() {
+        nesting -= 1
+        expectingFirstKey = false
     }
 
     /// Consumes `"name":` (after a comma unless it is the first key) and any whitespace after it when the key comes
