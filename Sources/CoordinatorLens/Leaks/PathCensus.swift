@@ -50,20 +50,37 @@ package struct PathCensus: Sendable, Equatable {
 
     /// The census of one snapshot.
     package init(_ snapshot: Snapshot) {
-        guard !snapshot.nodes.isEmpty else { return }
+        self = Self.withFingerprints(of: snapshot).census
+    }
+
+    /// The census of one snapshot and the fingerprints of its retained coordinators, from one index of its type
+    /// paths: a summary needs both, and building the index twice was a tenth of `baseline`'s time.
+    package static func withFingerprints(of snapshot: Snapshot) -> (census: PathCensus, fingerprints: [(position: Int, fingerprint: LeakFingerprint)]) {
+        var census = PathCensus()
+        guard !snapshot.nodes.isEmpty else { return (census, []) }
         let index = TypePathIndex(snapshot)
         var interner = TypePathInterner()
         var memo = [Int](repeating: -1, count: snapshot.nodes.count)
         var countByNumber: [Int: Int] = [:]
+        var fingerprints: [(position: Int, fingerprint: LeakFingerprint)] = []
+        var byPath: [Int: (types: [String], omitted: Int)] = [:]
         for position in snapshot.nodes.indices {
             let number = interner.id(of: position, in: index, memo: &memo)
-            let inUse = snapshot.nodes[position].verdict == .alive && snapshot.nodes[position].kept == nil
+            let verdict = snapshot.nodes[position].verdict
+            let inUse = verdict == .alive && snapshot.nodes[position].kept == nil
             countByNumber[number, default: 0] += inUse ? 1 : 0
+            guard verdict == .retained else { continue }
+            let path = byPath[number] ?? interner.types(of: number)
+            byPath[number] = path
+            fingerprints.append(
+                (position, LeakFingerprint(types: path.types, omittedSteps: path.omitted, reasonKind: snapshot.nodes[position].leakReasonKind)))
         }
+        census.alive.reserveCapacity(countByNumber.count)
         for (number, count) in countByNumber {
-            let (types, omitted) = interner.types(of: number)
-            alive[Path(types: types, omittedSteps: omitted), default: 0] += count
+            let (types, omitted) = byPath[number] ?? interner.types(of: number)
+            census.alive[Path(types: types, omittedSteps: omitted), default: 0] += count
         }
+        return (census, fingerprints)
     }
 
     /// A census of `alive` counts per path, as a baseline file lists them.
@@ -76,12 +93,19 @@ package struct PathCensus: Sendable, Equatable {
 
     /// Adds another run: paths exercised by either, each with the larger count in use.
     package mutating func merge(_ other: PathCensus) {
+        // The first run merged into an empty census (every one-recording command) is taken whole, not re-hashed.
+        guard !alive.isEmpty else {
+            alive = other.alive
+            return
+        }
         alive.merge(other.alive) { Swift.max($0, $1) }
     }
 
     /// The paths in order, with their counts.
     package var entries: [(path: Path, alive: Int)] {
-        alive.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        // Positions are sorted, not the entries: moving a path moves its array of names, retained and released.
+        let unsorted = Array(alive)
+        return unsorted.indices.sorted { unsorted[$0].key < unsorted[$1].key }.map { (unsorted[$0].key, unsorted[$0].value) }
     }
 }
 
