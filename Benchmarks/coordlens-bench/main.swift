@@ -290,6 +290,7 @@ func hostileShapes() {
 }
 
 // `count-inputs DIR`, then `count GROUP DIR`: `make bench-check`'s instruction counts (InstructionCounts.swift).
+laterCountGroups["baseline"] = countBaselines
 try runInstructionCountCommand()
 try runDecodeCommand()
 // `coordlens-bench [hook|hook-ratios|idle|sweep|stalls|drain|hold|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
@@ -332,4 +333,5 @@ if wanted.isEmpty || wanted.contains("diff") { diffTime() }
 if wanted.isEmpty || wanted.contains("diff-1m") { diffOfMillions() }
 if wanted.isEmpty || wanted.contains("shapes") { hostileShapes() }
 if wanted.isEmpty || wanted.contains("summary") { summaryTime() }
+if wanted.isEmpty || wanted.contains("baseline") { baselineFigures() }
 if wanted.isEmpty || wanted.contains("render") { renderFigures() }
