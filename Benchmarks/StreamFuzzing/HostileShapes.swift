@@ -14,6 +14,8 @@ public enum HostileShapes {
             ("invalid UTF-8", invalidUTF8()),
             ("control characters in names", controlNames()),
             ("deeply nested JSON", nestedJSON(depth: 100_000)),
+            ("a flow moved about a deep chain", deepMoves(depth: size, moves: 4 * size)),
+            ("marks with big labels", bigLabels(marks: 20, bytes: 200_000)),
         ]
     }
 
@@ -47,6 +49,34 @@ public enum HostileShapes {
         for id in 2...max(2, depth) { body.append(event(id, 0.001, #""event":"add","id":\#(id),"type":"Step","parent":\#(id - 1)"#)) }
         for id in 2...max(2, depth) { body.append(event(body.count + 1, 0.002, #""event":"dismiss","id":\#(id)"#)) }
         body.append(event(body.count + 1, 10, #""event":"end""#))
+        return lines(body)
+    }
+
+    /// A chain `depth` deep and a 40-coordinator flow moved `moves` times among its bottom 50 nodes, one of its screens
+    /// removed and the flow's root sometimes put under that screen or its own child (refused: cycles): quadratic while
+    /// every move walked the chain.
+    public static func deepMoves(depth: Int, moves: Int) -> [UInt8] {
+        var body = [event(1, 0, #""event":"add","id":1,"type":"AppCoordinator""#)]
+        for id in 2...max(2, depth) { body.append(event(body.count + 1, 0.001, #""event":"add","id":\#(id),"type":"Step","parent":\#(id - 1)"#)) }
+        let flow = 1_000_000_000
+        body.append(event(body.count + 1, 0.002, #""event":"add","id":\#(flow),"type":"Flow""#))
+        for id in flow + 1..<flow + 40 {
+            body.append(event(body.count + 1, 0.002, #""event":"add","id":\#(id),"type":"Screen","parent":\#((id - flow) / 2 + flow)"#))
+        }
+        body.append(event(body.count + 1, 0.003, #""event":"remove","id":\#(flow + 1),"parent":\#(flow)"#))
+        for move in 0..<moves {
+            let parent = move % 97 == 0 ? flow + 1 + move % 3 : max(1, depth - move % 50)
+            body.append(event(body.count + 1, 0.004, #""event":"add","id":\#(flow),"type":"Flow","parent":\#(parent)"#))
+        }
+        body.append(event(body.count + 1, 10, #""event":"end""#))
+        return lines(body)
+    }
+
+    /// `marks` marks whose labels are `bytes` long each: memory must follow the events, not the label bytes.
+    public static func bigLabels(marks: Int, bytes: Int) -> [UInt8] {
+        let label = String(repeating: "checkout ", count: bytes / 9)
+        var body = [event(1, 0, #""event":"add","id":1,"type":"AppCoordinator""#)]
+        for _ in 0..<marks { body.append(event(body.count + 1, 1, #""event":"mark","label":"\#(label)""#)) }
         return lines(body)
     }
 

@@ -37,6 +37,13 @@ import Testing
         let huge = try Recording(bytes: HostileShapes.hugeIDs()).sessions[0].snapshot()
         #expect(huge.nodes.map(\.type) == ["Even", "Odd", "Max", "Min"])
         #expect(huge.warnings.filter { $0.message.contains("must be an integer") }.map(\.line) == [6, 7])
+        let moved = try Recording(bytes: HostileShapes.deepMoves(depth: 2_000, moves: 8_000)).sessions[0].snapshot()
+        // Every 97th move goes under the flow's own screen: refused, the flow stays where the move before put it.
+        #expect(moved.warnings.filter { $0.message.contains("would make a parent cycle") }.count == 83)
+        #expect(moved.nodes.first { $0.type == "Flow" }?.parent == CoordinatorID(2_000 - 7_999 % 50))
+        let marks = try Recording(bytes: HostileShapes.bigLabels(marks: 20, bytes: 200_000)).sessions[0].snapshot()
+        #expect(marks.marks.count == 20)
+        #expect(marks.marks.allSatisfy { $0.label.utf8.count < InputLimits.maximumLabelBytes + 100 && $0.label.hasSuffix("cut to 1024)") })
     }
 
     @Test func mutatedSampleStreamsPassEveryInvariant() throws {
