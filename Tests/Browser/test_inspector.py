@@ -508,6 +508,39 @@ class RouterViewTests(ViewedRecording):
         self.assertEqual(page.errors, [])
 
 
+class ClosureTraceTests(ViewedRecording):
+    """A leak trace through a closure names the closure, as the hook found it in the app's symbol table."""
+
+    @classmethod
+    def make_recording(cls):
+        steps = "\u001e".join([
+            "\u001f".join(["AppCoordinator", "1", "router", "property"]),
+            "\u001f".join(["Router", "", "completions[ObjectIdentifier]", "capture", "closure #1 in AppCoordinator.showShareSheet()"]),
+        ])
+        events = [
+            {"event": "add", "id": 1, "type": "AppCoordinator"},
+            {"event": "add", "id": 2, "type": "ShareCoordinator", "parent": 1},
+            {"event": "dismiss", "id": 2},
+            {"event": "remove", "id": 2, "parent": 1},
+            {"event": "held", "id": 2, "via": "live", "count": 12, "label": steps},
+            {"event": "end"},
+        ]
+        lines = session(events)
+        lines[-2]["t"] = 5
+        lines[-1]["t"] = 10
+        return write_recording(lines)
+
+    def test_the_trace_names_the_closure_that_keeps_the_leak(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node.verdict-retained")
+        page.locator("#tree g.node.verdict-retained").first.click()
+        trace = page.locator('#details dd[data-field="held by"] ol.leak-trace')
+        expect(trace.locator("li.suspect")).to_contain_text(
+            "Router.completions[ObjectIdentifier] (captured by closure #1 in AppCoordinator.showShareSheet())")
+        self.assertIn("(captured by closure #1 in AppCoordinator.showShareSheet()) › ShareCoordinator#2", trace.get_attribute("aria-label"))
+        self.assertEqual(page.errors, [])
+
+
 class TwoRunsViewTests(ViewedRecording):
     """A recording of two runs: the sessions list is a listbox the keyboard walks."""
 

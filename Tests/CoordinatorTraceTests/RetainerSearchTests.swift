@@ -83,12 +83,18 @@ import Testing
             _ = home
         }
         #expect(found.outcome == .live)
-        #expect(found.description == "Screen (screen of Coordinator#2).onSend (capture) › Coordinator#3", "\(found)")
+        #expect(
+            found.description
+                == "Screen (screen of Coordinator#2).onSend (captured by closure #1 in closure #1 in RetainerSearchTests.aClosureInAScreenPropertyThatCapturesItStrongly()) › Coordinator#3",
+            "\(found)")
     }
 
     @Test func aClosureThatCapturesOnlyItIsItsContext() throws {
         let found = try search { _, _, screen, share in screen.onSend = { share.finish() } }
-        #expect(found.description == "Screen (screen of Coordinator#2).onSend (closure) › Coordinator#3", "\(found)")
+        #expect(
+            found.description
+                == "Screen (screen of Coordinator#2).onSend (closure #1 in closure #1 in RetainerSearchTests.aClosureThatCapturesOnlyItIsItsContext()) › Coordinator#3",
+            "\(found)")
     }
 
     @Test func aBoundMethod() throws {
@@ -109,7 +115,9 @@ import Testing
         }
         // The key's text leaves the process only when the options allow it; otherwise its type and a hash of it.
         let key = sendsKeyText ? #""ShareViewController""# : #"String#[0-9a-f]{6}"#
-        let expected = try Regex("^Coordinator#1\\.router › Router\\.completions\\[\(key)\\] \\(capture\\) › Coordinator#3$")
+        let expected = try Regex(
+            "^Coordinator#1\\.router › Router\\.completions\\[\(key)\\] \\(captured by closure #1 in closure #1 in RetainerSearchTests\\.aRoutersDictionaryOfCompletionClosures\\(sendsKeyText:\\)\\) › Coordinator#3$"
+        )
         #expect(found.description.wholeMatch(of: expected) != nil, "\(found)")
         #expect(sendsKeyText || !found.description.contains("ShareViewController"))
     }
@@ -120,7 +128,10 @@ import Testing
             app.router = router
             router.present(Screen(share)) { [weak home] in home?.children.removeAll { $0 === share } }
         }
-        #expect(found.description == "Coordinator#1.router › Router.byScreen[ObjectIdentifier] (capture) › Coordinator#3", "\(found)")
+        #expect(
+            found.description
+                == "Coordinator#1.router › Router.byScreen[ObjectIdentifier] (captured by closure #1 in closure #1 in RetainerSearchTests.aCompletionPassedToTheRouterAndKeptByScreen()) › Coordinator#3",
+            "\(found)")
     }
 
     @Test func aStrongDelegateBackReference() throws {

@@ -620,7 +620,12 @@ extension RetainerZooTests {
                         _ = tag
                     },
                 ]
-                return Built(holder: holder, expected: .path(.live, "Holder<() -> ()>.items[1] (capture) › Coordinator#3"))
+                return Built(
+                    holder: holder,
+                    expected: .path(
+                        .live,
+                        "Holder<() -> ()>.items[1] (captured by closure #2 in closure #1 in static RetainerZooTests.Shapes.genericHolderOfClosures.getter) › Coordinator#3"
+                    ))
             }
         }
 
@@ -643,7 +648,9 @@ extension RetainerZooTests {
                 let handlers = Handlers()
                 handlers.action = makeAction(share)
                 // The context holds the parameter's metadata as well: it is not the object itself.
-                return Built(holder: handlers, expected: .path(.live, "Handlers.action (capture) › Coordinator#3"))
+                return Built(
+                    holder: handlers,
+                    expected: .path(.live, "Handlers.action (captured by closure #1 in static RetainerZooTests.makeAction(_:)) › Coordinator#3"))
             }
         }
 
@@ -651,7 +658,9 @@ extension RetainerZooTests {
             Shape(name: "genericFunctionCapturingAStruct") { _, share in
                 let handlers = Handlers()
                 handlers.action = makeAction(Ref(tag: 1, coordinator: share))
-                return Built(holder: handlers, expected: .path(.live, "Handlers.action.coordinator (capture) › Coordinator#3"))
+                return Built(
+                    holder: handlers,
+                    expected: .path(.live, "Handlers.action.coordinator (captured by closure #1 in static RetainerZooTests.makeAction(_:)) › Coordinator#3"))
             }
         }
 
@@ -659,7 +668,8 @@ extension RetainerZooTests {
             Shape(name: "genericMethodCapturingTheObject") { _, share in
                 let store = Store(1)
                 store.watch(share)
-                return Built(holder: store, expected: .path(.live, "Store<Int>.onChange (capture) › Coordinator#3"))
+                return Built(
+                    holder: store, expected: .path(.live, "Store<Int>.onChange (captured by closure #1 in RetainerZooTests.Store.watch(_:)) › Coordinator#3"))
             }
         }
 
@@ -667,7 +677,9 @@ extension RetainerZooTests {
             Shape(name: "genericMethodCapturingAStruct") { _, share in
                 let store = Store(Ref(tag: 0, coordinator: Coordinator()))
                 store.keep(Ref(tag: 1, coordinator: share))
-                return Built(holder: store, expected: .path(.live, "Store<Ref>.onChange.coordinator (capture) › Coordinator#3"))
+                return Built(
+                    holder: store,
+                    expected: .path(.live, "Store<Ref>.onChange.coordinator (captured by closure #1 in RetainerZooTests.Store.keep(_:)) › Coordinator#3"))
             }
         }
 
@@ -695,7 +707,11 @@ extension RetainerZooTests {
                 events.send(1)
                 return Built(
                     holder: model,
-                    expected: .chain(first: "ViewModel.cancellables[0] (element)", ending: ".receiveValue (capture) › Coordinator#3", steps: 3...8))
+                    expected: .chain(
+                        first: "ViewModel.cancellables[0] (element)",
+                        ending:
+                            ".receiveValue (captured by closure #1 in closure #1 in static RetainerZooTests.Shapes.combinePassthroughSink.getter) › Coordinator#3",
+                        steps: 3...8))
             }
         }
 
@@ -712,7 +728,11 @@ extension RetainerZooTests {
                     .store(in: &model.cancellables)
                 return Built(
                     holder: model,
-                    expected: .chain(first: "ViewModel.cancellables[0] (element)", ending: ".receiveValue (capture) › Coordinator#3", steps: 3...8))
+                    expected: .chain(
+                        first: "ViewModel.cancellables[0] (element)",
+                        ending:
+                            ".receiveValue (captured by closure #1 in closure #1 in static RetainerZooTests.Shapes.combineCurrentValueSink.getter) › Coordinator#3",
+                        steps: 3...8))
             }
         }
 
@@ -760,7 +780,11 @@ extension RetainerZooTests {
                     share.finish()
                     _ = tag
                 }
-                return Built(holder: AnyHolder(action), expected: .path(.live, "AnyHolder.value (capture) › Coordinator#3"))
+                return Built(
+                    holder: AnyHolder(action),
+                    expected: .path(
+                        .live,
+                        "AnyHolder.value (captured by closure #1 in closure #1 in static RetainerZooTests.Shapes.anyHoldingAClosure.getter) › Coordinator#3"))
             }
         }
 
@@ -874,7 +898,12 @@ extension RetainerZooTests {
                     share.finish()
                     _ = tag
                 }
-                return Built(holder: holder, expected: .path(.live, "ActionHolder.action.run (capture) › Coordinator#3"))
+                return Built(
+                    holder: holder,
+                    expected: .path(
+                        .live,
+                        "ActionHolder.action.run (captured by closure #1 in closure #1 in static RetainerZooTests.Shapes.closurePayload.getter) › Coordinator#3"
+                    ))
             }
         }
 
@@ -1045,7 +1074,12 @@ extension RetainerZooTests {
                     share.finish()
                     _ = tag
                 }
-                return Built(holder: Screen(), expected: .path(.cycle, "Coordinator#3.onFinish (capture) › Coordinator#3")) {
+                return Built(
+                    holder: Screen(),
+                    expected: .path(
+                        .cycle,
+                        "Coordinator#3.onFinish (captured by closure #1 in closure #1 in static RetainerZooTests.Shapes.closureCycle.getter) › Coordinator#3")
+                ) {
                     share.onFinish = nil
                 }
             }
@@ -1061,7 +1095,12 @@ extension RetainerZooTests {
                     _ = tag
                 }
                 table.handlers[ObjectIdentifier(Token.self)] = { _ = tag }
-                return Built(holder: table, expected: .path(.live, "ClosureTable.handlers[ObjectIdentifier] (capture) › Coordinator#3"))
+                return Built(
+                    holder: table,
+                    expected: .path(
+                        .live,
+                        "ClosureTable.handlers[ObjectIdentifier] (captured by closure #2 in closure #1 in static RetainerZooTests.Shapes.objectIdentifierClosures.getter) › Coordinator#3"
+                    ))
             }
         }
 
@@ -1144,7 +1183,11 @@ extension RetainerZooTests {
                     current = nil
                     _ = tag
                 }
-                return Built(holder: handlers, expected: .path(.live, "Handlers.action (captured-var) › Coordinator#3"))
+                return Built(
+                    holder: handlers,
+                    expected: .path(
+                        .live, "Handlers.action (var captured by closure #1 in closure #1 in static RetainerZooTests.Shapes.capturedVar.getter) › Coordinator#3"
+                    ))
             }
         }
 
@@ -1161,7 +1204,11 @@ extension RetainerZooTests {
                     inner()
                     _ = other
                 }
-                return Built(holder: handlers, expected: .path(.live, "Handlers.action (capture) › Coordinator#3"))
+                return Built(
+                    holder: handlers,
+                    expected: .path(
+                        .live,
+                        "Handlers.action (captured by closure #2 in closure #1 in static RetainerZooTests.Shapes.closureInClosure.getter) › Coordinator#3"))
             }
         }
 
@@ -1175,7 +1222,10 @@ extension RetainerZooTests {
                     _ = other
                 }
                 // The inner closure's context is the object itself.
-                return Built(holder: handlers, expected: .path(.live, "Handlers.action (closure) › Coordinator#3"))
+                return Built(
+                    holder: handlers,
+                    expected: .path(
+                        .live, "Handlers.action (closure #1 in closure #1 in static RetainerZooTests.Shapes.boundMethodInClosure.getter) › Coordinator#3"))
             }
         }
     }

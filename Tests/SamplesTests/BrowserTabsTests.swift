@@ -40,14 +40,19 @@ import Testing
             checked.standardOutput.contains(
                 "PILED UP 9 TabPanelCoordinator in use under BrowserCoordinator/TabTrayCoordinator at the end of the run, 1 in the baseline"),
             "\(checked.standardOutput)")
-        // The share sheet's coordinator, swiped down past the router: the hook found the closure that keeps it.
+        // The share sheet's coordinator, swiped down past the router: the hook found the closure that keeps it, and
+        // names it from the sample's symbol table.
         #expect(
             checked.standardOutput.contains(
-                "held by: BrowserCoordinator#1.router › Router.completions[ObjectIdentifier] (capture) › ShareCoordinator#3"),
+                "held by: BrowserCoordinator#1.router › Router.completions[ObjectIdentifier] (captured by closure #1 in BrowserCoordinator.showShareSheet()) › ShareCoordinator#3"
+            ),
             "\(checked.standardOutput)")
         let json = try await coordlens(["check", leaking, "--format", "json"])
         #expect(json.standardOutput.contains(#""heldBy":{"outcome":"live","visited":"#), "\(json.standardOutput.prefix(2_000))")
-        #expect(json.standardOutput.contains(#"{"holder":"Router","holderId":null,"field":"completions[ObjectIdentifier]","kind":"capture"}"#))
+        #expect(
+            json.standardOutput.contains(
+                #"{"holder":"Router","holderId":null,"field":"completions[ObjectIdentifier]","kind":"capture","closure":"closure #1 in BrowserCoordinator.showShareSheet()"}"#
+            ))
         let diff = try await coordlens(["diff", fixed, leaking])
         #expect(diff.status == 1)
         #expect(diff.standardOutput.contains("9 TabPanelCoordinator in use under BrowserCoordinator/TabTrayCoordinator at the end of the run, 1 in A"))

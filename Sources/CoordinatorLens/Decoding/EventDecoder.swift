@@ -177,7 +177,7 @@ public enum EventDecoder {
                 throw FieldError(message: "\"via\" of a held line must be one of \(known), not \"\(outcome)\"")
             }
             guard let steps = HeldBy.steps(fromWire: label ?? "") else {
-                throw FieldError(message: "\"label\" of a held line must be steps of four fields (holder, id, field, kind)")
+                throw FieldError(message: "\"label\" of a held line must be steps of four fields (holder, id, field, kind), or five with the closure's name")
             }
             event = .held(id: try required(id, .id), by: HeldBy(outcome: kind, steps: steps, visited: count ?? 0, reason: why))
         case .known(.deinitialized): event = .deinitialized(id: try required(id, .id))

@@ -29,20 +29,37 @@ public struct HeldBy: Hashable, Sendable, Codable {
         /// `property`, `element`, `closure` (a closure whose context is the object, or a bound method), `capture` or
         /// `captured-var`.
         public var kind: String
+        /// The closure the reference is in, as the compiler names it (`closure #1 in HomeViewModel.init(router:)`, or
+        /// a bound method), when the hook could name its code; nil otherwise.
+        public var closure: String?
 
         /// A step as the wire gives it.
-        package init(holder: String, holderID: CoordinatorID?, field: String, kind: String) {
+        package init(holder: String, holderID: CoordinatorID?, field: String, kind: String, closure: String? = nil) {
             self.holder = holder
             self.holderID = holderID
             self.field = field
             self.kind = kind
+            self.closure = closure
         }
 
-        /// `Router.completions["ShareViewController"] (capture)`; a plain property shows no kind.
+        /// `Router.completions["ShareViewController"] (captured by closure #1 in Router.add(_:))`; a plain property
+        /// shows no kind.
         public var text: String {
             let name = holderID.map { "\(holder)#\($0)" } ?? holder
             // A root with no field of its own (a task, an image's global) shows its name alone.
-            return name + (field.isEmpty ? "" : ".\(field)") + (kind == "property" ? "" : " (\(kind))")
+            return name + (field.isEmpty ? "" : ".\(field)") + kindText
+        }
+
+        /// ` (capture)`, ` (captured by closure #1 in Router.add(_:))`, ` (closure #2 in Flow.start())`: the
+        /// hook's wording of the same step, so its description and every output read alike.
+        var kindText: String {
+            switch (kind, closure) {
+            case ("property", _): ""
+            case ("closure", let name?): name.contains("closure #") ? " (\(name))" : " (closure \(name))"
+            case ("capture", let name?): " (captured by \(name))"
+            case ("captured-var", let name?): " (var captured by \(name))"
+            default: " (\(kind))"
+            }
         }
     }
 
@@ -129,9 +146,11 @@ public struct HeldBy: Hashable, Sendable, Codable {
         var steps: [Step] = []
         for step in text.split(separator: "\u{1E}", omittingEmptySubsequences: false) {
             let fields = step.split(separator: "\u{1F}", omittingEmptySubsequences: false)
-            guard fields.count == 4, !fields[0].isEmpty else { return nil }
+            // A fifth field, when there is one, names the closure.
+            guard fields.count == 4 || fields.count == 5, !fields[0].isEmpty else { return nil }
             let id = fields[1].isEmpty ? nil : Int(fields[1]).map { CoordinatorID($0) }
-            steps.append(Step(holder: String(fields[0]), holderID: id, field: String(fields[2]), kind: String(fields[3])))
+            let closure = fields.count == 5 && !fields[4].isEmpty ? String(fields[4]) : nil
+            steps.append(Step(holder: String(fields[0]), holderID: id, field: String(fields[2]), kind: String(fields[3]), closure: closure))
         }
         return steps
     }

@@ -66,11 +66,13 @@ package enum CheckJSONReport {
             + (heldBy.map { ",\"heldBy\":" + held($0) } ?? "") + "}"
     }
 
-    /// `{"outcome":"live","visited":N,"steps":[{"holder":…,"holderId":…,"field":…,"kind":…}]}`.
+    /// `{"outcome":"live","visited":N,"steps":[{"holder":…,"holderId":…,"field":…,"kind":…,"closure":…}]}`, `closure`
+    /// only when the hook named one.
     private static func held(_ held: HeldBy) -> String {
         let steps = held.steps.map { step in
             "{\"holder\":\(JSONText.quoted(step.holder)),\"holderId\":\(step.holderID?.json ?? "null"),"
-                + "\"field\":\(JSONText.quoted(step.field)),\"kind\":\(JSONText.quoted(step.kind))}"
+                + "\"field\":\(JSONText.quoted(step.field)),\"kind\":\(JSONText.quoted(step.kind))"
+                + (step.closure.map { ",\"closure\":\(JSONText.quoted($0))" } ?? "") + "}"
         }
         return "{\"outcome\":\"\(held.outcome.rawValue)\",\"visited\":\(held.visited),\"steps\":[\(steps.joined(separator: ","))]}"
     }

@@ -1,7 +1,7 @@
 // The selected coordinator: selecting one (from the tree, a link, a leak or the lifetimes), links that select, and
 // the details panel with its call sites and its own events.
 import { $, el } from "./dom.js";
-import { breakable, camelBreakable, seconds, sourceFile } from "./format.js";
+import { breakable, camelBreakable, seconds, sourceFile, stepKind } from "./format.js";
 import { elementId } from "./ids.js";
 import { REPORT, changed, state, nodeById, nodesById } from "./state.js";
 import { refresh } from "./feed.js";
@@ -129,7 +129,7 @@ function heldRow(node) {
   if (by.outcome !== "live" && by.outcome !== "cycle") return [["held by", held.text]];
   const lines = by.steps.map((step, i) => el("li", { class: i === by.steps.length - 1 ? "suspect" : "" },
     step.holderID != null ? link(step.holderID) : el("span", { class: "mono" }, step.holder),
-    el("wbr"), step.field ? el("span", { class: "mono" }, `.${step.field}`) : "", step.kind === "property" ? "" : ` (${step.kind})`));
+    el("wbr"), step.field ? el("span", { class: "mono" }, `.${step.field}`) : "", stepKind(step)));
   lines.push(el("li", { class: "leaked" }, link(node.id), by.outcome === "cycle" ? " (a cycle)" : ""));
   return [["held by", el("ol", { class: "leak-trace", "aria-label": held.text }, lines)]];
 }

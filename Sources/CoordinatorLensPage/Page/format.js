@@ -16,3 +16,15 @@ export const breakable = (path) => path.split(/(?=[.:])|(?<=\/)|(?<=[a-z0-9])(?=
 // A name that may wrap only where a word of it begins (`Deliveroo<wbr>Traditional<wbr>Sample`): wrapped anywhere, a
 // long app name broke as "DeliverooTraditionalSampl/e".
 export const camelBreakable = (name) => name.split(/(?<=[a-z0-9])(?=[A-Z])/).flatMap((part, i) => i ? [el("wbr"), part] : [part]);
+
+// What a leak trace's step is, as the hook and `check` word it: ` (capture)`, ` (captured by closure #1 in
+// Router.add(_:))`, ` (closure #2 in Flow.start())`; nothing for a plain property.
+export function stepKind(step) {
+  if (step.kind === "property") return "";
+  const name = step.closure;
+  if (!name) return ` (${step.kind})`;
+  if (step.kind === "closure") return name.includes("closure #") ? ` (${name})` : ` (closure ${name})`;
+  if (step.kind === "capture") return ` (captured by ${name})`;
+  if (step.kind === "captured-var") return ` (var captured by ${name})`;
+  return ` (${step.kind})`;
+}

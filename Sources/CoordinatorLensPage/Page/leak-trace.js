@@ -1,7 +1,7 @@
 // A leak as plain text, for a bug report or a chat: who leaked and why, where it was made, the leak trace one
 // reference per line from the living holder down (the suspect reference marked, as LeakCanary marks it) and the
 // page's address of the selection, so whoever reads it can open the same view.
-import { seconds, sourceFile } from "./format.js";
+import { seconds, sourceFile, stepKind } from "./format.js";
 
 const siteText = (site) => site ? `${sourceFile(site)}:${site.line}` + (site.function ? ` in ${site.function}` : "") : null;
 
@@ -23,7 +23,7 @@ export function leakTraceText(node, held, byId, address) {
       const holder = step.holderID != null ? name(step.holderID, step.holder) : step.holder;
       const suspect = i === by.steps.length - 1;
       lines.push(`${i ? "├─" : "┬─"} ${holder}`);
-      lines.push(`│    ↓ ${step.field ? "." + step.field : "holds it"}` + (step.kind === "property" ? "" : ` (${step.kind})`) + (suspect ? "   ← suspect: this reference keeps it" : ""));
+      lines.push(`│    ↓ ${step.field ? "." + step.field : "holds it"}` + stepKind(step) + (suspect ? "   ← suspect: this reference keeps it" : ""));
     });
     lines.push(`╰→ ${name(node.id)} (leaking)`);
   } else if (held) {

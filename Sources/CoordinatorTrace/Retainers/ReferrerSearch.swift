@@ -214,7 +214,9 @@ struct ReferrerSearch {
                 }
                 guard offset < instance.instanceSize else {
                     // Past the declared fields: tail-allocated elements (an array's, a dictionary's, a ManagedBuffer's).
-                    if Self.holdsOnlyValues(name) { return (step(name), .ignored) }
+                    // A string's are its UTF-8 bytes, and past its count whatever the memory held before: never a
+                    // reference (a Task's string once read as holding a leak through such leftover bytes).
+                    if Self.holdsOnlyValues(name) || name.hasSuffix("StringStorage") { return (step(name), .ignored) }
                     return (step(name, "element", .element), name.hasPrefix("_") ? .unnamed : .named)
                 }
                 guard let field = instance.fields.last(where: { $0.offset <= offset }), field.isStrong,

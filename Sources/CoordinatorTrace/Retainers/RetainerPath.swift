@@ -46,6 +46,20 @@ public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
         public var field: String
         /// What the reference is.
         public var kind: Kind
+        /// The closure the reference is in, named as the compiler names it (`closure #1 in HomeViewModel.init(router:)`,
+        /// or a bound method), when a closure's field holds it and the app's symbol table names its code; nil otherwise.
+        public var closure: String? = nil
+
+        /// ` (capture)`, ` (captured by closure #1 in Router.add(_:))`; nothing for a plain property.
+        var kindText: String {
+            switch (kind, closure) {
+            case (.property, _): ""
+            case (.closure, let name?): name.contains("closure #") ? " (\(name))" : " (closure \(name))"
+            case (.capture, let name?): " (captured by \(name))"
+            case (.capturedVar, let name?): " (var captured by \(name))"
+            default: " (\(kind.rawValue))"
+            }
+        }
     }
 
     /// The retained coordinator's id.
@@ -86,7 +100,7 @@ public struct RetainerPath: Sendable, Equatable, CustomStringConvertible {
         case .live, .cycle, .changed:
             let chain = steps.map { step in
                 let holder = step.holderID.map { "\(step.holder)#\($0)" } ?? step.holder
-                return holder + (step.field.isEmpty ? "" : ".\(step.field)") + (step.kind == .property ? "" : " (\(step.kind.rawValue))")
+                return holder + (step.field.isEmpty ? "" : ".\(step.field)") + step.kindText
             }
             let path = (chain + ["\(type)#\(coordinator)"]).joined(separator: " › ")
             return outcome == .changed ? "the graph changed while it was searched; last seen: \(path)" : path

@@ -44,6 +44,10 @@ final class RetainerSearch {
         var field: String
         var kind: RetainerPath.Kind
         var trail: Range<Int>
+        /// The code of the closure the reference is inside (its field's function value), 0 for none, and of the
+        /// innermost one, named instead when the outer is a thunk (a closure stored as a generic value is wrapped).
+        var closure: UInt = 0
+        var innerClosure: UInt = 0
     }
 
     // One breadth-first pass.
@@ -51,6 +55,10 @@ final class RetainerSearch {
     private var metadataOf: [UInt] = []
     private var reachedFrom: [Reach] = []
     private var seen: Set<UInt> = []
+    /// The code of the outermost closure the walk of the current holder is inside, 0 outside any: the closure its
+    /// field holds, which a step names (`closure #1 in HomeViewModel.init(router:)`).
+    private var closureCode: UInt = 0
+    private var innerClosureCode: UInt = 0
     /// The words followed from the current holder to the value being read.
     private var trail: [Dereference] = []
     /// Every reach's trail, one after another (`Reach.trail` is its range): one array rather than one per object.
@@ -354,8 +362,9 @@ final class RetainerSearch {
     /// Called for each strong reference to an object: the target ends the search, anything new joins the queue.
     private func reach(_ object: UInt, field: String, kind: RetainerPath.Kind, from node: Int) -> Bool {
         if object == target {
-            foundTrail = chainReaches(to: node) + [Reach(node: node, field: field, kind: kind, trail: keep(trail))]
-            found = chain(to: node) + [step(from: node, field, kind)]
+            let last = Reach(node: node, field: field, kind: kind, trail: keep(trail), closure: closureCode, innerClosure: innerClosureCode)
+            foundTrail = chainReaches(to: node) + [last]
+            found = chain(to: node) + [step(from: node, last)]
             return false
         }
         guard seen.insert(object).inserted else { return true }
@@ -365,7 +374,7 @@ final class RetainerSearch {
         }
         objects.append(object)
         metadataOf.append(0)
-        reachedFrom.append(Reach(node: node, field: field, kind: kind, trail: keep(trail)))
+        reachedFrom.append(Reach(node: node, field: field, kind: kind, trail: keep(trail), closure: closureCode, innerClosure: innerClosureCode))
         return true
     }
 
@@ -432,6 +441,10 @@ final class RetainerSearch {
             return walkOutOfLine(inner, box: box, valueOffset: valueOffset, at: source + UInt(offset), field: field, kind: kind, depth: depth, from: node)
         case .function:
             let context = buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self)
+            let (outer, inner) = (closureCode, innerClosureCode)
+            innerClosureCode = buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self)
+            if outer == 0 { closureCode = innerClosureCode }
+            defer { (closureCode, innerClosureCode) = (outer, inner) }
             return follow(context: context, at: source + UInt(offset + 8), field: field, valueKind: .capture, depth: depth + 1, from: node)
         case .array(let element):
             return walkArray(
@@ -620,6 +633,10 @@ final class RetainerSearch {
                     return follow(context: box, at: at, field: field, valueKind: .capturedVar, depth: depth + 1, from: node)
                 case .function:
                     let inner = buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt.self)
+                    let (outer, innermost) = (closureCode, innerClosureCode)
+                    innerClosureCode = buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self)
+                    if outer == 0 { closureCode = innerClosureCode }
+                    defer { (closureCode, innerClosureCode) = (outer, innermost) }
                     return follow(context: inner, at: at + 8, field: field, valueKind: .capture, depth: depth + 1, from: node)
                 case .notStrong:
                     return true
@@ -756,16 +773,24 @@ final class RetainerSearch {
     }
 
     private func chain(to node: Int) -> [RetainerPath.Step] {
-        chainReaches(to: node).map { step(from: $0.node, $0.field, $0.kind) }
+        chainReaches(to: node).map { step(from: $0.node, $0) }
     }
 
-    private func step(from node: Int, _ field: String, _ kind: RetainerPath.Kind) -> RetainerPath.Step {
+    private func step(from node: Int, _ reach: Reach) -> RetainerPath.Step {
+        var step: RetainerPath.Step
         if reachedFrom[node].node < 0, let global = globalAt[objects[node]] {
-            return RetainerPath.Step(holder: globals[global].holder, holderID: nil, field: field, kind: kind)
+            step = RetainerPath.Step(holder: globals[global].holder, holderID: nil, field: reach.field, kind: reach.kind)
+        } else {
+            let type = decoder.map { $0.name(ofType: metadataOf[node]) } ?? "?"
+            let holder = screens[objects[node]].map { "\(type) (screen of \($0))" } ?? type
+            step = RetainerPath.Step(holder: holder, holderID: ids[objects[node]], field: reach.field, kind: reach.kind)
         }
-        let type = decoder.map { $0.name(ofType: metadataOf[node]) } ?? "?"
-        let holder = screens[objects[node]].map { "\(type) (screen of \($0))" } ?? type
-        return RetainerPath.Step(holder: holder, holderID: ids[objects[node]], field: field, kind: kind)
+        #if canImport(Glibc)
+        if reach.closure != 0 {
+            step.closure = ClosureNames.name(ofCode: Self.pointerMask & reach.closure) ?? ClosureNames.name(ofCode: Self.pointerMask & reach.innerClosure)
+        }
+        #endif
+        return step
     }
 
     /// Every reference of the path found, read again: each must still hold what it held during the search.
