@@ -515,14 +515,15 @@ class ClosureTraceTests(ViewedRecording):
     def make_recording(cls):
         steps = "\u001e".join([
             "\u001f".join(["AppCoordinator", "1", "router", "property"]),
-            "\u001f".join(["Router", "", "completions[ObjectIdentifier]", "capture", "closure #1 in AppCoordinator.showShareSheet()"]),
+            "\u001f".join(["Router", "", "completions[ObjectIdentifier]", "capture"]),
         ])
+        closures = "\u001e".join(["", "closure #1 in AppCoordinator.showShareSheet()"])
         events = [
             {"event": "add", "id": 1, "type": "AppCoordinator"},
             {"event": "add", "id": 2, "type": "ShareCoordinator", "parent": 1},
             {"event": "dismiss", "id": 2},
             {"event": "remove", "id": 2, "parent": 1},
-            {"event": "held", "id": 2, "via": "live", "count": 12, "label": steps},
+            {"event": "held", "id": 2, "via": "live", "count": 12, "label": steps, "closures": closures},
             {"event": "end"},
         ]
         lines = session(events)

@@ -70,9 +70,20 @@ import Testing
         #expect(completion.field.hasPrefix("completions[String#") && completion.kind == "capture", "\(settingsChain)")
         #expect(!settingsChain.contains("settings\""), "\(settingsChain)")
 
-        // The app prints what its end's search wrote; `coordlens check` prints it under each leak.
-        #expect(run.process.standardOutput.contains(composerChain), "\(run.process.standardOutput)")
-        #expect(run.process.standardOutput.contains(settingsChain), "\(run.process.standardOutput)")
+        // The completion closure is named from the app's symbol table, where the app wrote it.
+        #expect(settingsChain.contains("(captured by closure #1 in AppRouter.trigger(_:screen:completion:))"), "\(settingsChain)")
+
+        // The app prints what its end's search wrote, reading the label's four-field steps as a reader that knows no
+        // `closures` does; `coordlens check` prints it under each leak, closures named.
+        func withoutClosures(_ held: HeldBy, _ target: String) -> String {
+            HeldBy(
+                outcome: held.outcome, steps: held.steps.map { HeldBy.Step(holder: $0.holder, holderID: $0.holderID, field: $0.field, kind: $0.kind) },
+                visited: held.visited
+            ).text(target: target)
+        }
+        let output = run.process.standardOutput
+        #expect(output.contains(withoutClosures(composerHeld, "ComposerCoordinator#\(composer.id)")), "\(output)")
+        #expect(output.contains(withoutClosures(settingsHeld, "SettingsFlowCoordinator#\(settings.id)")), "\(output)")
         let check = try BuiltProduct.coordlens.run(["check", run.recording])
         #expect(check.status == 1, "\(check.standardError)")
         for (coordinator, chain) in [("ComposerCoordinator#\(composer.id)", composerChain), ("SettingsFlowCoordinator#\(settings.id)", settingsChain)] {

@@ -89,6 +89,7 @@ public enum EventDecoder {
         var per: String?
         var recorder: String?
         var why: String?
+        var closures: String?
         // The hook writes seq, t, event and id first, in that order and without spaces: matched whole, these keys
         // skip the general key lookup. Any other order or spacing reads them in the loop below like every other key.
         // (A line in the hook's exact form is read by `HookLineReader` before it gets here.)
@@ -126,6 +127,7 @@ public enum EventDecoder {
             case .per: per = try scanner.text(key, &strings)
             case .recorder: recorder = try scanner.text(key, &strings)
             case .why: why = try scanner.text(key, &strings)
+            case .closures: closures = try scanner.text(key, &strings)
             case .other: try scanner.skipValue()
             }
         }
@@ -176,8 +178,14 @@ public enum EventDecoder {
                 let known = HeldBy.Outcome.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
                 throw FieldError(message: "\"via\" of a held line must be one of \(known), not \"\(outcome)\"")
             }
-            guard let steps = HeldBy.steps(fromWire: label ?? "") else {
-                throw FieldError(message: "\"label\" of a held line must be steps of four fields (holder, id, field, kind), or five with the closure's name")
+            guard var steps = HeldBy.steps(fromWire: label ?? "") else {
+                throw FieldError(message: "\"label\" of a held line must be steps of four fields (holder, id, field, kind)")
+            }
+            if let closures {
+                guard let named = HeldBy.steps(steps, namingClosures: closures) else {
+                    throw FieldError(message: "\"closures\" of a held line must name one closure (or none) per step of its label")
+                }
+                steps = named
             }
             event = .held(id: try required(id, .id), by: HeldBy(outcome: kind, steps: steps, visited: count ?? 0, reason: why))
         case .known(.deinitialized): event = .deinitialized(id: try required(id, .id))
@@ -220,6 +228,7 @@ public enum EventDecoder {
     /// The keys wire format v1 knows, matched on raw bytes so they never become Strings.
     fileprivate enum Key {
         case event, seq, t, id, type, parent, screen, label, count, file, line, function, path, app, run, pid, v, via, max, per, recorder, why
+        case closures
         case other
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -241,7 +250,7 @@ public enum EventDecoder {
             case 4: self = matches(.type) ? .type : matches(.file) ? .file : matches(.line) ? .line : matches(.path) ? .path : .other
             case 5: self = matches(.event) ? .event : matches(.label) ? .label : matches(.count) ? .count : .other
             case 6: self = matches(.parent) ? .parent : matches(.screen) ? .screen : .other
-            case 8: self = matches(.function) ? .function : matches(.recorder) ? .recorder : .other
+            case 8: self = matches(.function) ? .function : matches(.recorder) ? .recorder : matches(.closures) ? .closures : .other
             default: self = .other
             }
         }
@@ -273,6 +282,7 @@ public enum EventDecoder {
             case .per: "per"
             case .recorder: "recorder"
             case .why: "why"
+            case .closures: "closures"
             case .other: ""
             }
         }

@@ -146,12 +146,22 @@ public struct HeldBy: Hashable, Sendable, Codable {
         var steps: [Step] = []
         for step in text.split(separator: "\u{1E}", omittingEmptySubsequences: false) {
             let fields = step.split(separator: "\u{1F}", omittingEmptySubsequences: false)
-            // A fifth field, when there is one, names the closure.
-            guard fields.count == 4 || fields.count == 5, !fields[0].isEmpty else { return nil }
+            guard fields.count == 4, !fields[0].isEmpty else { return nil }
             let id = fields[1].isEmpty ? nil : Int(fields[1]).map { CoordinatorID($0) }
-            let closure = fields.count == 5 && !fields[4].isEmpty ? String(fields[4]) : nil
-            steps.append(Step(holder: String(fields[0]), holderID: id, field: String(fields[2]), kind: String(fields[3]), closure: closure))
+            steps.append(Step(holder: String(fields[0]), holderID: id, field: String(fields[2]), kind: String(fields[3])))
         }
         return steps
+    }
+
+    /// `steps` with the closure names of a `held` line's `closures` (one per step, empty for none, apart by U+001E);
+    /// nil when they are not one per step.
+    package static func steps(_ steps: [Step], namingClosures text: String) -> [Step]? {
+        let names = text.split(separator: "\u{1E}", omittingEmptySubsequences: false)
+        guard names.count == steps.count else { return nil }
+        return zip(steps, names).map { step, name in
+            var step = step
+            step.closure = name.isEmpty ? nil : String(name)
+            return step
+        }
     }
 }

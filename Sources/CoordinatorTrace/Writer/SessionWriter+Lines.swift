@@ -77,6 +77,7 @@ extension SessionWriter {
                 line.field("via", path.outcome.rawValue)
                 line.field("count", path.visited)
                 line.field("label", HeldStepsText.encode(path.steps))
+                if let closures = HeldStepsText.closures(path.steps) { line.field("closures", closures) }
                 if let reason = path.reason { line.field("why", reason) }
             }
         case .heartbeat:
