@@ -88,8 +88,10 @@ import Testing
         #expect(coordinators == top.union(bottom), "\(coordinators.sorted())")
         let elided = 10_000 - top.count - bottom.count
         #expect(dot.contains("… \(NumberText.grouped(elided)) more …"))
-        #expect(dot.contains("class=\"omission\""))
+        // Every step of this chain is a leak: its middle is drawn as one, red, counting them.
+        #expect(dot.contains("class=\"omission holds-retained\""))
         #expect(dot.contains("coordinators in the middle of long paths"), "the banner says so")
+        #expect(dot.contains("(\(NumberText.grouped(elided)) retained among them)"))
         // A path just short of the bound is drawn whole.
         let short = CollapseTests.drawn(DOTWriter().write(Self.leakingChain(depth: bounds.longestPath)))
         #expect(short.coordinators.count == bounds.longestPath)
@@ -104,12 +106,60 @@ import Testing
         for id in 2...5_000 { events.append((1, .dismiss(id: CoordinatorID(id)))) }
         let dot = DOTWriter().write(Fixtures.replay(events, at: 10))
         let (coordinators, _) = CollapseTests.drawn(dot)
-        #expect(coordinators.count == DrawingBounds.standard.maximumItems)
-        // Taken level by level: the first 500 ids of a 4-ary tree numbered breadth-first.
-        #expect(coordinators == Set(1...500))
+        #expect(coordinators.count == DrawingBounds.standard.maximumLeadItems)
+        // Leaks come first, level by level: the first 2,000 ids of a 4-ary tree numbered breadth-first.
+        #expect(coordinators == Set(1...2_000))
         var counted = 0
         for match in dot.matches(of: /<B>([\d,]+) more not drawn<\/B>/) { counted += Int(match.1.replacing(",", with: ""))! }
         #expect(counted + coordinators.count == 5_000, "every coordinator is drawn or counted once")
-        #expect(dot.contains("capped at 500 nodes: 4,500 coordinators not drawn"))
+        #expect(
+            dot.contains(
+                "capped at 500 nodes (2,000 for leaks and their paths): 3,000 coordinators not drawn, only counted, 3,000 retained among them"))
+        // What hides a leak is drawn as a leak is, and says how many.
+        #expect(!dot.contains("class=\"omission\""), "every count here holds a leak")
+        #expect(dot.contains("class=\"omission holds-retained\""))
+        #expect(dot.contains(" retained among them; --all draws every one"))
+    }
+
+    /// Issue 52's app: 10 features of 10 flows of 10 screens of 99 leaves (100,111 coordinators), 300 leaves
+    /// retained across the screens. Taken level by level with the rest, the cap was spent before the first leak.
+    @Test func everyLeakOfABigAppIsDrawnWithItsPath() throws {
+        var events: [(Double, Event)] = [(0, .add(id: 1, type: "AppCoordinator", parent: nil))]
+        var nextID = 1
+        var leaves: [Int] = []
+        func add(_ type: String, under parent: Int) -> Int {
+            nextID += 1
+            events.append((0.1, .add(id: CoordinatorID(nextID), type: type, parent: CoordinatorID(parent))))
+            return nextID
+        }
+        for feature in 0..<10 {
+            let featureID = add("Feature\(feature)Coordinator", under: 1)
+            for flow in 0..<10 {
+                let flowID = add("Flow\(flow)Coordinator", under: featureID)
+                for screen in 0..<10 {
+                    let screenID = add("Screen\(screen)Coordinator", under: flowID)
+                    for leaf in 0..<99 { leaves.append(add("Leaf\(leaf % 20)Coordinator", under: screenID)) }
+                }
+            }
+        }
+        let leaked = stride(from: 17, to: leaves.count, by: leaves.count / 300).prefix(300).map { leaves[$0] }
+        for id in leaked { events.append((1, .dismiss(id: CoordinatorID(id)))) }
+        let snapshot = Fixtures.replay(events, at: 10)
+        #expect(snapshot.nodes.count == 100_111 && snapshot.retained.count == 300)
+        let dot = DOTWriter().write(snapshot)
+        let (coordinators, summaries) = CollapseTests.drawn(dot)
+        #expect(Set(leaked).isSubset(of: coordinators), "\(Set(leaked).subtracting(coordinators).count) leaks not drawn")
+        // Each with its path: every ancestor of a leak is drawn as itself.
+        let parentOf = Dictionary(uniqueKeysWithValues: snapshot.nodes.map { ($0.id.number, $0.parent?.number) })
+        for id in leaked {
+            var above = parentOf[id] ?? nil
+            while let at = above {
+                #expect(coordinators.contains(at))
+                above = parentOf[at] ?? nil
+            }
+        }
+        #expect(!dot.contains("class=\"omission holds-retained\""), "no count hides a leak")
+        #expect(!summaries.contains { $0.contains("retained") }, "no summary hides a leak")
+        #expect(dot.contains("capped at 500 nodes"), "the rest of the app is counted")
     }
 }

@@ -457,10 +457,13 @@ package struct DOTWriter: Sendable {
                     "\(NumberText.grouped(collapsed.elided)) coordinators in the middle of long paths drawn as "
                         + "\(NumberText.grouped(collapsed.elisions)) “… more …” node\(collapsed.elisions == 1 ? "" : "s")")
             }
+            if collapsed.elidedLeaks > 0 { parts[parts.count - 1] += " (\(NumberText.grouped(collapsed.elidedLeaks)) retained among them)" }
             if collapsed.capped > 0 {
+                let bounds = DrawingBounds.standard
                 parts.append(
-                    "capped at \(NumberText.grouped(DrawingBounds.standard.maximumItems)) nodes: "
-                        + "\(NumberText.grouped(collapsed.capped)) coordinators not drawn, only counted")
+                    "capped at \(NumberText.grouped(bounds.maximumItems)) nodes (\(NumberText.grouped(bounds.maximumLeadItems)) for leaks and their paths): "
+                        + "\(NumberText.grouped(collapsed.capped)) coordinators not drawn, only counted"
+                        + (collapsed.cappedLeaks > 0 ? ", \(NumberText.grouped(collapsed.cappedLeaks)) retained among them (in red boxes)" : ""))
             }
             banner += "<BR/>" + DOTPreamble.small(parts.joined(separator: "; ") + "; --all draws every one")
         }

@@ -1,3 +1,5 @@
+import CoordinatorLens
+
 extension CollapsedForest {
     /// The items of a drawing as a tree, for the passes that bound it; `preOrder()` gives them back in drawing order.
     struct ItemTree {
@@ -7,6 +9,8 @@ extension CollapsedForest {
         var removed: [Bool]
         /// Items on the way to something that matters (a leak, a change), which a cap keeps before their siblings.
         var leads: [Bool] = []
+        /// By node position: whether it is a retained coordinator, for the leaks an omission counts.
+        var leakNodes: [Bool] = []
 
         init(items: [Item], parentItem: [Int]) {
             self.items = items
@@ -35,6 +39,15 @@ extension CollapsedForest {
             case .node: 1
             case .summary(let summary): summary.total
             case .omission(let omission): omission.coordinators
+            }
+        }
+
+        /// Retained coordinators an item stands for on its own (not counting the items below it).
+        func leaks(_ index: Int) -> Int {
+            switch items[index] {
+            case .node(let position): position < leakNodes.count && leakNodes[position] ? 1 : 0
+            case .summary(let summary): summary.tallies.first { $0.name == Verdict.retained.rawValue }?.count ?? 0
+            case .omission(let omission): omission.leaks
             }
         }
 

@@ -39,6 +39,7 @@ extension CollapsedForest.ItemTree {
             deepest[omission] = max(deepest[omission] ?? 0, depth[index])
             if case .omission(var counted) = items[omission] {
                 counted.coordinators += weight(index)
+                counted.leaks += leaks(index)
                 counted.cause = .pathMiddle(levels: deepest[omission]! - bounds.keptAbove + 1)
                 items[omission] = .omission(counted)
             }

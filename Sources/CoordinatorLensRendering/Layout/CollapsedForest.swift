@@ -1,3 +1,5 @@
+import CoordinatorLens
+
 /// What a big tree is drawn as: every node on the way to one that matters (a leak, a pending coordinator, a change
 /// in a diff) as itself, every subtree with none of those as one summary node, and runs of adjacent sibling subtrees
 /// of one kind sharing one (`FeedItemCoordinator ×120`). Its size follows what matters, not the tree, so a picture of
@@ -31,6 +33,8 @@ struct CollapsedForest {
         var cause: Cause
         /// The coordinators it stands for.
         var coordinators: Int
+        /// How many of them are retained: a box that hides a leak says so, in red.
+        var leaks = 0
         /// A position among them, the one that names the node (each coordinator is counted in one item only).
         var anchor: Int
     }
@@ -53,6 +57,9 @@ struct CollapsedForest {
     private(set) var elisions = 0
     /// Coordinators past the cap, counted in "N more not drawn" nodes.
     private(set) var capped = 0
+    /// Retained coordinators among them, and among those in the middle of long paths: a picture that hides a leak says so.
+    private(set) var cappedLeaks = 0
+    private(set) var elidedLeaks = 0
 
     /// `parent[i]` is node i's parent position (-1 for a root), nodes in pre-order; `matters[i]` keeps node i and
     /// its path from the root; `kind[i]` decides which siblings may share a summary (nil: `grouping` is off for
@@ -137,8 +144,9 @@ struct CollapsedForest {
         close()
 
         var tree = ItemTree(items: items, parentItem: parentItem)
-        // What leads to something that matters is drawn before the rest of its row when the picture is capped.
+        // What leads to something that matters is drawn before the rest of the tree when the picture is capped.
         tree.leads = items.map { if case .node(let index) = $0 { keeps[index] } else { false } }
+        tree.leakNodes = (0..<count).map { tally($0) == Verdict.retained.rawValue }
         if let bounds {
             if grouping, bounds.groupsWideRows {
                 tree.groupWideRows(bounds: bounds, parent: parent, kind: kind, tally: tally, width: width)
@@ -157,9 +165,11 @@ struct CollapsedForest {
                 switch omission.cause {
                 case .pathMiddle:
                     elided += omission.coordinators
+                    elidedLeaks += omission.leaks
                     elisions += 1
                 case .cap:
                     capped += omission.coordinators
+                    cappedLeaks += omission.leaks
                 }
             }
         }

@@ -16,6 +16,10 @@ struct DrawingBounds: Sendable {
     /// The most items (nodes and summaries) drawn, taken level by level from the roots; under each drawn item the
     /// rest becomes one "N more not drawn" node, so a picture holds at most about twice this many.
     var maximumItems = 500
+    /// The most items taken first because they lead to something that matters (a leak, a pending coordinator, a
+    /// change), before anything else: a 100,000-coordinator app's 300 leaks with their paths take about 700. Past it
+    /// what is left is counted, and a count that holds a leak is drawn red and says how many.
+    var maximumLeadItems = 2_000
 
     /// The bounds every default picture gets.
     static let standard = DrawingBounds()

@@ -8,6 +8,8 @@ enum OmissionLabel {
         switch omission.cause {
         case .pathMiddle(let levels):
             return ("… \(count) more …", "\(NumberText.grouped(levels)) level\(levels == 1 ? "" : "s") of a long path left out")
+        case .cap where omission.leaks > 0:
+            return ("\(count) more not drawn", "\(NumberText.grouped(omission.leaks)) retained among them; --all draws every one")
         case .cap:
             return ("\(count) more not drawn", "the picture is capped; --all draws every one")
         }
@@ -27,9 +29,14 @@ enum OmissionLabel {
             case .pathMiddle: "the middle of a path too long to draw; --focus ID draws any coordinator in it with its path"
             case .cap: "more than the picture can show; --all (or Show all) draws every one, --focus ID one part"
             }
-        return "  \(name) [id=\"\(name)\", class=\"omission\", style=\"rounded,dashed\", color=\"\(NodeLook.edgeGrey)\", "
+        // A count that hides a leak is outlined as a leak is: red, never grey.
+        let look =
+            omission.leaks > 0
+            ? "class=\"omission holds-retained\", style=\"rounded,dashed\", color=\"\(NodeLook.leakRed)\", penwidth=3"
+            : "class=\"omission\", style=\"rounded,dashed\", color=\"\(NodeLook.edgeGrey)\""
+        return "  \(name) [id=\"\(name)\", \(look), "
             + "fontcolor=\"#1f2328\"\(DOTPreamble.pos(position, size: estimatedSize(omission))), "
             + "label=<<B>\(head)</B><BR/>\(DOTPreamble.small(detail))>, "
-            + "tooltip=\(DOTEscaping.tooltip(["\(NumberText.grouped(omission.coordinators)) coordinators not drawn", why]))];\n"
+            + "tooltip=\(DOTEscaping.tooltip(["\(NumberText.grouped(omission.coordinators)) coordinators not drawn" + (omission.leaks > 0 ? ", \(NumberText.grouped(omission.leaks)) of them retained" : ""), why]))];\n"
     }
 }
