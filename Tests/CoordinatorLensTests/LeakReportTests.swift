@@ -23,6 +23,42 @@ import Testing
         #expect(text.contains("path: Step#1 › Step#2\n"))
     }
 
+    /// Crowds of living siblings are hints: past the first few, one line sums them up, so the leaks stay in sight;
+    /// asked for, every one is printed.
+    @Test func manyCrowdNotesAreSummedUpAfterTheFirstFew() throws {
+        var tree = SessionTree(header: SessionHeader(app: "Crowded", run: "r"))
+        var seq = 0
+        func apply(_ event: Event, at time: Double = 0) {
+            seq += 1
+            tree.apply(EventRecord(seq: seq, time: time, event: event))
+        }
+        apply(.add(id: 1, type: "App", parent: nil))
+        // 40 screens, each with 8 living pages of one type bound to screens of their own: 40 crowds.
+        var next = 2
+        for screen in 0..<40 {
+            let parent = next
+            apply(.add(id: CoordinatorID(parent), type: "Screen\(screen % 4)", parent: 1))
+            next += 1
+            for _ in 0..<8 {
+                apply(.add(id: CoordinatorID(next), type: "Page\(screen % 3)Coordinator", parent: CoordinatorID(parent)))
+                apply(.bind(id: CoordinatorID(next), screen: "PageViewController"))
+                next += 1
+            }
+        }
+        apply(.add(id: CoordinatorID(next), type: "Leaky", parent: 1))
+        apply(.dismiss(id: CoordinatorID(next)), at: 1)
+        let check = SessionCheck(source: "", snapshot: tree.snapshot(at: 10, grace: 2), atEnd: true)
+        let few = LeakReport.text(for: check)
+        let lines = few.split(separator: "\n")
+        #expect(lines.filter { $0.contains("alive side by side") }.count == LeakReport.notesShown)
+        let summary = "  note: 35 more crowds of living siblings like these (280 coordinators of 3 types under 35 parents); --notes all lists them"
+        #expect(lines.contains(Substring(summary)), "\(few)")
+        #expect(lines.contains { $0.hasPrefix("  RETAINED Leaky#") })
+        let all = LeakReport.text(for: check, allNotes: true)
+        #expect(all.split(separator: "\n").filter { $0.contains("alive side by side") }.count == 40)
+        #expect(!all.contains("more crowds"))
+    }
+
     /// The report prints a parent's path once and every leak under it from that; each printed path must still be the
     /// snapshot's own, through detached and orphaned coordinators, a parent the snapshot lacks, and a cycle that only
     /// a hand-edited snapshot can hold.

@@ -27,8 +27,12 @@ package enum LeakReport {
 
     /// The full text block for one session: leaks with their paths, undecided ones, late ones, warnings, counts. A leak
     /// `notes` accepts (known in a baseline) is `KNOWN` rather than `RETAINED`; any note follows its path.
+    /// Crowd notes a session prints before it sums the rest up in one line (`--notes all` prints every one): at
+    /// 100,000 coordinators 7,516 of them buried the leaks they followed.
+    package static let notesShown = 5
+
     package static func text(
-        for check: SessionCheck, paths: SourcePaths = SourcePaths(), notes: LeakNotes = LeakNotes(), session: Int = 0
+        for check: SessionCheck, paths: SourcePaths = SourcePaths(), notes: LeakNotes = LeakNotes(), session: Int = 0, allNotes: Bool = false
     ) -> String {
         let snapshot = check.snapshot
         var ancestry = AncestryIndex(snapshot)
@@ -72,7 +76,19 @@ package enum LeakReport {
         for index in snapshot.nodes.indices where snapshot.nodes[index].kept != nil {
             line("  kept \(name(snapshot.nodes[index])): \(snapshot.nodes[index].kept!.text)")
         }
-        for crowd in CrowdedSiblings.find(in: snapshot) { line("  \(crowd.note(in: snapshot))") }
+        let crowds = CrowdedSiblings.find(in: snapshot)
+        let shown = allNotes ? crowds.count : min(crowds.count, notesShown)
+        for crowd in crowds.prefix(shown) { line("  \(crowd.note(in: snapshot))") }
+        if shown < crowds.count {
+            let rest = crowds[shown...]
+            let coordinators = rest.reduce(0) { $0 + $1.ids.count }
+            let types = Set(rest.map(\.type)).count
+            let parents = Set(rest.map(\.parent)).count
+            line(
+                "  note: \(NumberText.grouped(rest.count)) more crowds of living siblings like these (\(NumberText.grouped(coordinators)) coordinators "
+                    + "of \(NumberText.grouped(types)) type\(types == 1 ? "" : "s") under \(NumberText.grouped(parents)) parent\(parents == 1 ? "" : "s")); "
+                    + "--notes all lists them")
+        }
         if !snapshot.warnings.isEmpty {
             line("  warnings:")
             let prefix = check.source.isEmpty ? "" : "\(check.source):"
@@ -85,8 +101,12 @@ package enum LeakReport {
     }
 
     /// Every session's block, then the closing count, and when undecided coordinators do not fail the run, a note.
-    package static func text(for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths()) -> String {
-        var blocks = result.sessions.enumerated().map { text(for: $0.element, paths: paths, notes: result.notes, session: $0.offset) }
+    package static func text(
+        for result: CheckResult, allowingUndecided: Bool = false, paths: SourcePaths = SourcePaths(), allNotes: Bool = false
+    ) -> String {
+        var blocks = result.sessions.enumerated().map {
+            text(for: $0.element, paths: paths, notes: result.notes, session: $0.offset, allNotes: allNotes)
+        }
         let sessions = result.sessions.count == 1 ? "1 session" : "\(result.sessions.count) sessions"
         let accepted = result.retained - result.failingRetained
         let retained = "\(result.retained) retained" + (accepted > 0 ? " (\(accepted) known from the baseline)" : "")

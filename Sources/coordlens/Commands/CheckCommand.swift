@@ -24,6 +24,13 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Exit 0 although the run ended while some finished coordinators were still within their grace period.")
     var allowUndecided = false
 
+    enum NotesShown: String, ExpressibleByArgument, CaseIterable {
+        case few, all
+    }
+
+    @Option(help: "few (the first 5 notes of each run, then one line for the rest) or all, in the text report.")
+    var notes: NotesShown = .few
+
     @Flag(
         help:
             "Summarise many recordings (directories are searched for *.ndjson): leaks grouped by fingerprint, ranked by the number of recordings they appear in; text, json, gcc or github."
@@ -62,7 +69,7 @@ struct CheckCommand: AsyncParsableCommand {
         if let marks { result.notes.merge(marks.notes) }
         switch format {
         case .text:
-            var blocks = [LeakReport.text(for: result, allowingUndecided: allowUndecided, paths: paths)]
+            var blocks = [LeakReport.text(for: result, allowingUndecided: allowUndecided, paths: paths, allNotes: notes == .all)]
             if let comparison, let accepted, let path = baseline.path {
                 blocks.append(comparison.text(baseline: path, sessions: checks, entries: accepted))
             }
