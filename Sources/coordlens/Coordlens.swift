@@ -37,7 +37,7 @@ struct Coordlens: AsyncParsableCommand {
             Foundation.exit(2)
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(NegativeNumbers.joined(Array(CommandLine.arguments.dropFirst())))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -15,16 +15,19 @@ struct UnknownSubcommand {
         }
     }
 
-    /// Levenshtein distance: insertions, deletions and substitutions.
+    /// Edit distance with two neighbouring letters swapped counting as one edit (`chekc` is one from `check`, as
+    /// `rendr` is from `render`): insertions, deletions, substitutions and transpositions.
     static func editDistance(_ a: String, _ b: String) -> Int {
         let (a, b) = (Array(a), Array(b))
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
-        for (i, left) in a.enumerated() {
+        for i in a.indices {
             var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, right) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+            for j in b.indices {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a[i] == b[j] ? 0 : 1))
+                if i > 0, j > 0, a[i] == b[j - 1], a[i - 1] == b[j] { current[j + 1] = min(current[j + 1], beforePrevious[j - 1] + 1) }
             }
-            previous = current
+            (beforePrevious, previous) = (previous, current)
         }
         return previous[b.count]
     }

@@ -4,11 +4,19 @@ import Testing
 
 /// What the command line says when the user gets something wrong, and what its help tells them.
 @Suite struct CommandMannersTests {
-    @Test(arguments: [("chek", "check"), ("rendr", "render"), ("lisen", "listen"), ("histroy", "history")])
+    @Test(arguments: [("chek", "check"), ("chekc", "check"), ("rendr", "render"), ("lisen", "listen"), ("histroy", "history"), ("veiw", "view")])
     func aMistypedSubcommandGetsTheNearestName(typed: String, meant: String) throws {
         let run = try BuiltProduct.coordlens.run([typed, "stream.ndjson"])
         #expect(run.status == 2)
         #expect(run.standardError.contains("unknown subcommand '\(typed)'; did you mean '\(meant)'?"), "\(run.standardError)")
+    }
+
+    /// A negative number after an option is its value, refused by the option's own check, not "Missing value".
+    @Test func aNegativeNumberIsAValueTheOptionRefusesByName() throws {
+        let run = try BuiltProduct.coordlens.run(["check", "--grace", "-1", "stream.ndjson"])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("--grace must be a non-negative number of seconds"), "\(run.standardError)")
+        #expect(!run.standardError.contains("Missing value"))
     }
 
     @Test func aWordFarFromEverySubcommandListsThemAll() throws {
@@ -27,7 +35,11 @@ import Testing
         #expect(noFolder.standardError.contains("no such file (no folder \(folder.file("gone")))"), "\(noFolder.standardError)")
         let directory = try BuiltProduct.coordlens.run(["check", folder.path])
         #expect(directory.status == 2)
-        #expect(directory.standardError.contains("cannot read \(folder.path): it is a directory"), "\(directory.standardError)")
+        #expect(
+            directory.standardError.contains("\(folder.path) is a directory; check --summary \(folder.path) summarises the recordings in it"),
+            "\(directory.standardError)")
+        let rendered = try BuiltProduct.coordlens.run(["render", folder.path, "-o", folder.file("t.svg")])
+        #expect(rendered.standardError.contains("cannot read \(folder.path): it is a directory"), "\(rendered.standardError)")
         let recording = #"{"event":"session","v":1,"app":"A","run":"r"}"# + "\n" + #"{"seq":1,"t":0,"event":"add","id":1,"type":"App"}"# + "\n"
         let baseline = try BuiltProduct.coordlens.run(["check", "-", "--baseline", folder.file("baseline.json")], input: recording)
         #expect(baseline.standardError.contains("cannot read baseline \(folder.file("baseline.json")): no such file"), "\(baseline.standardError)")

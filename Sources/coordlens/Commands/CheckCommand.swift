@@ -47,6 +47,13 @@ struct CheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         if summary { return try runSummary() }
+        // A folder of recordings is what --summary reads: say so rather than only that a folder is not a file.
+        for file in files where file != "-" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw UsageFailure(message: "\(file) is a directory; check --summary \(file) summarises the recordings in it")
+            }
+        }
         // Judged at the end, a session needs only its tree: read that way, memory follows coordinators, not events.
         let retention: Recording.Retention = point.cut == .end ? .treeAtEnd : .everyLine
         let progress = TerminalProgress("reading \(files.count == 1 ? files[0] : "\(files.count) files")")
