@@ -539,6 +539,15 @@ class ClosureTraceTests(ViewedRecording):
         expect(trace.locator("li.suspect")).to_contain_text(
             "Router.completions[ObjectIdentifier] (captured by closure #1 in AppCoordinator.showShareSheet())")
         self.assertIn("(captured by closure #1 in AppCoordinator.showShareSheet()) › ShareCoordinator#2", trace.get_attribute("aria-label"))
+        # Who holds it comes right after the verdict, before the reason and the sites.
+        fields = page.locator("#details dl > dd").evaluate_all("(rows) => rows.map((row) => row.dataset.field)")
+        self.assertEqual(fields[fields.index("verdict") + 1], "held by", fields)
+        self.assertEqual(page.errors, [])
+
+    def test_the_tab_title_counts_the_leaks_of_the_run_shown(self):
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node.verdict-retained")
+        expect(page).to_have_title("(1) TestApp · CoordinatorLens")
         self.assertEqual(page.errors, [])
 
 

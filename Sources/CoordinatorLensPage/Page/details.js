@@ -61,13 +61,14 @@ export async function drawDetails() {
   const rows = [
     ["type", el("strong", {}, node.type)], ["id", String(node.id)], ["screen", node.screen || "—"],
     ["verdict", el("span", { class: "verdict " + node.verdict }, node.verdict)],
+    // Who holds a leak is what its reader came for: right under the verdict, not below nine rows of sites.
+    ...heldRow(node),
     ["reason", node.reason || "—"],
     ["added", [el("span", {}, seconds(node.addedAt), node.site ? null : ", call site not recorded"), sited(node.site, "added at")]],
     ["bound", sited(node.boundSite, "bound at") ?? "—"], ["dismissed", dismissal(node)], ["removed", sited(node.removedSite, "removed at") ?? "—"],
     ...(node.shownAgain ? [["shown again", shownAgain(node)]] : []),
     // The reason of a coordinator kept for reuse says so already ("kept for reuse" came twice).
     ...(node.kept && !node.reason ? [["kept", `for reuse by ${node.kept.parentType}#${node.kept.parentID}, up to ${node.kept.limit} by design`]] : []),
-    ...heldRow(node),
     ["done", seconds(node.doneAt)], ["deinit", seconds(node.deinitAt)],
     ["path", el("span", { class: "path" }, path.map(link))],
     ["children", children(node)],

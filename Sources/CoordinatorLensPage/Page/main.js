@@ -26,6 +26,9 @@ function drawPanels() {
   const model = state.model;
   const summary = model.summary;
   $("session-title").textContent = shown(`${summary.app} · ${summary.run}` + (model.seq != null ? ` · after event ${model.seq}` : ""));
+  // The tab says whether the run shown leaks, as a mail client's says what is unread: seen from any other tab.
+  const leaks = (summary.counts || {}).retained || 0;
+  document.title = (leaks ? `(${leaks}) ` : "") + shown(`${summary.app} · CoordinatorLens`);
   // An empty grace field means the inspector's own (`--grace`): show which.
   $("grace").placeholder = String(model.grace);
   drawLeaks(model);
