@@ -70,7 +70,7 @@ class LiveSampleTests(unittest.TestCase):
         red = self.page.locator("#tree g.node.verdict-retained")
         self.assertGreater(red.count(), 0)
         fill = red.first.locator("path, polygon").first.get_attribute("fill")
-        self.assertEqual(fill.lower(), "#e5484d")
+        self.assertEqual(fill.lower(), "#cf222e")
         # The view was fitted to the first tree the feed brought, which on a loaded machine can be the first few nodes
         # at a zoom where the grown tree's leaks lie off screen.
         self.page.click("#fit")

@@ -31,7 +31,7 @@ func edgeStatement(_ parent: Int, _ child: Int, in dot: String) -> String? {
         let node = try #require(nodeStatement(3, in: dot))
         #expect(node.contains("id=\"c3\""))
         #expect(node.contains("class=\"verdict-retained\""))
-        #expect(node.contains("fillcolor=\"#e5484d\""))
+        #expect(node.contains("fillcolor=\"#cf222e\""))
         #expect(node.contains("fontcolor=\"#ffffff\""))
         let edge = try #require(edgeStatement(2, 3, in: dot))
         #expect(edge.contains("penwidth=3"))

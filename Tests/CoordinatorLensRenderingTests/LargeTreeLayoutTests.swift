@@ -37,7 +37,7 @@ import Testing
                 #expect(try #require(boxes[child]).minY > (try #require(boxes[node.id])).maxY)
             }
         }
-        #expect(svg.element(id: "c3")?.shapeFill?.lowercased() == "#e5484d", "the retained checkout is still red")
+        #expect(svg.element(id: "c3")?.shapeFill?.lowercased() == "#cf222e", "the retained checkout is still red")
     }
 
     @Test func aTreeTooBigForDotIsLaidOutHereAndStillShowsEveryLeak() throws {

@@ -15,7 +15,7 @@ import Testing
         let node = try #require(svg.element(id: "c3"))
         #expect(node.name == "g")
         #expect(node.classes == ["node", "verdict-retained"])
-        #expect(node.shapeFill == "#e5484d")
+        #expect(node.shapeFill == "#cf222e")
         #expect(node.texts.contains("CheckoutCoordinator"))
     }
 
@@ -23,7 +23,7 @@ import Testing
         let node = try #require(svg.element(id: "c1"))
         #expect(node.classes == ["node", "verdict-alive"])
         let fill = try #require(node.shapeFill)
-        #expect(fill != "#e5484d")
+        #expect(fill != "#cf222e")
         #expect(fill == "#ffffff")
     }
 

@@ -57,7 +57,7 @@ struct DiffRenderingTests {
         let newLeak = try #require(svg.elements(withClass: "diff-new-leak").first)
         // User text comes through escaped and intact.
         #expect(newLeak.allText.contains("! Banner<&>\"Coordinator\""))
-        #expect(newLeak.shape?.attributes["fill"] == "#e5484d")
+        #expect(newLeak.shape?.attributes["fill"] == "#cf222e")
         #expect(Double(newLeak.shape?.attributes["stroke-width"] ?? "") ?? 0 >= 3)
         #expect(newLeak.descendants.contains { $0.name == "text" && $0.attributes["font-weight"] == "bold" })
 

@@ -60,9 +60,9 @@ final class CheckoutScreen: Sendable {}
         }
         #expect(drawn, "the re-rendered SVG shows the checkout coordinator retained")
         let svg = try SVGElement.parse(try #require(FileManager.default.contents(atPath: svgPath)))
-        #expect(svg.element(id: "c2")?.shapeFill?.lowercased() == "#e5484d")
+        #expect(svg.element(id: "c2")?.shapeFill?.lowercased() == "#cf222e")
         #expect(svg.element(id: "c1")?.classes.contains("verdict-alive") == true)
-        #expect(svg.element(id: "c1")?.shapeFill?.lowercased() != "#e5484d")
+        #expect(svg.element(id: "c1")?.shapeFill?.lowercased() != "#cf222e")
 
         let live = try #require(server.sessions.snapshots(grace: 0.2).first { $0.snapshot.run == run })
         #expect(live.snapshot.ended)

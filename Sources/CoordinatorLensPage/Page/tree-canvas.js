@@ -7,8 +7,8 @@ import { isNodeElement } from "./ids.js";
 
 // The picture's palette (NodeLook.swift), light and dark as inspector.css turns the SVG's: a leak looks the same in both.
 const LIGHT = {
-  alive: ["#ffffff", "#1f2328", "#1f2328"], pending: ["#ffa94d", "#c2410c", "#1f2328"], retained: ["#e5484d", "#a3141b", "#ffffff"],
-  released: ["#f6f8fa", "#8c959f", "#6e7781"], late: ["#f6f8fa", "#8c959f", "#6e7781"],
+  alive: ["#ffffff", "#1f2328", "#1f2328"], pending: ["#ffa94d", "#c2410c", "#1f2328"], retained: ["#cf222e", "#82071e", "#ffffff"],
+  released: ["#f6f8fa", "#8c959f", "#57606a"], late: ["#f6f8fa", "#8c959f", "#57606a"],
   summary: ["#eaeef2", "#8c959f", "#1f2328"], "summary-retained": ["#eaeef2", "#e5484d", "#1f2328"], omission: ["#ffffff", "#8c959f", "#6e7781"],
 };
 const DARK = {

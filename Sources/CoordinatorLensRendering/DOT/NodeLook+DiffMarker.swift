@@ -8,10 +8,10 @@ extension NodeLook {
             self.init(fill: "#dafbe1", outline: Self.addedGreen, text: "#1f2328", style: "rounded,filled", penwidth: 2)
         case .gone:
             self.init(
-                fill: "#f6f8fa", outline: NodeLook.goneGrey, text: "#6e7781", style: "rounded,filled,dashed", penwidth: 1
+                fill: "#f6f8fa", outline: NodeLook.goneGrey, text: NodeLook.goneText, style: "rounded,filled,dashed", penwidth: 1
             )
         case .newLeak:
-            self.init(fill: NodeLook.leakRed, outline: "#a3141b", text: "#ffffff", style: "rounded,filled,bold", penwidth: 3)
+            self.init(fill: NodeLook.leakFill, outline: NodeLook.leakOutline, text: "#ffffff", style: "rounded,filled,bold", penwidth: 3)
         case .fixedLeak:
             // White inside, so a fixed leak reads apart from an added coordinator by its outline alone.
             self.init(fill: "#ffffff", outline: Self.addedGreen, text: "#1f2328", style: "rounded,filled", penwidth: 3)
