@@ -93,6 +93,11 @@ import Testing
             let shown = listen.waitForLine(timeout: 20) { $0.contains(" \(run.prefix(8)) [ended]") && $0.contains(".svg") }
             #expect(shown != nil, "\(run) ended and drawn")
         }
+        // A status line names where a run's picture goes as soon as it ends; the pictures are drawn one at a time
+        // after it, and a SIGTERM gives the queue 1.5 s: on a loaded machine 50 of them take longer. Each is waited for.
+        let pictures = (0..<50).map { "\(folder)/\(FileName.forRun("s\($0)")).svg" }
+        let drawn = waitUntil(seconds: 120) { pictures.allSatisfy { FileManager.default.fileExists(atPath: $0) } }
+        #expect(drawn, "\(pictures.filter { !FileManager.default.fileExists(atPath: $0) }.count) pictures not drawn")
         let grown = peak.stop() - baseline
         // Before the limits, the giant line alone was buffered whole: 64 MiB and more.
         #expect(grown < 48, "resident memory grew by \(grown) MiB over \(baseline) MiB")
