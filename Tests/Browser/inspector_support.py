@@ -1,4 +1,5 @@
 """Runs coordlens and the sample apps as real processes and drives the system Chromium against the inspector page."""
+import collections
 import json
 import os
 import re
@@ -68,6 +69,56 @@ def coordlens(*args):
     return done.returncode, done.stdout
 
 
+# Pages opened by the test that runs now: what a failure saves (save_artifacts).
+PAGES_OF_THIS_TEST = []
+ARTIFACTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".build", "test-artifacts")
+
+
+def save_artifacts(test):
+    """A failed or erroring test's pages, for the next look at a race: a screenshot, the DOM, the page's state
+    (`window.coordlensState`), its errors and its last requests, under .build/test-artifacts/<test id>-<n>.*"""
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    name = re.sub(r"[^\w.-]+", "_", test.id())
+    for number, page in enumerate(PAGES_OF_THIS_TEST):
+        base = os.path.join(ARTIFACTS, f"{name}-{number}")
+        try:
+            if page.is_closed():
+                continue
+            page.screenshot(path=base + ".png", full_page=True, timeout=5000)
+            with open(base + ".html", "w") as out:
+                out.write(page.content())
+            state = page.evaluate("""() => { try { return JSON.stringify(window.coordlensState, (key, value) =>
+                value instanceof Map ? Object.fromEntries(value) : value instanceof Set ? [...value] : value, 1); }
+                catch (error) { return String(error); } }""")
+            with open(base + ".json", "w") as out:
+                json.dump({"url": page.url, "state": state, "errors": page.errors, "failedRequests": page.failed_requests,
+                           "requests": list(page.requests)}, out, indent=1)
+        except Exception as error:  # A page that cannot be saved says why, beside the others.
+            with open(base + ".error.txt", "w") as out:
+                out.write(f"{type(error).__name__}: {error}\n")
+
+
+def _saving(original):
+    def record(self, test, error):
+        if PAGES_OF_THIS_TEST:
+            save_artifacts(test)
+        return original(self, test, error)
+    return record
+
+
+def _starting(original):
+    def start(self, test):
+        PAGES_OF_THIS_TEST.clear()
+        return original(self, test)
+    return start
+
+
+# Every browser test module imports this one: its failures and errors save their pages before the class tears down.
+unittest.TestResult.addFailure = _saving(unittest.TestResult.addFailure)
+unittest.TestResult.addError = _saving(unittest.TestResult.addError)
+unittest.TestResult.startTest = _starting(unittest.TestResult.startTest)
+
+
 class Browser:
     """One headless Chromium for a test class; pages record console errors and uncaught exceptions."""
 
@@ -85,6 +136,11 @@ class Browser:
         # Requests that got no answer at all (a refused or cut connection), for a failing test's message.
         page.failed_requests = []
         page.on("requestfailed", lambda request: page.failed_requests.append(f"{request.url}: {request.failure}"))
+        # The last requests and their answers, for a failing test's artifacts.
+        page.requests = collections.deque(maxlen=50)
+        page.on("response", lambda response: page.requests.append(
+            f"{response.request.method} {response.url} {response.status} {response.headers.get('x-lens-judged', '')}".rstrip()))
+        PAGES_OF_THIS_TEST.append(page)
         page.goto(url)
         return page
 

@@ -22,6 +22,9 @@ import { REPORT, changed, state } from "./state.js";
 import { boxNamed } from "./tree-canvas.js";
 import { fit, markSelection, panAndZoom, setView, showTree, viewportResized } from "./tree-view.js";
 
+// What the page knows, for a developer's console and for the browser tests, which save it when one fails.
+window.coordlensState = state;
+
 function drawPanels() {
   const model = state.model;
   const summary = model.summary;
