@@ -147,6 +147,21 @@ import OpenCombine
     @Test func anArrayOfExistentials() throws { try check(Shapes.arrayOfExistentials) }
     @Test func anOptionalExistential() throws { try check(Shapes.optionalExistential) }
     @Test func anIndirectEnumLinkedList() throws { try check(Shapes.indirectList) }
+
+    /// An indirect list 40 links deep nests the coordinator past the walker's depth: the search says its branch ended
+    /// there, rather than nothing at all.
+    @Test func aListDeeperThanTheWalkerGoesSaysWhereItStopped() throws {
+        let shape = Shape(name: "deepIndirectList") { _, share in
+            let holder = ListHolder()
+            var list = Chain.node(share, next: .end)
+            for _ in 0..<40 { list = .node(Coordinator(), next: list) }
+            holder.list = list
+            return Built(holder: holder, expected: .outcome(.unreachable))
+        }
+        let (found, _, _) = try Self.search(shape)
+        #expect(found.outcome == .unreachable, "\(Self.summary(found))")
+        #expect(found.reason?.contains("a value nested more than 48 levels deep in its holder") == true, "\(Self.summary(found))")
+    }
     @Test func aMultiPayloadEnumWithItInTheSecondCase() throws { try check(Shapes.multiPayloadEnum) }
     @Test func anEnumPayloadWithLabels() throws { try check(Shapes.labelledPayload) }
     @Test func anEnumCaseWithAClosurePayload() throws { try check(Shapes.closurePayload) }

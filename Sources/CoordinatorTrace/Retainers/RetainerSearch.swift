@@ -392,7 +392,7 @@ final class RetainerSearch {
             outOfBudget = true
             return false
         }
-        guard depth < 48 else { return true }
+        guard depth < Self.maximumDepth else { return depthEnds() }
         guard let layout = decoder.layout(ofType: type) else {
             note("a value whose type does not read")
             return true
@@ -535,7 +535,8 @@ final class RetainerSearch {
             defer { trail.removeLast() }
             return reach(context, field: field, kind: valueKind == .capture ? .closure : valueKind, from: node)
         }
-        guard depth < 48, readInline.insert(context).inserted else { return true }
+        guard depth < Self.maximumDepth else { return depthEnds() }
+        guard readInline.insert(context).inserted else { return true }
         if recordsReads { readAddresses.append(context) }
         trail.append(Dereference(at: source, value: word))
         defer { trail.removeLast() }
@@ -652,6 +653,15 @@ final class RetainerSearch {
         return true
     }
 
+    /// Values nested within one holder deeper than this are not followed: a branch that ends here is said, never
+    /// dropped (an indirect enum 16 links deep, a `[String: Any]` nested 24 levels, once ended without a word).
+    static let maximumDepth = 48
+
+    private func depthEnds() -> Bool {
+        note("a value nested more than \(Self.maximumDepth) levels deep in its holder")
+        return true
+    }
+
     // MARK: Collections
 
     /// An array's elements, read from its storage in chunks: the count after the object header, the elements after
@@ -660,7 +670,11 @@ final class RetainerSearch {
         guard let decoder, let layout = decoder.layout(ofType: element) else { return true }
         if case .inert = layout.shape { return true }
         let storage = Self.pointerMask & word
-        guard LayoutDecoder.isPlausible(storage), let count = decoder.reader.word(storage + 16) else { return true }
+        guard LayoutDecoder.isPlausible(storage) else { return true }
+        guard let count = decoder.reader.word(storage + 16) else {
+            note("an array whose header does not read")
+            return true
+        }
         guard count < 1 << 32 else {
             note("an array that does not read")
             return true
