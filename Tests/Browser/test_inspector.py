@@ -536,12 +536,25 @@ class ClosureTraceTests(ViewedRecording):
         page.wait_for_selector("#tree g.node.verdict-retained")
         page.locator("#tree g.node.verdict-retained").first.click()
         trace = page.locator('#details dd[data-field="held by"] ol.leak-trace')
-        expect(trace.locator("li.suspect")).to_contain_text(
+        expect(trace.locator("li.suspect").last).to_contain_text(
             "Router.completions[ObjectIdentifier] (captured by closure #1 in AppCoordinator.showShareSheet())")
         self.assertIn("(captured by closure #1 in AppCoordinator.showShareSheet()) › ShareCoordinator#2", trace.get_attribute("aria-label"))
         # Who holds it comes right after the verdict, before the reason and the sites.
         fields = page.locator("#details dl > dd").evaluate_all("(rows) => rows.map((row) => row.dataset.field)")
         self.assertEqual(fields[fields.index("verdict") + 1], "held by", fields)
+        self.assertEqual(page.errors, [])
+
+    def test_the_suspects_run_from_the_last_object_not_leaking_to_the_leak(self):
+        # AppCoordinator#1 is alive, the Router unknown, ShareCoordinator#2 leaking: both references are suspects, as
+        # LeakCanary marks them, and the living holder says it is not leaking.
+        page = self.browser.page(self.url)
+        page.wait_for_selector("#tree g.node.verdict-retained")
+        page.locator("#tree g.node.verdict-retained").first.click()
+        trace = page.locator('#details dd[data-field="held by"] ol.leak-trace')
+        expect(trace.locator("li.suspect")).to_have_count(2)
+        expect(trace.locator("li").first).to_contain_text(".router")
+        expect(trace.locator("li").first).to_contain_text("not leaking")
+        self.assertEqual(trace.locator("li").nth(1).get_attribute("data-state"), "unknown")
         self.assertEqual(page.errors, [])
 
     def test_the_tab_title_counts_the_leaks_of_the_run_shown(self):

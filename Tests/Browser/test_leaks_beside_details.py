@@ -98,6 +98,7 @@ class LeaksBesideDetailsTests(unittest.TestCase):
         self.assertIn("Leak trace:", text)
         self.assertIn(f"╰→ {node_type}#{node_id} (leaking)", text)
         self.assertIn("← suspect", text)
+        self.assertIn("Leaking: NO (alive)", text, "each object of the trace says whether it leaks, as LeakCanary's do")
         self.assertIn(f"node=c{node_id}", text, "the link to this view")
         self.assertEqual(page.errors, [])
 

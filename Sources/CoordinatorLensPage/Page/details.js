@@ -5,7 +5,7 @@ import { breakable, camelBreakable, seconds, sourceFile, stepKind } from "./form
 import { elementId } from "./ids.js";
 import { REPORT, changed, state, nodeById, nodesById } from "./state.js";
 import { refresh } from "./feed.js";
-import { leakTraceText } from "./leak-trace.js";
+import { leakTraceText, traceStates } from "./leak-trace.js";
 import { showInOutline } from "./outline.js";
 import { copyText, siteRow } from "./site-actions.js";
 import { isDrawn, markSelection, zoomTo } from "./tree-view.js";
@@ -128,9 +128,11 @@ function heldRow(node) {
   if (!held) return [];
   const by = held.by;
   if (by.outcome !== "live" && by.outcome !== "cycle") return [["held by", held.text]];
-  const lines = by.steps.map((step, i) => el("li", { class: i === by.steps.length - 1 ? "suspect" : "" },
+  const { states, suspects } = traceStates(by, nodesById(state.model));
+  const lines = by.steps.map((step, i) => el("li", { class: suspects.has(i) ? "suspect" : "", "data-state": states[i] },
     step.holderID != null ? link(step.holderID) : el("span", { class: "mono" }, step.holder),
-    el("wbr"), step.field ? el("span", { class: "mono" }, `.${step.field}`) : "", stepKind(step)));
+    el("wbr"), step.field ? el("span", { class: "mono" }, `.${step.field}`) : "", stepKind(step),
+    states[i] === "unknown" ? "" : el("span", { class: "trace-state" }, states[i] === "alive" ? " · not leaking" : " · leaking")));
   lines.push(el("li", { class: "leaked" }, link(node.id), by.outcome === "cycle" ? " (a cycle)" : ""));
   return [["held by", el("ol", { class: "leak-trace", "aria-label": held.text }, lines)]];
 }
