@@ -124,6 +124,41 @@ import Testing
     /// Issue 52's app: 10 features of 10 flows of 10 screens of 99 leaves (100,111 coordinators), 300 leaves
     /// retained across the screens. Taken level by level with the rest, the cap was spent before the first leak.
     @Test func everyLeakOfABigAppIsDrawnWithItsPath() throws {
+        let (snapshot, leaked) = Self.bigApp()
+        #expect(snapshot.nodes.count == 100_111 && snapshot.retained.count == 300)
+        let dot = DOTWriter().write(snapshot)
+        let (coordinators, summaries) = CollapseTests.drawn(dot)
+        #expect(Set(leaked).isSubset(of: coordinators), "\(Set(leaked).subtracting(coordinators).count) leaks not drawn")
+        // Each with its path: every ancestor of a leak is drawn as itself.
+        let parentOf = Dictionary(uniqueKeysWithValues: snapshot.nodes.map { ($0.id.number, $0.parent?.number) })
+        for id in leaked {
+            var above = parentOf[id] ?? nil
+            while let at = above {
+                #expect(coordinators.contains(at))
+                above = parentOf[at] ?? nil
+            }
+        }
+        #expect(!dot.contains("class=\"omission holds-retained\""), "no count hides a leak")
+        #expect(!summaries.contains { $0.contains("retained") }, "no summary hides a leak")
+        #expect(dot.contains("capped at 500 nodes"), "the rest of the app is counted")
+    }
+
+    /// A coordinator the page picks (a search result, an id) is drawn with its path in that same big app, where the
+    /// cap had left it in a "not drawn" count and the picture never changed.
+    @Test func aPickedCoordinatorOfABigAppIsDrawnWithItsPath() throws {
+        let (snapshot, _) = Self.bigApp()
+        var options = RenderOptions()
+        options.revealed = [CoordinatorID(90_000)]
+        let (coordinators, _) = CollapseTests.drawn(DOTWriter(options: options).write(snapshot))
+        let parentOf = Dictionary(uniqueKeysWithValues: snapshot.nodes.map { ($0.id.number, $0.parent?.number) })
+        var path: [Int] = [90_000]
+        while let above = parentOf[path.last!] ?? nil { path.append(above) }
+        #expect(Set(path).isSubset(of: coordinators), "\(path.filter { !coordinators.contains($0) }) not drawn")
+        #expect(!CollapseTests.drawn(DOTWriter().write(snapshot)).coordinators.contains(90_000), "without the pick it is not drawn")
+    }
+
+    /// Issue 52's app (see everyLeakOfABigAppIsDrawnWithItsPath) and its 300 retained leaves.
+    static func bigApp() -> (snapshot: Snapshot, leaked: [Int]) {
         var events: [(Double, Event)] = [(0, .add(id: 1, type: "AppCoordinator", parent: nil))]
         var nextID = 1
         var leaves: [Int] = []
@@ -144,22 +179,6 @@ import Testing
         }
         let leaked = stride(from: 17, to: leaves.count, by: leaves.count / 300).prefix(300).map { leaves[$0] }
         for id in leaked { events.append((1, .dismiss(id: CoordinatorID(id)))) }
-        let snapshot = Fixtures.replay(events, at: 10)
-        #expect(snapshot.nodes.count == 100_111 && snapshot.retained.count == 300)
-        let dot = DOTWriter().write(snapshot)
-        let (coordinators, summaries) = CollapseTests.drawn(dot)
-        #expect(Set(leaked).isSubset(of: coordinators), "\(Set(leaked).subtracting(coordinators).count) leaks not drawn")
-        // Each with its path: every ancestor of a leak is drawn as itself.
-        let parentOf = Dictionary(uniqueKeysWithValues: snapshot.nodes.map { ($0.id.number, $0.parent?.number) })
-        for id in leaked {
-            var above = parentOf[id] ?? nil
-            while let at = above {
-                #expect(coordinators.contains(at))
-                above = parentOf[at] ?? nil
-            }
-        }
-        #expect(!dot.contains("class=\"omission holds-retained\""), "no count hides a leak")
-        #expect(!summaries.contains { $0.contains("retained") }, "no summary hides a leak")
-        #expect(dot.contains("capped at 500 nodes"), "the rest of the app is counted")
+        return (Fixtures.replay(events, at: 10), leaked)
     }
 }
