@@ -107,14 +107,14 @@ import Testing
         let dot = DOTWriter().write(Fixtures.replay(events, at: 10))
         let (coordinators, _) = CollapseTests.drawn(dot)
         #expect(coordinators.count == DrawingBounds.standard.maximumLeadItems)
-        // Leaks come first, level by level: the first 2,000 ids of a 4-ary tree numbered breadth-first.
-        #expect(coordinators == Set(1...2_000))
+        // Leaks come first, level by level: the first 800 ids of a 4-ary tree numbered breadth-first.
+        #expect(coordinators == Set(1...800))
         var counted = 0
         for match in dot.matches(of: /<B>([\d,]+) more not drawn<\/B>/) { counted += Int(match.1.replacing(",", with: ""))! }
         #expect(counted + coordinators.count == 5_000, "every coordinator is drawn or counted once")
         #expect(
             dot.contains(
-                "capped at 500 nodes (2,000 for leaks and their paths): 3,000 coordinators not drawn, only counted, 3,000 retained among them"))
+                "capped at 500 nodes (800 for leaks and their paths): 4,200 coordinators not drawn, only counted, 4,200 retained among them"))
         // What hides a leak is drawn as a leak is, and says how many.
         #expect(!dot.contains("class=\"omission\""), "every count here holds a leak")
         #expect(dot.contains("class=\"omission holds-retained\""))

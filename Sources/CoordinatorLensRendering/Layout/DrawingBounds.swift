@@ -18,8 +18,9 @@ struct DrawingBounds: Sendable {
     var maximumItems = 500
     /// The most items taken first because they lead to something that matters (a leak, a pending coordinator, a
     /// change), before anything else: a 100,000-coordinator app's 300 leaks with their paths take about 700. Past it
-    /// what is left is counted, and a count that holds a leak is drawn red and says how many.
-    var maximumLeadItems = 2_000
+    /// what is left is counted, and a count that holds a leak is drawn red and says how many. 800 keeps a picture of
+    /// leaks only (100,000 retained) under 2 MB of SVG, as a picture for people must be.
+    var maximumLeadItems = 800
 
     /// The bounds every default picture gets.
     static let standard = DrawingBounds()
