@@ -276,24 +276,24 @@ enum SymbolNames {
     private typealias DLAddr = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32
     private static let dladdr: DLAddr? = dlsym(dlopen(nil, RTLD_NOW), "dladdr").map { unsafeBitCast($0, to: DLAddr.self) }
 
-    /// The file name of the image `address` is in (`libswift_Concurrency.so`), or nil.
-    static func imageName(of address: UInt) -> String? {
+    /// `dladdr`'s answer for `address`: the image's path and the symbol's name (Dl_info: dli_fname, dli_fbase,
+    /// dli_sname, dli_saddr); nil when no image covers it.
+    private static func lookUp(_ address: UInt) -> (image: String?, symbol: String?)? {
         guard let dladdr, LayoutDecoder.isPlausible(address) else { return nil }
         var info = (UInt(0), UInt(0), UInt(0), UInt(0))
         let found = withUnsafeMutableBytes(of: &info) { dladdr(UnsafeRawPointer(bitPattern: address), $0.baseAddress) }
-        guard found != 0, info.0 != 0, let name = UnsafePointer<CChar>(bitPattern: info.0) else { return nil }
-        let path = String(cString: name)
-        return path.split(separator: "/").last.map(String.init)
+        guard found != 0 else { return nil }
+        return (UnsafePointer<CChar>(bitPattern: info.0).map { String(cString: $0) }, UnsafePointer<CChar>(bitPattern: info.2).map { String(cString: $0) })
+    }
+
+    /// The file name of the image `address` is in (`libswift_Concurrency.so`), or nil.
+    static func imageName(of address: UInt) -> String? {
+        lookUp(address)?.image?.split(separator: "/").last.map(String.init)
     }
 
     /// The symbol `address` is at or in, demangled when it is Swift's; nil when no exported symbol covers it.
     static func name(of address: UInt) -> String? {
-        guard let dladdr, LayoutDecoder.isPlausible(address) else { return nil }
-        // Dl_info: dli_fname, dli_fbase, dli_sname, dli_saddr.
-        var info = (UInt(0), UInt(0), UInt(0), UInt(0))
-        let found = withUnsafeMutableBytes(of: &info) { dladdr(UnsafeRawPointer(bitPattern: address), $0.baseAddress) }
-        guard found != 0, info.2 != 0, let name = UnsafePointer<CChar>(bitPattern: info.2) else { return nil }
-        let symbol = String(cString: name)
+        guard let symbol = lookUp(address)?.symbol else { return nil }
         if symbol.hasPrefix("$s"), let (holder, field) = ImageGlobals.demangledName(symbol) { return "\(holder).\(field)" }
         return symbol
     }
