@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: hooks install network-tools deps build docs test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
+.PHONY: hooks install network-tools deps build docs test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump api-apple api-apple-check test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev, SQLite through libsqlite3-dev and zlib through zlib1g-dev (Homebrew: brew
 ## install graphviz sqlite pkg-config), when pkg-config cannot find them.
@@ -131,6 +131,15 @@ api-check: api-dump
 	else echo "api-check: the public API changed (above: - committed, + now); if meant, run make api and commit api/" >&2; exit 1; fi
 	@python3 scripts/api_release_check.py api/releases .build/api Sources/CoordinatorWire/PackageVersion.swift
 
+## api-apple-check, api-apple: on a Mac (the macOS workflow), the public API there against api/*.txt plus api/apple/,
+## the symbols only Apple platforms have (`coordinatorScreen`, behind `#if canImport(SwiftUI)`): a Linux dump cannot
+## see them. `make api-apple` rewrites api/apple/ after an intended change. scripts/api-platform-selftest.sh (lint).
+api-apple-check: api-dump
+	@python3 scripts/api_platform_check.py api .build/api api/apple $(API_MODULES)
+
+api-apple: api-dump
+	@python3 scripts/api_platform_check.py api .build/api api/apple --write $(API_MODULES)
+
 ## docs: the DocC reference of the two libraries apps import, CoordinatorTrace (the hook) and CoordinatorTraceTesting
 ## (leak assertions), from their catalogs (Sources/<Target>/<Target>.docc) and doc comments, built by swift-docc-plugin
 ## with warnings as errors (a symbol link that resolves to nothing fails it) into .build/docs/<Target>/, a static site
@@ -158,6 +167,7 @@ lint:
 	@scripts/commit-lint.sh
 	@scripts/commit-lint-selftest.sh
 	@scripts/api-release-selftest.sh
+	@scripts/api-platform-selftest.sh
 
 ## hooks: the commit-msg hook that keeps a subject to 72 characters and a blank line before the body (CONTRIBUTING.md).
 hooks:
