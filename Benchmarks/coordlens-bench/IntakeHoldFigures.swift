@@ -22,7 +22,7 @@ func intakeHold() {
     let judge = Thread {
         var judgements = 0
         while !judging.withLock({ $0.over }) {
-            judgements += sessions.changes(grace: 2, resting: false).count
+            judgements += sessions.changes(resting: false).count
         }
         judging.withLock { $0.judgements = judgements }
     }

@@ -8,8 +8,11 @@ package struct SessionSummary: Codable, Equatable, Sendable {
     package var app: String
     /// `live`, `disconnected`, `ended` or `recorded` (read from a file).
     package var state: String
-    /// Grows with every change; the page redraws a session it shows when this or the counts move.
+    /// Grows with every change.
     package var version: Int
+    /// The inspector's judgement this summary comes from (`listen`, `view`): grows with each, so a page keeps the
+    /// newest it heard of and redraws a session it shows when this moves; nil in a report.
+    package var judgement: Int?
     /// Events applied so far.
     package var events: Int
     /// Coordinators ever seen.

@@ -50,7 +50,7 @@ package final class InspectorServer: Sendable {
         self.log = log
         sessions = LiveSessions(
             maxKeptMalformed: options.maxKeptMalformed, maxSessions: options.maxSessions, maxHistoryEvents: options.maxHistoryEvents,
-            maxCoordinators: options.maxCoordinators, aliveLimits: options.aliveLimits
+            maxCoordinators: options.maxCoordinators, aliveLimits: options.aliveLimits, grace: options.grace
         )
         renders = RenderQueue(options: options, log: log)
         statusBoard = StatusBoard(outputDirectory: options.outputDirectory)
@@ -175,8 +175,8 @@ package final class InspectorServer: Sendable {
     /// their pictures and status lines; returns what it judged. A big live tree judged a moment ago rests (`resting`,
     /// `SessionTable.restFactor`) unless the server is stopping.
     @discardableResult
-    package func refresh(now: Date = Date(), resting: Bool = true) -> [LiveSnapshot] {
-        let changed = sessions.changes(grace: options.grace, now: now, resting: resting)
+    package func refresh(now: Date? = nil, resting: Bool = true) -> [LiveSnapshot] {
+        let changed = sessions.changes(now: now, resting: resting)
         for live in changed {
             if let line = statusBoard.line(for: live) { log(line) }
             if options.outputDirectory != nil { renders.submit(live) }

@@ -1,14 +1,15 @@
-"""A live coordinator that turns retained when its grace runs out changes the session's counts but not its version:
-a model fetched while it was still pending, answered after the feed said "retained", is fetched again rather than
-taken for the retained one (the leak stayed orange until the next event); and a picture and model older than the
-feed's verdict, handed over after it, are asked for again. The answers are held back or handed over again on purpose,
-so each race happens every time. Real `coordlens listen`, the system Chromium."""
+"""A live coordinator that turns retained when its grace runs out is judged anew with no new line: a model fetched
+while it was still pending, answered after the feed said "retained", is followed by the retained one (the leak
+stayed orange until the next event); and an answer from an older judgement than the one on screen is never drawn
+over it, so the judgements the page drew only grow. The answers are held back or handed over again on purpose, so
+each race happens every time. Real `coordlens listen`, the system Chromium."""
 import json
 import time
 import unittest
 
 from inspector_support import Browser, listen
 from test_outline import send_lines
+from wait_until import wait_until
 
 GRACE = 1.0
 
@@ -54,23 +55,25 @@ class LiveJudgementTests(unittest.TestCase):
             self.assertEqual(len(held), 1)
             self.assertEqual(page.errors, [])
 
-    def test_an_answer_older_than_the_feed_is_asked_for_again(self):
-        # The fault: once the feed says "retained", the page's next request is answered with the pending picture and
-        # model (as when it joins a build begun just before, or an answer built a moment earlier still stands). The
-        # page marked itself as showing the retained summary and never asked again: CI saw the leak stay pending.
+    def test_an_answer_older_than_the_one_on_screen_is_never_drawn(self):
+        # The fault: once the page drew "retained", its next requests are answered with the pending picture and model
+        # kept from before (as a server handing out an older judgement would). The page keeps the newer one.
         with Browser() as browser:
             page, hook = self.open_page(browser)
             kept = {}
-            mode = {"replay": False}
+            mode = {"keep": True, "replay": False}
+            replayed = []
 
             def answer(route):
                 kind = "tree" if "/api/tree" in route.request.url else "model"
                 if mode["replay"] and kind in kept:
+                    replayed.append(kind)
                     return route.fulfill(**kept[kind])
                 # Asked whole, never 304, so the answer can be handed over again.
                 headers = {k: v for k, v in route.request.headers.items() if k.lower() != "if-none-match"}
                 response = route.fetch(headers=headers)
-                kept[kind] = {"status": response.status, "headers": response.headers, "body": response.body()}
+                if mode["keep"]:
+                    kept[kind] = {"status": response.status, "headers": response.headers, "body": response.body()}
                 route.fulfill(response=response)
 
             page.route("**/api/tree?*", answer)
@@ -79,14 +82,21 @@ class LiveJudgementTests(unittest.TestCase):
             self.addCleanup(connection.close)
             page.wait_for_selector("#tree g.node#c2.verdict-pending")
             page.wait_for_function("() => !state.inflight")
-            mode["replay"] = True
-            page.wait_for_function("() => (state.sessions.get('older-1').counts.retained || 0) === 1", timeout=20_000)
-            page.wait_for_function("() => !state.inflight")
-            self.assertIn("verdict-pending", page.locator("#tree g.node#c2").get_attribute("class"),
-                          "the request after the feed's verdict got the older answer")
-            mode["replay"] = False
-            page.wait_for_selector("#tree g.node#c2.verdict-retained", timeout=10_000)
+            mode["keep"] = False
+            # No new line: the grace running out is a judgement of its own, which the feed announces.
+            page.wait_for_selector("#tree g.node#c2.verdict-retained", timeout=20_000)
             page.wait_for_function("() => state.model.nodes.find((n) => n.id === 2).verdict === 'retained'", timeout=10_000)
+            page.wait_for_function("() => state.shown.judgement === state.sessions.get('older-1').judgement", timeout=10_000)
+            mode["replay"] = True
+            connection.sendall((json.dumps({"seq": 4, "t": 0.3, "event": "mark", "label": "later"}) + "\n").encode())
+            page.wait_for_function("() => state.sessions.get('older-1').lastSeq === 4", timeout=10_000)
+            self.assertTrue(wait_until(lambda: len(replayed) >= 2, timeout=10), "the older answers were not asked for")
+            page.wait_for_function("() => !state.inflight")
+            self.assertIn("verdict-retained", page.locator("#tree g.node#c2").get_attribute("class"),
+                          "an older judgement's picture was drawn over the newer one")
+            self.assertEqual(page.evaluate("state.model.nodes.find((n) => n.id === 2).verdict"), "retained")
+            drawn = page.evaluate("state.shownJudgements.filter((s) => s.run === 'older-1').map((s) => s.judgement)")
+            self.assertEqual(drawn, sorted(drawn), "the judgements the page drew went back")
             self.assertEqual(page.errors, [])
 
 

@@ -154,9 +154,7 @@ import Testing
         _ = table.open(header("big"), now: t0)
         let due = try #require(table.takeDue(now: t0).first)
         let cost = 0.1
-        let judgement = SessionTable.Judgement(version: due.entry.version, grace: 2, at: t0, live: live(due.entry), cost: cost)
-        let kept = table.keep(judgement, run: "big")
-        #expect(kept)
+        table.keep(judgement(of: due.entry, cost: cost), run: "big")
 
         table.apply(record(1, .add(id: 1, type: "Root", parent: nil)), run: "big", now: t0)
         #expect(table.takeDue(now: t0.addingTimeInterval(0.39)).isEmpty)
@@ -166,33 +164,33 @@ import Testing
         #expect(table.takeDue(now: t0.addingTimeInterval(0.1)).map(\.run) == ["big"], "an ended run never rests")
     }
 
-    @Test func aJudgementOfAnOlderVersionIsNotKeptAsTheRunsOwn() throws {
+    private func judgement(of entry: SessionTable.Entry, cost: Double = 0, deadline: Date? = nil) -> SessionTable.Judgement {
+        SessionTable.Judgement(
+            id: 1, version: entry.version, grace: 2, at: t0, live: live(entry), cost: cost, deadline: deadline, tree: entry.tree)
+    }
+
+    @Test func aJudgementOfAnOlderVersionDoesNotStandForTheRun() throws {
         var table = SessionTable()
         _ = table.open(header("a"), now: t0)
         let due = try #require(table.takeDue(now: t0).first)
         table.apply(record(1, .add(id: 1, type: "Root", parent: nil)), run: "a", now: t0)
-        let stale = SessionTable.Judgement(version: due.entry.version, grace: 2, at: t0, live: live(due.entry), cost: 0)
-        let kept = table.keep(stale, run: "a")
-        #expect(!kept)
-        #expect(SessionTable.standing(table.entries["a"]!, grace: 2, now: t0) == nil)
+        table.keep(judgement(of: due.entry), run: "a")
+        let entry = table.entries["a"]!
+        #expect(entry.judged?.stands(for: entry, now: t0) == false)
     }
 
-    @Test func aKeptJudgementStandsForItsGraceWhileFreshAndForeverOnceEnded() throws {
+    @Test func aJudgementStandsUntilTheRunChangesOrItsDeadlinePasses() throws {
         var table = SessionTable()
         _ = table.open(header("a"), now: t0)
         let entry = try #require(table.takeDue(now: t0).first).entry
-        let keptFresh = table.keep(SessionTable.Judgement(version: entry.version, grace: 2, at: t0, live: live(entry), cost: 0), run: "a")
-        #expect(keptFresh)
-        let kept = table.entries["a"]!
-        #expect(SessionTable.standing(kept, grace: 2, now: t0.addingTimeInterval(0.2)) != nil)
-        #expect(SessionTable.standing(kept, grace: 3, now: t0) == nil, "another grace is another judgement")
-        #expect(SessionTable.standing(kept, grace: 2, now: t0.addingTimeInterval(SessionTable.judgementLifetime)) == nil)
+        let quiet = judgement(of: entry)
+        #expect(quiet.stands(for: entry, now: t0.addingTimeInterval(3_600)), "with nothing pending, time alone changes no verdict")
+        let pending = judgement(of: entry, deadline: t0.addingTimeInterval(2))
+        #expect(pending.stands(for: entry, now: t0.addingTimeInterval(1.99)))
+        #expect(!pending.stands(for: entry, now: t0.addingTimeInterval(2)), "at its deadline a pending coordinator turns retained")
 
         table.apply(record(1, .end), run: "a", now: t0)
-        let ended = table.entries["a"]!
-        let keptEnded = table.keep(SessionTable.Judgement(version: ended.version, grace: 2, at: t0, live: live(ended), cost: 0), run: "a")
-        #expect(keptEnded)
-        #expect(SessionTable.standing(table.entries["a"]!, grace: 2, now: t0.addingTimeInterval(3_600)) != nil)
+        #expect(!quiet.stands(for: table.entries["a"]!, now: t0))
     }
 
     @Test func aPendingCoordinatorIsRecheckedWhenItsGraceRunsOut() throws {

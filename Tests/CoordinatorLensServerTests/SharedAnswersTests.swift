@@ -3,8 +3,8 @@ import Testing
 
 @testable import CoordinatorLensServer
 
-/// The page's shared answers, called directly: built once per session version, and while a newer one is built the
-/// last one is handed out at once, marked stale.
+/// The page's shared answers, called directly: built once per judgement of a session, never older than the latest
+/// when asked, and while a newer one is built the last one is handed out at once, marked stale.
 @Suite struct SharedAnswersTests {
     private static let model = SharedAnswers.Key.model(ViewQuery(run: "r"))
 
@@ -24,8 +24,8 @@ import Testing
         func deliver(_ answer: PageAnswer) { lock.withLock { answers.append(answer) } }
     }
 
-    private static func stamp(_ version: Int) -> SharedAnswers.Stamp {
-        SharedAnswers.Stamp(version: version, ticking: false)
+    private static func stamp(_ judgement: Int, due: Bool = false) -> SharedAnswers.Stamp {
+        SharedAnswers.Stamp(judgement: judgement, due: due)
     }
 
     @Test func aRequestWaitsForTheBuildInHandThenTakesTheLastAnswerStale() throws {
@@ -40,7 +40,7 @@ import Testing
             Issue.record("a request during the first build waits for it")
             return
         }
-        answers.finish(Self.model, Self.answer("v1"), stamp: Self.stamp(1))
+        answers.finish(Self.model, Self.answer("v1"), judgement: 1)
         #expect(first.texts == ["v1\n"] && joining.texts == ["v1\n"])
         guard case .ready(let standing) = answers.request(Self.model, stamp: Self.stamp(1), deliver: { _ in }) else {
             Issue.record("the answer stands while the session keeps its version")
@@ -66,7 +66,7 @@ import Testing
         #expect(Self.text(stale) == "v1\n" && stale.stale)
         #expect(answers.staleAnswer(Self.model, for: impatientNumber) == nil, "a request is answered once")
         #expect(try #require(answers.staleAnswer(Self.model, for: builderNumber)).stale)
-        answers.finish(Self.model, Self.answer("v2"), stamp: Self.stamp(2))
+        answers.finish(Self.model, Self.answer("v2"), judgement: 2)
         #expect(builder.texts.isEmpty && impatient.texts.isEmpty, "answered stale already, not again")
         #expect(patient.texts == ["v2\n"], "the one still waiting gets the new answer")
         guard case .ready(let fresh) = answers.request(Self.model, stamp: Self.stamp(2), deliver: { _ in }) else {
@@ -81,7 +81,7 @@ import Testing
     @Test func aBuildTurnedAwayKeepsTheLastAnswerForTheNextRequest() {
         let answers = SharedAnswers()
         _ = answers.request(Self.model, stamp: Self.stamp(1), deliver: { _ in })
-        answers.finish(Self.model, Self.answer("v1"), stamp: Self.stamp(1))
+        answers.finish(Self.model, Self.answer("v1"), judgement: 1)
         let turnedAway = Delivered()
         guard case .build(let number?) = answers.request(Self.model, stamp: Self.stamp(2), deliver: turnedAway.deliver) else {
             Issue.record("a build for version 2")
@@ -99,7 +99,7 @@ import Testing
     @Test func aBuiltAnswerIsTaggedAndKnownByTheTagAClientSendsBack() throws {
         let answers = SharedAnswers()
         _ = answers.request(Self.model, stamp: Self.stamp(1), deliver: { _ in })
-        answers.finish(Self.model, Self.answer("v1"), stamp: Self.stamp(1))
+        answers.finish(Self.model, Self.answer("v1"), judgement: 1)
         guard case .ready(let first) = answers.request(Self.model, stamp: Self.stamp(1), deliver: { _ in }) else {
             Issue.record("v1 stands")
             return
@@ -112,7 +112,7 @@ import Testing
         #expect(!first.isHeld(byClientSending: nil) && !first.isHeld(byClientSending: "W/\"other\""))
 
         _ = answers.request(Self.model, stamp: Self.stamp(2), deliver: { _ in })
-        answers.finish(Self.model, Self.answer("v2"), stamp: Self.stamp(2))
+        answers.finish(Self.model, Self.answer("v2"), judgement: 2)
         guard case .ready(let second) = answers.request(Self.model, stamp: Self.stamp(2), deliver: { _ in }) else {
             Issue.record("v2 stands")
             return
@@ -121,42 +121,52 @@ import Testing
         #expect(PageAnswer(InspectorPage.Response.text(503, "busy")).tag == nil)
     }
 
-    private static func judged(_ version: Int, pending: Int, retained: Int, grace: Double = 2) -> SharedAnswers.Stamp {
-        SharedAnswers.Stamp(
-            version: version, verdicts: SharedAnswers.Verdicts(counts: [.pending: pending, .retained: retained], grace: grace), ticking: true)
-    }
-
-    @Test func anAnswerOfALiveRunStopsStandingWhenItsVerdictCountsMoveWithoutANewLine() {
+    @Test func anAnswerStandsUntilANewJudgementIsDue() {
         let answers = SharedAnswers()
-        let pending = Self.judged(4, pending: 1, retained: 0)
-        _ = answers.request(Self.model, stamp: pending, deliver: { _ in })
-        answers.finish(Self.model, Self.answer("pending"), stamp: pending)
-        guard case .ready = answers.request(Self.model, stamp: pending, deliver: { _ in }) else {
-            Issue.record("a live run's answer stands a moment while nothing moved")
+        _ = answers.request(Self.model, stamp: Self.stamp(4), deliver: { _ in })
+        answers.finish(Self.model, Self.answer("j4"), judgement: 4)
+        guard case .ready = answers.request(Self.model, stamp: Self.stamp(4), deliver: { _ in }) else {
+            Issue.record("judgement 4 is the latest and none is due: its answer stands")
             return
         }
-        // Judged with another grace (another page's view): counts that differ for that alone change nothing.
-        guard case .ready = answers.request(Self.model, stamp: Self.judged(4, pending: 0, retained: 1, grace: 9), deliver: { _ in }) else {
-            Issue.record("another grace's counts leave the answer standing")
-            return
-        }
-        // The feed has just announced the coordinator retained (its grace ran out): the answer built a moment before
-        // still says pending, and a page asking now must not be handed it.
-        guard case .build = answers.request(Self.model, stamp: Self.judged(4, pending: 0, retained: 1), deliver: { _ in }) else {
-            Issue.record("the counts moved: the answer is built again")
+        // A pending coordinator's grace ran out (or a line came): judgement 4 no longer says what is true.
+        guard case .build = answers.request(Self.model, stamp: Self.stamp(4, due: true), deliver: { _ in }) else {
+            Issue.record("a new judgement is due: the answer is built again")
             return
         }
     }
 
-    @Test func anAnswerBuiltBeforeItsVersionWasJudgedStandsForTheJudgementItMade() {
+    @Test func aRequestThatJoinsABuildOfAnOlderJudgementWaitsForTheNextBuild() {
         let answers = SharedAnswers()
-        // Asked before the version was judged; the build judged it (its counts kept as the session's), and says so.
-        _ = answers.request(Self.model, stamp: SharedAnswers.Stamp(version: 7, verdicts: nil, ticking: true), deliver: { _ in })
-        answers.finish(Self.model, Self.answer("v7"), stamp: Self.judged(7, pending: 0, retained: 1))
-        guard case .ready(let standing) = answers.request(Self.model, stamp: Self.judged(7, pending: 0, retained: 1), deliver: { _ in }) else {
-            Issue.record("the session's judgement is the one the build made: its answer stands (a page holding it gets 304)")
+        let early = Delivered()
+        let late = Delivered()
+        // The build starts while judgement 1 is the latest, a new one due; it judges (2) and builds from that.
+        guard case .build = answers.request(Self.model, stamp: Self.stamp(1, due: true), deliver: early.deliver) else {
+            Issue.record("the first request builds")
             return
         }
-        #expect(Self.text(standing) == "v7\n")
+        // Meanwhile the feed judged again (3) and told a page, which asks: the build in hand may show only 2.
+        guard case .joined = answers.request(Self.model, stamp: Self.stamp(3), deliver: late.deliver) else {
+            Issue.record("a request during a build joins it")
+            return
+        }
+        let again = answers.finish(Self.model, Self.answer("j2"), judgement: 2, last: false)
+        #expect(again, "one request waits for a newer judgement: the builder builds again")
+        #expect(early.texts == ["j2\n"] && late.texts.isEmpty, "judgement 2 is new enough for the first, not for the second")
+        #expect(!answers.finish(Self.model, Self.answer("j3"), judgement: 3, last: false))
+        #expect(late.texts == ["j3\n"], "never an answer older than the judgement the page was told of")
+        guard case .ready = answers.request(Self.model, stamp: Self.stamp(3), deliver: { _ in }) else {
+            Issue.record("judgement 3's answer stands")
+            return
+        }
+    }
+
+    @Test func theLastBuildInARowGoesToEveryRequestWaiting() {
+        let answers = SharedAnswers()
+        let waiting = Delivered()
+        _ = answers.request(Self.model, stamp: Self.stamp(1, due: true), deliver: { _ in })
+        _ = answers.request(Self.model, stamp: Self.stamp(9), deliver: waiting.deliver)
+        #expect(!answers.finish(Self.model, Self.answer("j2"), judgement: 2, last: true))
+        #expect(waiting.texts == ["j2\n"], "answered, older: its page asks again on the feed's next summary")
     }
 }

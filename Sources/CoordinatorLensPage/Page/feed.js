@@ -3,7 +3,7 @@
 // `onArrival`, so the views import the feed and never the other way round.
 import { $ } from "./dom.js";
 import { elementId } from "./ids.js";
-import { REPORT, state, countsKey, timing } from "./state.js";
+import { REPORT, state, timing } from "./state.js";
 
 const arrival = {
   sessions: () => {},           // state.sessions changed
@@ -18,14 +18,16 @@ export function connect() {
   feed.addEventListener("open", () => setFeed("open", feedWords()));
   feed.addEventListener("error", () => setFeed("closed", "feed lost; retrying…"));
   feed.addEventListener("hello", (event) => {
-    state.sessions = new Map(JSON.parse(event.data).map((s) => [s.run, s]));
+    // Each run as the newest judgement heard of: a reconnect's hello may carry one older than a summary already here.
+    state.sessions = new Map(JSON.parse(event.data).map((s) => [s.run, newer(state.sessions.get(s.run), s)]));
     setFeed("open", feedWords());
     arrival.sessions();
   });
   feed.addEventListener("session", (event) => {
     timing("feed");
-    olderAgain = 0;
     const summary = JSON.parse(event.data);
+    const kept = newer(state.sessions.get(summary.run), summary);
+    if (kept !== summary) return;
     state.sessions.set(summary.run, summary);
     arrival.sessions();
   });
@@ -33,6 +35,11 @@ export function connect() {
     state.sessions.delete(JSON.parse(event.data).run);
     arrival.sessions();
   });
+}
+// Of two summaries of a run, the one from the later judgement (the server numbers them in the order made): summaries
+// the refresher and the feed's rounds send may arrive in either order, and the page never goes back to an older one.
+function newer(known, summary) {
+  return known && (known.judgement ?? -1) > (summary.judgement ?? -1) ? known : summary;
 }
 // `coordlens view` serves recordings only: nothing on the page is live, and the feed state must not claim it is.
 function feedWords() {
@@ -71,7 +78,7 @@ function wantsCanvas(summary) {
 
 export function sessionMoved() {
   const summary = state.sessions.get(state.run);
-  return Boolean(summary) && (summary.version !== state.shown.version || countsKey(summary) !== state.shown.counts);
+  return Boolean(summary) && (summary.judgement ?? -1) > state.shown.judgement;
 }
 
 // Whether the page shows less than it should: another view was asked for, or the session moved on since.
@@ -79,23 +86,11 @@ function behind() {
   return !state.shown || state.shown.key !== query() || sessionMoved();
 }
 
-// Whether an answer's summary shows an earlier state of the session than `summary`, the one the feed announced: a
-// request may join a build begun before it (an answer is at most one build old). Counts are compared only at the
-// inspector's own grace, the feed's.
-function older(answer, summary) {
-  if (!answer || !summary) return false;
-  if (answer.version !== summary.version) return answer.version < summary.version;
-  return $("grace").value === "" && countsKey(answer) !== countsKey(summary);
+// The judgement an answer was built from (`X-Lens-Judgement`); -1 if unsaid.
+function judgementOf(response) {
+  const header = response.headers.get("X-Lens-Judgement");
+  return header == null ? -1 : Number(header);
 }
-// The version and counts the server judged an answer at (`X-Lens-Judged`), as a summary says them; undefined if unsaid.
-function judgedBy(response) {
-  const header = response.headers.get("X-Lens-Judged");
-  try { return header ? JSON.parse(header) : undefined; } catch { return undefined; }
-}
-// An answer older than its summary is asked for again after a pause, at most this many times in a row: the feed's
-// next message starts the count again.
-const OLDER_AGAIN_AT_MOST = 8;
-let olderAgain = 0;
 
 const BUSY_AFTER_MS = 300;
 // How long to wait before asking again for a view the server answered stale (X-Lens-Stale: a newer answer took it too
@@ -115,12 +110,13 @@ async function fetchHeld(url, read) {
   const kind = url.slice(0, url.indexOf("?"));
   const last = held.get(kind);
   const response = await fetch(url, last ? { headers: { "If-None-Match": last.tag } } : {});
-  if (response.status === 304 && last) return { response, value: last.value, tag: last.tag };
+  if (response.status === 304 && last) return { response, value: last.value, tag: last.tag, judgement: last.judgement };
   if (!response.ok) throw new Error(await response.text());
   const value = await read(response);
   const tag = response.headers.get("ETag") ?? undefined;
-  if (tag) held.set(kind, { tag, value }); else held.delete(kind);
-  return { response, value, tag };
+  const judgement = judgementOf(response);
+  if (tag) held.set(kind, { tag, value, judgement }); else held.delete(kind);
+  return { response, value, tag, judgement };
 }
 
 // One request at a time; changes meanwhile coalesce into one more, made only if still needed.
@@ -131,9 +127,11 @@ export async function refresh() {
   const run = state.run;
   const summary = state.sessions.get(run);
   const q = query();
+  // An answer from a judgement older than the one on screen for this view (a stale one) is not drawn over it.
+  const onScreen = state.shown && state.shown.key === q ? state.shown.judgement : -1;
   if (REPORT) {
     state.model = REPORT.model;
-    state.shown = { key: q, version: 0, counts: "" };
+    state.shown = { key: q, judgement: 0 };
     arrival.tree(REPORT.svg, String(REPORT.model.summary.lastSeq ?? ""));
     arrival.model();
     state.inflight = false;
@@ -144,7 +142,6 @@ export async function refresh() {
   // Said only when drawing takes long enough to notice: a quick update does not flash it.
   const busy = setTimeout(() => setBusy(true), BUSY_AFTER_MS);
   let stale = false;
-  let lagging = false;
   try {
     timing("fetch");
     // Both asked at once; the picture goes up as soon as it arrives, the panels when the model does.
@@ -159,31 +156,19 @@ export async function refresh() {
     const treeResponse = tree.response;
     if (treeResponse.headers.get("X-Lens-Stale")) stale = true;
     timing("read");
-    if (run === state.run && (tree.tag === undefined || drawn.tree !== tree.tag)) {
+    if (run === state.run && (tree.tag === undefined || drawn.tree !== tree.tag) && tree.judgement >= onScreen) {
       arrival.tree(tree.value, treeResponse.headers.get("X-Lens-Seq"));
       drawn.tree = tree.tag;
       timing("tree");
     }
-    const treeSeq = treeResponse.headers.get("X-Lens-Seq") ?? "";
     const modelAnswer = await modelRequest;
     const model = modelAnswer.value;
-    if (run === state.run) {
+    if (run === state.run && modelAnswer.judgement >= onScreen) {
       state.model = model;
-      // What the picture and model show: the latest summary when a feed message that came in meanwhile announced the
-      // very state they were judged at, else the one this request began from. Marking the older one had every update
-      // of a big picture drawn twice, the second time for a message it already showed.
-      const latest = state.sessions.get(run);
-      // The counts too: a live coordinator turning retained when its grace runs out changes them and not the version,
-      // and a model fetched just before (still pending) was taken for the retained one, so it was never fetched again.
-      const caughtUp = latest && model.summary && latest.version === model.summary.version && String(latest.lastSeq ?? "") === treeSeq
-        && countsKey(latest) === countsKey(model.summary);
-      // A picture or model older than the summary this request began from is asked for again: marked as that summary,
-      // a coordinator still pending stayed on screen once the feed had said retained.
-      lagging = (older(judgedBy(treeResponse), summary) || older(model.summary, summary)) && olderAgain < OLDER_AGAIN_AT_MOST;
-      const shown = caughtUp ? latest : summary;
-      // A stale or older answer shows less than any summary says: marked as no version, so the page asks again.
-      state.shown = stale || lagging ? { key: q, version: -1, counts: "" }
-        : { key: q, version: shown ? shown.version : -1, counts: shown ? countsKey(shown) : "" };
+      // What is on screen is as new as the older of the two answers; a stale one shows less than any summary says,
+      // so it is marked as no judgement and the page asks again.
+      state.shown = { key: q, judgement: stale ? -1 : Math.min(tree.judgement, modelAnswer.judgement) };
+      if (!stale) state.shownJudgements = state.shownJudgements.slice(-99).concat([{ run, judgement: state.shown.judgement }]);
       if (modelAnswer.tag === undefined || drawn.model !== modelAnswer.tag) {
         arrival.model();
         drawn.model = modelAnswer.tag;
@@ -197,9 +182,8 @@ export async function refresh() {
     clearTimeout(busy);
     setBusy(false);
     state.inflight = false;
-    if (stale || lagging) {
+    if (stale) {
       // Asked again after a pause, not at once: the build that will replace it is still under way.
-      if (lagging) olderAgain += 1;
       state.again = false;
       setTimeout(() => { if (!state.inflight && behind()) refresh(); }, STALE_AGAIN_MS);
     } else if (state.again) { state.again = false; if (behind()) refresh(); }

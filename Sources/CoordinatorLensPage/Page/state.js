@@ -14,7 +14,9 @@ export const state = {
   sessions: new Map(),      // run -> summary, in the order first heard of
   run: null,                // the selected session
   model: null,              // what /api/model answered for the view on screen
-  shown: null,              // { key, version, counts } of the view on screen
+  shown: null,              // { key, judgement } of the view on screen: the judgement its answers came from
+  // The judgements shown, newest last (the last 100), run by run: a page never goes back to an older one.
+  shownJudgements: [],
   seq: null,                // null: the present; else the event the view stops after
   node: null,               // the selected coordinator's id
   view: { x: 20, y: 20, k: 1 },
@@ -27,8 +29,6 @@ export const state = {
   again: false,
   search: { query: "", matches: [], index: -1 },
 };
-
-export const countsKey = (summary) => JSON.stringify(VERDICTS.map((v) => summary.counts[v] || 0));
 
 // A model's coordinators by id, built the first time the model is asked: links, paths and details look ids up many
 // times per redraw, and a scan of a model of thousands per lookup made a redraw quadratic.

@@ -17,8 +17,8 @@ final class InspectorPage: Sendable {
         var seq: Int?
         /// Headers beyond the usual ones (a redirect's `Location`, a `Set-Cookie`).
         var headers: [(String, String)] = []
-        /// The session's version and verdicts the answer was judged at, for a picture or model.
-        var judged: (version: Int, verdicts: SharedAnswers.Verdicts)?
+        /// The judgement a picture or model was built from (`LiveSessions`).
+        var judgement: Int?
 
         static func text(_ status: Int, _ message: String) -> Response {
             Response(status: status, contentType: "text/plain; charset=utf-8", body: Array((message + "\n").utf8))
@@ -67,7 +67,7 @@ final class InspectorPage: Sendable {
             guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
             do {
                 let svg = try SnapshotRenderer.render(paths.applied(to: snapshot), format: .svg, options: pictureOptions(view))
-                return saying(live, view, Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq))
+                return saying(live, Response(status: 200, contentType: "image/svg+xml", body: svg, seq: snapshot.lastSeq))
             } catch {
                 return .text(500, "render failed: \(error)")
             }
@@ -75,7 +75,7 @@ final class InspectorPage: Sendable {
             guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
             do {
                 let layout = try LayoutJSON.encode(paths.applied(to: snapshot), options: pictureOptions(view))
-                return saying(live, view, Response(status: 200, contentType: "application/json", body: layout, seq: snapshot.lastSeq))
+                return saying(live, Response(status: 200, contentType: "application/json", body: layout, seq: snapshot.lastSeq))
             } catch {
                 return .text(500, "layout failed: \(error)")
             }
@@ -83,7 +83,7 @@ final class InspectorPage: Sendable {
             guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
             do {
                 let model = try model(of: paths.applied(to: snapshot), live: live, view: view).json()
-                return saying(live, view, Response(status: 200, contentType: "application/json", body: model, seq: snapshot.lastSeq))
+                return saying(live, Response(status: 200, contentType: "application/json", body: model, seq: snapshot.lastSeq))
             } catch {
                 return .text(500, "could not encode the answer: \(error)")
             }
@@ -112,19 +112,16 @@ final class InspectorPage: Sendable {
         return options
     }
 
-    /// `response`, saying what it was judged at: for the shared answers (an answer stands only while the session's
-    /// verdicts are those it shows) and, as `X-Lens-Judged`, for the page, which asks again for a picture older than
-    /// the summary it asked with (one that joined a build begun earlier).
-    private func saying(_ live: LiveSnapshot, _ view: ViewQuery, _ response: Response) -> Response {
-        let counts = live.snapshot.counts
-        let json = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\"\($0.key.rawValue)\":\($0.value)" }
+    /// `response`, saying the judgement it was built from: for the shared answers, and as `X-Lens-Judgement` for the
+    /// page, which keeps the newest it has seen of a run (a summary says its judgement too).
+    private func saying(_ live: LiveSnapshot, _ response: Response) -> Response {
         var response = response
-        response.headers.append(("X-Lens-Judged", "{\"version\":\(live.version),\"counts\":{\(json.joined(separator: ","))}}"))
-        response.judged = (live.version, SharedAnswers.Verdicts(counts: counts, grace: view.grace ?? grace))
+        response.headers.append(("X-Lens-Judgement", String(live.judgement)))
+        response.judgement = live.judgement
         return response
     }
 
-    /// The session as `view` asks: the present judged now, or a replay up to an earlier event.
+    /// The session as `view` asks: the present as its latest judgement says, or a replay up to an earlier event.
     private func judged(_ view: ViewQuery) -> (LiveSnapshot, Snapshot)? {
         let grace = view.grace ?? self.grace
         guard let live = sessions.live(run: view.run, grace: grace) else { return nil }
@@ -155,7 +152,7 @@ final class InspectorPage: Sendable {
         return model
     }
 
-    /// Both sessions judged now, as `/api/model` judges them, and diffed; A found by its run id or as the session of
+    /// Both sessions as their latest judgements say, as `/api/model` shows them, and diffed; A found by its run id or as the session of
     /// B's app heard from last before B.
     private func compared(_ query: CompareQuery) -> Response {
         let grace = query.grace ?? self.grace

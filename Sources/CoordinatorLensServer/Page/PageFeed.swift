@@ -9,6 +9,10 @@ import NIOPosix
 /// Pushes session summaries to every open page as Server-Sent Events: small messages saying what changed, never the
 /// trees themselves (a page fetches the picture of the one session it shows).
 ///
+/// Each summary says the judgement it comes from (`judgement`, growing), so a page keeps the newest it has heard of a
+/// run, whichever way it came. A run is judged in a round when it changed, or when its judgement's deadline passed (a
+/// pending coordinator turning retained with no new event): a timer on `timers` marks it due then.
+///
 /// Changes are coalesced: the first after a quiet moment goes out at once, later ones at most once per `interval`,
 /// which grows with the time a round of judging takes, so a stream of thousands of events a second costs a few
 /// rounds a second. A page that reads slowly is skipped while its connection is full (NIO's writability), then sent
@@ -25,7 +29,6 @@ final class PageFeed: Sendable {
     static let pingInterval = 15.0
 
     private let sessions: LiveSessions
-    private let grace: Double
     /// A baseline's and a history's knowledge of leaks: summaries count the retained ones it does not know.
     private let context: LeakContext?
     /// Seconds a page's connection may stay full before the page is dropped.
@@ -51,6 +54,8 @@ final class PageFeed: Sendable {
         var lastRound = NIODeadline.uptimeNanoseconds(0)
         var interval = 0.02
         var pinging = false
+        /// The judgement deadlines a timer is set for, per run: one timer per run and deadline.
+        var deadlines: [String: Date] = [:]
 
         /// Forgets page `id`; returns its channel if it was still registered.
         mutating func forget(_ id: Int) -> (any Channel)? {
@@ -61,18 +66,15 @@ final class PageFeed: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
-    /// Used only on `sending`; boxed for the compiler.
-    private let order = NIOLockedValueBox(FeedOrder())
 
     /// A feed whose clocks run on `timers`; its two threads start at once and end with `shutdown`.
     init(
-        sessions: LiveSessions, grace: Double, context: LeakContext? = nil, stallTimeout: Double = PageLimits().feedStallTimeout,
+        sessions: LiveSessions, context: LeakContext? = nil, stallTimeout: Double = PageLimits().feedStallTimeout,
         maximumClients: Int = PageFeed.minimumClients, timers: any EventLoop, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.maximumClients = max(1, maximumClients)
         self.sessions = sessions
         self.context = context
-        self.grace = grace
         self.stallTimeout = stallTimeout
         self.timers = timers
         self.log = log
@@ -183,15 +185,34 @@ final class PageFeed: Sendable {
         timers.scheduleTask(deadline: due) { Self.run(on: judging) { self.round() } }
     }
 
-    /// Sessions the refresher judged, for example because a pending coordinator's grace ran out while all was quiet.
+    /// Sessions the refresher judged (the latest judgements, made by the one judge the feed's rounds share).
     func push(_ lives: [LiveSnapshot]) {
         guard !lives.isEmpty else { return }
-        let summaries = lives.map(summary)
-        Self.run(on: sending) { self.broadcast(summaries) }
+        let text = lives.map(summary).joined()
+        Self.run(on: sending) { self.broadcast(text) }
     }
 
-    private func summary(_ live: LiveSnapshot) -> FeedSummary {
-        FeedSummary(run: live.snapshot.run, judgedAt: live.judgedAt, text: Self.message("session", SessionSummary(live, context: context)))
+    private func summary(_ live: LiveSnapshot) -> String {
+        Self.message("session", SessionSummary(live, context: context))
+    }
+
+    /// Sets a timer for `judgement`'s deadline, unless one is set for it already: then the run is judged again, as
+    /// its pending coordinator turns retained.
+    private func watchDeadline(of judgement: SessionTable.Judgement) {
+        guard let deadline = judgement.deadline else { return }
+        let run = judgement.live.snapshot.run
+        let fresh = state.withLockedValue { state in
+            guard state.deadlines[run] != deadline else { return false }
+            state.deadlines[run] = deadline
+            return true
+        }
+        guard fresh else { return }
+        let (sessions, timers) = (self.sessions, self.timers)
+        let wait = max(0, deadline.timeIntervalSince(sessions.clock()))
+        timers.scheduleTask(in: .nanoseconds(Int64(wait * 1e9))) {
+            sessions.markDue(run: run)
+            self.changed()
+        }
     }
 
     private func round() {
@@ -201,28 +222,22 @@ final class PageFeed: Sendable {
         }
         let started = NIODeadline.now()
         let (changed, gone) = sessions.takeChangedRuns()
-        let summaries = changed.sorted().compactMap { sessions.live(run: $0, grace: grace).map(summary) }
+        let judgements = changed.sorted().compactMap { sessions.judgement(run: $0) }
+        for judgement in judgements { watchDeadline(of: judgement) }
+        let summaries = judgements.map(\.live)
         let took = Double((NIODeadline.now() - started).nanoseconds) / 1e9
-        state.withLockedValue { $0.interval = min(1, max(0.02, took * 2)) }
-        if !gone.isEmpty || !summaries.isEmpty { Self.run(on: sending) { self.broadcast(summaries, gone: gone) } }
+        state.withLockedValue { state in
+            state.interval = min(1, max(0.02, took * 2))
+            for run in gone { state.deadlines[run] = nil }
+        }
+        let text = gone.sorted().map { Self.message("gone", ["run": $0]) }.joined() + summaries.map(summary).joined()
+        if !text.isEmpty { Self.run(on: sending) { self.broadcast(text) } }
     }
 
     private func sendEverything(to id: Int) {
-        let lives = sessions.latestSnapshots(grace: grace)
-        // Judgements made before these, handed over later, would undo them on this page: they go to no page.
-        order.withLockedValue { order in
-            for live in lives { order.sent(run: live.snapshot.run, judgedAt: live.judgedAt) }
-        }
-        let summaries = lives.map { SessionSummary($0, context: context) }
+        let summaries = sessions.latestSnapshots(grace: sessions.grace).map { SessionSummary($0, context: context) }
         guard let channel = state.withLockedValue({ $0.clients[id] }) else { return }
         send(Self.message("hello", summaries), to: id, on: channel)
-    }
-
-    /// Broadcasts `gone` and the summaries judged no earlier than the last one sent of their run (`FeedOrder`).
-    private func broadcast(_ summaries: [FeedSummary], gone: Set<String> = []) {
-        let fresh = order.withLockedValue { $0.fresh(summaries, gone: gone) }
-        let text = gone.sorted().map { Self.message("gone", ["run": $0]) }.joined() + fresh.map(\.text).joined()
-        if !text.isEmpty { broadcast(text) }
     }
 
     private func broadcast(_ text: String) {

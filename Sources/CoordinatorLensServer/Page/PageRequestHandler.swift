@@ -16,6 +16,10 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Every response forbids inline and remote scripts, framing and sniffing; nothing is cached, nothing allows
     /// another origin (no CORS headers at all).
+    /// Builds of one shared answer in a row for requests that want a newer judgement than the build in hand showed:
+    /// past this, the last build goes to every request waiting, and the page asks again on the feed's next summary.
+    static let buildsInARow = 4
+
     static let securityHeaders: [(String, String)] = [
         (
             "Content-Security-Policy",
@@ -170,10 +174,12 @@ final class PageRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard case .build = outcome else { return }
         // The list of sessions is cheap and every page needs it: never turned away.
         let admitted = work.submit(always: key == .sessions) {
-            let response = page.respond(to: route)
-            // Stamped with what it was judged at: the session may have moved on, or been judged anew, meanwhile.
-            let built = response.judged.map { SharedAnswers.Stamp(version: $0.version, verdicts: $0.verdicts, ticking: stamp?.ticking ?? true) }
-            answers.finish(key, PageAnswer(response), stamp: built ?? stamp)
+            // Requests that joined this build after a newer judgement was made wait for the next one, built at once;
+            // each build judges what is due first, so one more serves them (a few more while requests keep coming).
+            for round in 1...Self.buildsInARow {
+                let response = page.respond(to: route)
+                guard answers.finish(key, PageAnswer(response), judgement: response.judgement, last: round == Self.buildsInARow) else { break }
+            }
         }
         if !admitted {
             var busy = InspectorPage.Response.text(503, "the inspector has \(work.limit) requests in hand already; try again in a moment")

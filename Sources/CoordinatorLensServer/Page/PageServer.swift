@@ -34,7 +34,7 @@ final class PageServer: Sendable {
         page = InspectorPage(sessions: sessions, grace: grace, paths: paths, editorURL: editorURL, context: context)
         // Event streams are one per open page: as many as a quarter of the page's connections, at least 64.
         feed = PageFeed(
-            sessions: sessions, grace: grace, context: context, stallTimeout: limits.feedStallTimeout,
+            sessions: sessions, context: context, stallTimeout: limits.feedStallTimeout,
             maximumClients: max(PageFeed.minimumClients, min(1_024, connectionLimit / 4)), timers: feedTimers, log: log)
         let summary = summary ?? RefusalSummary(timers: feedTimers, log: log)
         self.summary = summary

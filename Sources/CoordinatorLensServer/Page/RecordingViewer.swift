@@ -21,7 +21,7 @@ package final class RecordingViewer: Sendable {
     ) {
         LiveSessions.limitAllocatorArenas()
         LiveSessions.mapLargeBlocksApart()
-        sessions = LiveSessions(maxSessions: Int.max, aliveLimits: aliveLimits)
+        sessions = LiveSessions(maxSessions: Int.max, aliveLimits: aliveLimits, grace: grace)
         for log in logs { _ = sessions.load(log) }
         let budget = DescriptorBudget.current(reserved: ListenOptions().reservedDescriptors, pageLimit: limits.maxConnections)
         page = PageServer(

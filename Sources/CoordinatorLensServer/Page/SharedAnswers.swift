@@ -66,16 +66,16 @@ struct PageAnswer: Sendable {
 
 /// The page's answers that take work (every session's summary, a session's model and picture), built once and handed
 /// to every request that asks while they are built or while they stand, so 200 pages polling one session cost one
-/// build per change of it rather than 200.
+/// build per judgement of it rather than 200.
 ///
-/// An answer stands while the session it shows has the version and verdict counts it was built from and, for a
-/// session whose clock still runs (connected, not ended: a pending coordinator may turn retained with time alone), for
-/// `lifetime`; the sessions' list stands for `lifetime`. When it no longer stands, the next request starts a build, and every request
-/// until it is done waits for that build, whatever changed since it began (an answer at most one build old, never
-/// two), but at most `patience`: then it gets the last answer built, marked stale (`X-Lens-Stale`) so the page asks
-/// again. On a big session that changes ten times a second a build is always under way and takes seconds under load;
-/// waiting for it made every reader wait for most of one. Built answers are kept up to `maximumBytes` in all, the
-/// oldest dropped first.
+/// An answer about a session says the judgement it was built from (`LiveSessions`: judgements are numbered in the
+/// order made), and stands while that is the session's latest and no new one is due; the sessions' list stands for
+/// `lifetime`. A request is never handed an answer from a judgement older than the latest when it asked: one that
+/// joins a build begun earlier, which turns out older, waits for the next build, which the builder starts at once.
+/// When the build in hand takes longer than `patience`, a request gets the last answer built instead, marked stale
+/// (`X-Lens-Stale`) so the page asks again. On a big session that changes ten times a second a build is always under
+/// way and takes seconds under load; waiting for it made every reader wait for most of one. Built answers are kept up
+/// to `maximumBytes` in all, the oldest dropped first.
 final class SharedAnswers: Sendable {
     /// What a request asks for, answered alike for every page.
     enum Key: Hashable, Sendable {
@@ -104,21 +104,14 @@ final class SharedAnswers: Sendable {
         }
     }
 
-    /// What an answer was built from: the session's version and the verdict counts it was judged with (a coordinator
-    /// turned retained by its grace running out changes them and no version, and the feed announces it), and whether
-    /// its clock runs on.
+    /// Where a session's judgements stand when a request comes: its latest judgement's id (nil before its first) and
+    /// whether a new one is due (it changed, or a pending coordinator's grace ran out).
     struct Stamp: Equatable, Sendable {
-        var version: Int
-        /// Nil before the version is judged.
-        var verdicts: Verdicts?
-        var ticking: Bool
-    }
+        var judgement: Int?
+        var due: Bool
 
-    /// A judgement's verdict counts, and the grace they were judged with (a view may ask for another grace, and its
-    /// counts differ for that alone).
-    struct Verdicts: Equatable, Sendable {
-        var counts: [Verdict: Int]
-        var grace: Double
+        /// The oldest judgement an answer to this request may come from.
+        var least: Int { (judgement ?? 0) + (due || judgement == nil ? 1 : 0) }
     }
 
     /// What a request is to do.
@@ -135,12 +128,15 @@ final class SharedAnswers: Sendable {
 
     private struct Built {
         var answer: PageAnswer
-        var stamp: Stamp?
+        /// The judgement it was built from; nil for the sessions' list.
+        var judgement: Int?
         var at: NIODeadline
     }
 
     private struct Waiter {
         var number: Int
+        /// The oldest judgement its answer may come from (`Stamp.least`); 0 for any.
+        var least: Int
         var deliver: @Sendable (PageAnswer) -> Void
     }
 
@@ -156,8 +152,8 @@ final class SharedAnswers: Sendable {
     /// the one it holds.
     private let epoch = String(UInt32.random(in: .min ... .max), radix: 36)
     private let tags = NIOLockedValueBox(0)
-    /// How long an answer about a session whose clock runs on stands: as long as a judgement does.
-    static let lifetime = TimeAmount.nanoseconds(Int64(SessionTable.judgementLifetime * 1e9))
+    /// How long the sessions' list stands (each session in it as its latest judgement says).
+    static let lifetime = TimeAmount.milliseconds(250)
     /// How long a request waits for a build before it takes the last answer built, stale: long enough for a small or
     /// middling session's build, so its page is not answered twice per change.
     static let patience = TimeAmount.milliseconds(500)
@@ -175,7 +171,7 @@ final class SharedAnswers: Sendable {
             $0 += 1
             return $0
         }
-        let waiter = Waiter(number: number, deliver: deliver)
+        let waiter = Waiter(number: number, least: stamp?.least ?? 0, deliver: deliver)
         let outcome = slots.withLockedValue { slots -> Outcome in
             switch slots[key] {
             case .building(let waiting, let previous):
@@ -213,9 +209,11 @@ final class SharedAnswers: Sendable {
         return answer
     }
 
-    /// The answer built for `key` from a session at `stamp` (the judgement it was made from, when it says one):
-    /// kept, and handed to every request waiting for it.
-    func finish(_ key: Key, _ answer: PageAnswer, stamp: Stamp?, now: NIODeadline = .now()) {
+    /// The answer built for `key` from judgement `judgement` (nil: the sessions' list, or no session): kept, and handed
+    /// to every request waiting for it that may have one that old. True when some wait on for a newer one: the caller
+    /// builds again (unless `last`, when every request waiting gets this one).
+    @discardableResult
+    func finish(_ key: Key, _ answer: PageAnswer, judgement: Int?, last: Bool = true, now: NIODeadline = .now()) -> Bool {
         var answer = answer
         if answer.status == 200 {
             let number = tags.withLockedValue {
@@ -224,18 +222,22 @@ final class SharedAnswers: Sendable {
             }
             answer.tag = "W/\"\(epoch)-\(number)\""
         }
-        let waiting = slots.withLockedValue { slots -> [Waiter] in
-            guard case .building(let waiting, _) = slots[key] else { return [] }
+        let (served, again) = slots.withLockedValue { slots -> ([Waiter], Bool) in
+            guard case .building(let waiting, _) = slots[key] else { return ([], false) }
             // Only an answer worth keeping is kept: a 200 (a 404 for a run not held yet is asked again).
-            if answer.status == 200 {
-                slots[key] = .built(Built(answer: answer, stamp: stamp, at: now))
-                Self.trim(&slots, now: now)
-            } else {
+            guard answer.status == 200 else {
                 slots[key] = nil
+                return (waiting, false)
             }
-            return waiting
+            let built = Built(answer: answer, judgement: judgement, at: now)
+            let later = last || judgement == nil ? [] : waiting.filter { $0.least > judgement! }
+            slots[key] = later.isEmpty ? .built(built) : .building(later, previous: built)
+            Self.trim(&slots, now: now)
+            return (later.isEmpty ? waiting : waiting.filter { $0.least <= judgement! }, !later.isEmpty)
         }
-        for waiter in waiting { waiter.deliver(answer) }
+        for waiter in served { waiter.deliver(answer) }
+        if again { counts.withLockedValue { $0.built += 1 } }
+        return again
     }
 
     /// No answer could be built (the page's work was full): every request waiting gets `answer`, and the last answer
@@ -262,13 +264,9 @@ final class SharedAnswers: Sendable {
     }
 
     private static func stands(_ key: Key, _ built: Built, current: Stamp?, now: NIODeadline) -> Bool {
-        let fresh = now - built.at < lifetime
-        if key == .sessions { return fresh }
-        guard let stamp = built.stamp, let current, stamp.version == current.version, stamp.ticking == current.ticking
-        else { return false }
-        // Judged again since with the same grace, and the counts moved (a coordinator's grace ran out).
-        if let now = current.verdicts, let then = stamp.verdicts, now.grace == then.grace, now.counts != then.counts { return false }
-        return !current.ticking || fresh
+        guard key != .sessions else { return now - built.at < lifetime }
+        guard let judgement = built.judgement, let current else { return false }
+        return judgement >= current.least
     }
 
     /// Whether `built` may be written, stale, to a request that has waited `patience` for a newer one.

@@ -6,8 +6,13 @@ import NIOConcurrencyHelpers
 ///
 /// The rules live in `SessionTable`; this shell puts it behind a lock and judges outside it. Ingestion holds the lock
 /// only to apply a line. Snapshots copy a tree under the lock (copy-on-write, in chunks, makes that cheap) and judge it
-/// outside, so a big tree never stalls the connections. One judgement per session version and grace is kept and
-/// shared by the refresher, the feed and the page's requests: a change is judged once, not four times.
+/// outside, so a big tree never stalls the connections.
+///
+/// One judge: a run is judged when its version changed or its judgement's deadline (the earliest pending
+/// coordinator's grace running out) passed, one judgement at a time, by whichever reader asks first (the feed's round,
+/// the refresher, a page's request) while the others wait for it and share it. Everything said about a run comes from
+/// its latest judgement, and judgements are numbered in the order made, so no reader is handed one older than a
+/// judgement already handed out.
 package final class LiveSessions: Sendable {
     /// The runs held and their latest judgements.
     private struct Shown {
@@ -26,18 +31,27 @@ package final class LiveSessions: Sendable {
     /// Behind a lock of its own: a page that connects reads it without waiting for the table's, which a line that
     /// grows a huge tree holds for a while. Taken inside `table`'s when both are, never the other way round.
     private let shown = NIOLockedValueBox(Shown())
+    /// The judge: held while a judgement is made, so they are made one at a time; the last judgement's id. Taken
+    /// before `table`'s, never inside it.
+    private let judging = NIOLockedValueBox(0)
     /// Counts every judgement adds to the app's own (`--max-alive`, `--reusable`, …).
     package let aliveLimits: [AliveLimit]
+    /// The grace period runs are judged with; a view that asks another gets the same moment judged with it.
+    package let grace: Double
+    /// The inspector's clock: tests drive one of their own.
+    package let clock: @Sendable () -> Date
     /// Runs held at most; a new one evicts the disconnected run quiet the longest.
     let maxSessions: Int
 
     /// No sessions yet; a hook connection adds its session when it sends the session line.
     package init(
         maxKeptMalformed: Int = 100, maxSessions: Int = 1_000, maxHistoryEvents: Int = 1_000_000, maxCoordinators: Int = 1_000_000,
-        aliveLimits: [AliveLimit] = []
+        aliveLimits: [AliveLimit] = [], grace: Double = 2, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.aliveLimits = aliveLimits
         self.maxSessions = maxSessions
+        self.grace = grace
+        self.clock = clock
         table = NIOLockedValueBox(
             SessionTable(
                 maxKeptMalformed: maxKeptMalformed, maxSessions: maxSessions, maxHistoryEvents: maxHistoryEvents,
@@ -114,22 +128,45 @@ package final class LiveSessions: Sendable {
         }
     }
 
-    /// One run judged now (nil when it is not held): the page's view of the present.
-    package func live(run: String, grace: Double, now: Date = Date()) -> LiveSnapshot? {
-        let entry = table.withLockedValue { $0.entries[run] }
-        return entry.map { judged(run: run, $0, grace: grace, now: now) }
+    /// The latest judgement of `run` (nil when it is not held): the one kept while it stands, else a new one, made by
+    /// the judge (see the type's comment).
+    package func judgement(run: String, now: Date? = nil) -> SessionTable.Judgement? {
+        let now = now ?? clock()
+        return judging.withLockedValue { last in
+            guard let entry = table.withLockedValue({ $0.entries[run] }) else { return nil }
+            if let kept = entry.judged, kept.stands(for: entry, now: now) { return kept }
+            last += 1
+            let started = Date()
+            var live = Self.judge(entry, grace: grace, limits: aliveLimits, now: now)
+            live.judgement = last
+            let judgement = SessionTable.Judgement(
+                id: last, version: entry.version, grace: grace, at: now, live: live, cost: Date().timeIntervalSince(started),
+                deadline: SessionTable.recheckTime(of: live, grace: grace, now: now), tree: entry.tree)
+            table.withLockedValue { table in
+                table.keep(judgement, run: run)
+                shown.withLockedValue { $0.judgements[run] = judgement }
+            }
+            return judgement
+        }
     }
 
-    /// What an answer about `run` would be built from, cheaply (the page's shared answers): its version, the verdict
-    /// counts of its latest judgement of that version (nil when none was made yet), and whether its clock runs on
-    /// (connected and not ended); nil when it is not held.
-    func stamp(run: String) -> SharedAnswers.Stamp? {
-        table.withLockedValue { table in
+    /// `run` as its latest judgement says (nil when it is not held); with another grace than the judge's, the same
+    /// moment of the same tree judged with that grace, named by the same judgement.
+    package func live(run: String, grace: Double, now: Date? = nil) -> LiveSnapshot? {
+        guard let judgement = judgement(run: run, now: now) else { return nil }
+        guard grace != judgement.grace else { return judgement.live }
+        var live = judgement.live
+        live.snapshot = judgement.tree.snapshot(at: judgement.live.snapshot.evaluatedAt, grace: grace, limits: aliveLimits)
+        return live
+    }
+
+    /// What an answer about `run` would be built from, cheaply (the page's shared answers): its latest judgement's id
+    /// (nil when none was made yet) and whether a new one is due; nil when it is not held.
+    func stamp(run: String, now: Date? = nil) -> SharedAnswers.Stamp? {
+        let now = now ?? clock()
+        return table.withLockedValue { table in
             table.entries[run].map { entry in
-                let judged = entry.judged.flatMap { $0.version == entry.version ? $0 : nil }
-                return SharedAnswers.Stamp(
-                    version: entry.version, verdicts: judged.map { SharedAnswers.Verdicts(counts: $0.counts, grace: $0.grace) },
-                    ticking: !entry.frozen && !entry.tree.ended)
+                SharedAnswers.Stamp(judgement: entry.judged?.id, due: !(entry.judged?.stands(for: entry, now: now) ?? false))
             }
         }
     }
@@ -155,16 +192,21 @@ package final class LiveSessions: Sendable {
         table.withLockedValue { $0.takeChangedRuns() }
     }
 
-    /// Each session judged now: a live session's clock runs on since its last event; an ended one stops at its end.
-    package func snapshots(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
-        let copies = table.withLockedValue { table in table.order.compactMap { run in table.entries[run].map { (run, $0) } } }
-        return copies.map { judged(run: $0.0, $0.1, grace: grace, now: now) }
+    /// `run`'s judgement deadline passed: the feed's next round takes it as changed, to judge it again.
+    func markDue(run: String) {
+        table.withLockedValue { $0.markChanged(run: run) }
+    }
+
+    /// Each session as its latest judgement says (judged anew where one is due).
+    package func snapshots(grace: Double, now: Date? = nil) -> [LiveSnapshot] {
+        let now = now ?? clock()
+        return runs.compactMap { live(run: $0, grace: grace, now: now) }
     }
 
     /// Each session's latest judgement with `grace`, however many lines arrived since, and a new one only for a session
-    /// never judged with it: what a page that connects gets at once, so a session that grows by the second never
-    /// keeps it waiting for a judgement of its whole tree. The feed's next round brings each one up to date.
-    func latestSnapshots(grace: Double, now: Date = Date()) -> [LiveSnapshot] {
+    /// never judged: what a page that connects gets at once, so a session that grows by the second never keeps it
+    /// waiting for a judgement of its whole tree. The feed's next round brings each one up to date.
+    func latestSnapshots(grace: Double, now: Date? = nil) -> [LiveSnapshot] {
         let (runs, kept) = shown.withLockedValue { ($0.order, $0.judgements) }
         return runs.compactMap { run in
             if let judgement = kept[run], judgement.grace == grace { return judgement.live }
@@ -173,20 +215,19 @@ package final class LiveSessions: Sendable {
     }
 
     /// The sessions that changed since the last call, and those whose pending coordinators may have turned retained
-    /// since; every other session is left alone.
-    package func changes(grace: Double, now: Date = Date(), resting: Bool = true) -> [LiveSnapshot] {
+    /// since, with their latest judgements; every other session is left alone.
+    package func changes(now: Date? = nil, resting: Bool = true) -> [LiveSnapshot] {
+        let now = now ?? clock()
         let due = table.withLockedValue { $0.takeDue(now: now, resting: resting) }
-        let judged = due.map { self.judged(run: $0.run, $0.entry, grace: grace, now: now) }
+        let judged = due.compactMap { judgement(run: $0.run, now: now) }
         // Worked out outside the lock; only the results are stored under it.
-        let rechecks = zip(judged, due).compactMap { live, due in
-            SessionTable.recheckTime(of: live, grace: grace, now: now).map { (due.run, $0) }
-        }
+        let rechecks = judged.compactMap { judgement in judgement.deadline.map { (judgement.live.snapshot.run, $0) } }
         if !rechecks.isEmpty {
             table.withLockedValue { table in
                 for (run, at) in rechecks { table.recheck(run: run, at: at) }
             }
         }
-        return judged
+        return judged.map(\.live)
     }
 
     /// Encodes the lines of the sessions that finished since the last call (ended with no connection left, or loaded
@@ -266,29 +307,13 @@ package final class LiveSessions: Sendable {
         }
     }
 
-    /// The entry's judgement: the kept one when it still stands, else a new one, kept for the next reader.
-    private func judged(run: String, _ entry: SessionTable.Entry, grace: Double, now: Date) -> LiveSnapshot {
-        if let standing = SessionTable.standing(entry, grace: grace, now: now) { return standing }
-        let started = Date()
-        let live = Self.judge(entry, grace: grace, limits: aliveLimits, now: now)
-        let judgement = SessionTable.Judgement(
-            version: entry.version, grace: grace, at: now, live: live, cost: Date().timeIntervalSince(started))
-        table.withLockedValue { table in
-            guard table.keep(judgement, run: run) else { return }
-            shown.withLockedValue { $0.judgements[run] = judgement }
-        }
-        return live
-    }
-
     private static func judge(_ entry: SessionTable.Entry, grace: Double, limits: [AliveLimit], now: Date) -> LiveSnapshot {
         let quiet = entry.tree.ended || entry.frozen ? 0 : max(0, now.timeIntervalSince(entry.lastArrival))
         let snapshot = entry.tree.snapshot(at: entry.tree.lastTime + quiet, grace: grace, limits: limits)
-        var live = LiveSnapshot(
+        return LiveSnapshot(
             snapshot: snapshot, version: entry.version, connected: entry.connections > 0, events: entry.tree.eventCount,
             unreadableLines: entry.unreadable, recorded: entry.frozen
         )
-        live.judgedAt = now
-        return live
     }
 }
 
@@ -306,8 +331,8 @@ package struct LiveSnapshot: Sendable {
     package var unreadableLines: Int
     /// Read from a recording (`coordlens view`) rather than fed by a hook connection.
     package var recorded = false
-    /// When it was judged, on the inspector's clock: of two judgements of a run handed over in either order, the later.
-    package var judgedAt = Date.distantPast
+    /// The judgement it comes from (`SessionTable.Judgement.id`): of two, the higher shows the later state.
+    package var judgement = 0
 
     /// A judged session and what its stream said besides the tree.
     package init(snapshot: Snapshot, version: Int, connected: Bool, events: Int, unreadableLines: Int, recorded: Bool = false) {

@@ -7,6 +7,7 @@ extension SessionSummary {
         let snapshot = live.snapshot
         let state = live.recorded ? "recorded" : snapshot.ended ? "ended" : live.connected ? "live" : "disconnected"
         self.init(snapshot, state: state, version: live.version, events: live.events)
+        judgement = live.judgement
         if let context {
             unknownLeaks = snapshot.leakGroups.reduce(0) { sum, group in
                 context.standing(of: group.fingerprint.description, count: group.ids.count).standing == "known" ? sum : sum + group.ids.count

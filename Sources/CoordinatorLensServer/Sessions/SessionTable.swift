@@ -31,8 +31,8 @@ package struct SessionTable: Sendable {
         package var historyFull = false
         /// New coordinators past `maxCoordinators` that were counted, not added.
         package var refusedCoordinators = 0
-        /// The latest judgement kept for this version.
-        var judged: Judgement?
+        /// The latest judgement, of this version or an earlier one.
+        package internal(set) var judged: Judgement?
         /// When the latest judgement was made and what it took, whether or not the tree changed meanwhile.
         var lastJudgement: (at: Date, cost: Double)?
         /// Loaded from a recording rather than fed by a connection: judged at its last event, as `check` judges it.
@@ -52,26 +52,41 @@ package struct SessionTable: Sendable {
         }
     }
 
-    /// A judgement of one version of a run, with the grace it was made under.
+    /// A judgement of one version of a run at one moment, with the grace it was made under: everything the inspector
+    /// says about the run (status line, feed, picture, model) comes from one, named by its `id`.
     package struct Judgement: Sendable {
+        /// Grows with every judgement of any run: of two, the higher is the later, and shows a later state.
+        package var id: Int
         package var version: Int
         package var grace: Double
         package var at: Date
         package var live: LiveSnapshot
         /// Seconds the judgement took.
         package var cost: Double
-        /// Coordinators per verdict, tallied once here, outside the table's lock (a tally reads every node): what the
-        /// page's answers built from an earlier judgement of the same version are checked against.
+        /// When a pending coordinator turns retained with no new event: the judgement stands until then (or a change).
+        package var deadline: Date?
+        /// The tree it was made from, for a view that asks another grace of the same moment.
+        package var tree: SessionTree
+        /// Coordinators per verdict, tallied once here, outside the table's lock (a tally reads every node).
         package var counts: [Verdict: Int]
 
-        /// `live`, judged from `version` with `grace` at `at`, in `cost` seconds.
-        package init(version: Int, grace: Double, at: Date, live: LiveSnapshot, cost: Double) {
+        /// `live`, judged from `tree` at `version` with `grace` at `at`, in `cost` seconds; it stands until `deadline`.
+        package init(id: Int, version: Int, grace: Double, at: Date, live: LiveSnapshot, cost: Double, deadline: Date?, tree: SessionTree) {
+            self.id = id
             self.version = version
             self.grace = grace
             self.at = at
             self.live = live
             self.cost = cost
+            self.deadline = deadline
+            self.tree = tree
             counts = live.snapshot.counts
+        }
+
+        /// Whether it still says what a judgement of `entry` would say at `now`: nothing changed and no pending
+        /// coordinator's grace ran out since.
+        package func stands(for entry: Entry, now: Date) -> Bool {
+            version == entry.version && deadline.map { now < $0 } ?? true
         }
     }
 
@@ -89,10 +104,6 @@ package struct SessionTable: Sendable {
     /// million-coordinator tree would keep a core busy and slow the very lines that grow it.
     package static let restingJudgement = 0.02
     package static let restFactor = 4.0
-
-    /// How long a judgement of a live, quiet session stands: its clock runs on, so verdicts may turn, but not faster
-    /// than a person or the status line can tell.
-    package static let judgementLifetime = 0.25
 
     package let maxKeptMalformed: Int
     package let maxSessions: Int
@@ -270,6 +281,11 @@ package struct SessionTable: Sendable {
         return true
     }
 
+    /// `run` is to be taken by the next `takeChangedRuns` without a change of its own (its judgement's deadline passed).
+    package mutating func markChanged(run: String) {
+        if entries[run] != nil { changedRuns.insert(run) }
+    }
+
     /// The runs changed since the last call (opened, fed, closed, warned) and the runs no longer held.
     package mutating func takeChangedRuns() -> (changed: Set<String>, gone: Set<String>) {
         let taken = changedRuns
@@ -305,9 +321,9 @@ package struct SessionTable: Sendable {
     }
 
     /// When a judgement of a live run must be made again for its pending coordinators to turn retained on time; nil
-    /// when nothing is pending or the session ended.
+    /// when nothing is pending, the session ended or it was read from a recording (judged at its last event).
     package static func recheckTime(of live: LiveSnapshot, grace: Double, now: Date) -> Date? {
-        guard !live.snapshot.ended else { return nil }
+        guard !live.snapshot.ended, !live.recorded else { return nil }
         let pendingSince = live.snapshot.nodes.lazy.filter { $0.verdict == .pending }.compactMap(\.doneAt).min()
         guard let pendingSince else { return nil }
         // Session time runs on with the wall clock while the session is quiet, so this maps one to the other.
@@ -315,21 +331,11 @@ package struct SessionTable: Sendable {
         return now.addingTimeInterval(max(0, turnsIn) + 0.01)
     }
 
-    /// The kept judgement of `entry` when it is of the same version and grace and still stands at `now`.
-    package static func standing(_ entry: Entry, grace: Double, now: Date) -> LiveSnapshot? {
-        guard let kept = entry.judged, kept.version == entry.version, kept.grace == grace,
-            entry.frozen || entry.tree.ended || abs(now.timeIntervalSince(kept.at)) < judgementLifetime
-        else { return nil }
-        return kept.live
-    }
-
-    /// Keeps `judgement` of `run`; true when it is of the run's current version and so stands for it.
-    package mutating func keep(_ judgement: Judgement, run: String) -> Bool {
-        guard entries[run] != nil else { return false }
+    /// Keeps `judgement` as `run`'s latest (the judge makes one at a time, so the latest is the newest).
+    package mutating func keep(_ judgement: Judgement, run: String) {
+        guard entries[run] != nil else { return }
         entries[run]!.lastJudgement = (judgement.at, judgement.cost)
-        guard entries[run]!.version == judgement.version else { return false }
         entries[run]!.judged = judgement
-        return true
     }
 
     /// Sessions dropped since the last call to make room for a new run under `maxSessions`.
