@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: hooks install network-tools deps build docs test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump api-apple api-apple-check test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
+.PHONY: hooks install network-tools deps build build-tests docs test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump api-apple api-apple-check test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev, SQLite through libsqlite3-dev and zlib through zlib1g-dev (Homebrew: brew
 ## install graphviz sqlite pkg-config), when pkg-config cannot find them.
@@ -103,6 +103,11 @@ WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 build: deps
 	$(SWIFT) build $(WARNINGS_AS_ERRORS)
 
+## build-tests: the debug build of everything with the tests, once: `make test` starts with it (the API check reads its
+## modules) and every later step that needs it finds it done.
+build-tests: deps
+	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
+
 ## install: coordlens alone, built for release, into $(PREFIX)/bin. TRAITS=Postgres adds the PostgreSQL leak history.
 TRAITS ?=
 TRAIT_FLAGS := $(if $(TRAITS),--traits $(TRAITS))
@@ -118,16 +123,23 @@ install: deps
 ## additions and the breaks apart: a break fails until PackageVersion.current is the next major (0.x: minor) version.
 ## scripts/api-check-selftest.sh shows it catching a changed signature and a new enum case.
 API_MODULES := CoordinatorTrace CoordinatorTraceTesting CoordinatorWire CoordinatorLens CoordinatorLensRendering
-api-dump: deps
+## On Linux the graphs come from the debug build's modules (scripts/symbol-graphs.sh), so the API check costs no build
+## of its own; macOS (api-apple-check) asks SwiftPM, which knows the SDK.
+api-dump: build-tests
+ifeq ($(shell uname),Darwin)
 	@graphs="$$($(SWIFT) package dump-symbol-graph --minimum-access-level public 2>&1 | sed -n 's/^Files written to //p')"; \
 	if [ -z "$$graphs" ]; then echo "api: swift package dump-symbol-graph wrote no symbol graphs" >&2; exit 1; fi; \
 	python3 scripts/api_dump.py "$$graphs" .build/api $(API_MODULES)
+else
+	@SWIFT=$(SWIFT) scripts/symbol-graphs.sh .build/symbol-graphs $(API_MODULES)
+	@python3 scripts/api_dump.py .build/symbol-graphs .build/api $(API_MODULES)
+endif
 
 api: api-dump
 	cp .build/api/*.txt api/
 
 api-check: api-dump
-	@if diff -u --exclude=releases api .build/api; then echo "api-check: the public API matches api/"; \
+	@if diff -u --exclude=releases --exclude=apple api .build/api; then echo "api-check: the public API matches api/"; \
 	else echo "api-check: the public API changed (above: - committed, + now); if meant, run make api and commit api/" >&2; exit 1; fi
 	@python3 scripts/api_release_check.py api/releases .build/api Sources/CoordinatorWire/PackageVersion.swift
 
@@ -187,8 +199,7 @@ LOAD_SUITES := $(subst $(eval) ,|,$(LOAD_SUITE_NAMES))
 ## after), actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
 ## own build folder), the hot paths' instruction counts against their baselines (bench-check, a release build in .build-bench),
 ## every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
-test: deps lint api-check docs python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
-	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
+test: deps lint build-tests api-check docs python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
 	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(LOAD_SUITES)'
 	for suite in $(LOAD_SUITE_NAMES); do scripts/suite-times.sh "load-$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
 	@$(MAKE) --no-print-directory test-browser
@@ -202,8 +213,7 @@ postgres-build: deps
 
 ## check: the inner loop: the lint and every Swift test that needs no browser, no PostgreSQL server, no root and no
 ## Thread Sanitizer (the PostgreSQL cases skip, saying why). `make test` is the whole suite, what CI runs.
-check: deps lint
-	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
+check: deps lint build-tests
 	$(SWIFT) test --skip-build --skip 'NetworkAccessTests'
 
 
@@ -225,19 +235,23 @@ test-browser: browser-tools
 ## This build is also the hook without its RetainerSearch trait (TSAN_TRAITS): it compiles, every test that needs no
 ## search runs in it, and a leak says the build left the search out. The search reads the app's memory through copies
 ## the sanitizer does not see, so its suites run under AddressSanitizer and in the ordinary build instead.
+## Both sanitized builds hold only the test targets they run and what those need (COORDLENS_TEST_TARGETS, read by
+## Package.swift): no tool, sample or other suite is compiled for them.
 TSAN_TRAITS := Tools
+TSAN_TARGETS := COORDLENS_TEST_TARGETS=CoordinatorTraceTests,CoordinatorTraceTestingTests,CoordinatorLensTests,EndToEndTests
 test-thread-sanitizer: deps
-	$(SWIFT) build --build-tests --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan $(WARNINGS_AS_ERRORS)
-	COORDLENS_SANITIZED=thread $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
-	$(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter EndToEndTests
+	$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan $(WARNINGS_AS_ERRORS)
+	$(TSAN_TARGETS) COORDLENS_SANITIZED=thread $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
+	$(TSAN_TARGETS) $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter EndToEndTests
 
 ## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their
 ## allocations): its tests, the zoo of holders, the races with threads that change what it reads and the fuzzed object
 ## graphs, under AddressSanitizer in a build folder of its own. LeakSanitizer is off: those tests leak coordinators on
 ## purpose. Warnings are errors here too, as in every debug build (WARNINGS_AS_ERRORS).
+ASAN_TARGETS := COORDLENS_TEST_TARGETS=CoordinatorTraceTests,CoordinatorTraceTestingTests
 test-address-sanitizer: deps
-	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(WARNINGS_AS_ERRORS)
-	ASAN_OPTIONS=detect_leaks=0 COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests'
+	$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(WARNINGS_AS_ERRORS)
+	$(ASAN_TARGETS) ASAN_OPTIONS=detect_leaks=0 COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps

@@ -210,6 +210,30 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// `make test-thread-sanitizer` and `make test-address-sanitizer` name the test targets they run in
+// COORDLENS_TEST_TARGETS (comma-separated): the package is then those and what they depend on. Their sanitized builds
+// compiled every test target, sample and tool, most of their time, for suites they never ran.
+if let only = Context.environment["COORDLENS_TEST_TARGETS"] {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed = Set(only.split(separator: ",").map(String.init))
+    var unvisited = Array(needed)
+    while let name = unvisited.popLast() {
+        for dependency in byName[name]?.dependencies ?? [] {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _):
+                if byName[name] != nil, needed.insert(name).inserted { unvisited.append(name) }
+            default:
+                break
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return !targets.allSatisfy(needed.contains)
+    }
+}
+
 /// A sample app: an executable over the UIKit stand-in that records itself through the hook; `make samples` writes its
 /// stream, pictures and report beside its sources.
 func sample(_ name: String, in folder: String, alsoExcluding extra: [String] = []) -> Target {

@@ -9,7 +9,6 @@ import unittest
 
 from inspector_support import Browser, listen
 from test_outline import send_lines
-from wait_until import wait_until
 
 GRACE = 1.0
 
@@ -88,10 +87,11 @@ class LiveJudgementTests(unittest.TestCase):
             page.wait_for_function("() => state.model.nodes.find((n) => n.id === 2).verdict === 'retained'", timeout=10_000)
             page.wait_for_function("() => state.shown.judgement === state.sessions.get('older-1').judgement", timeout=10_000)
             mode["replay"] = True
-            connection.sendall((json.dumps({"seq": 4, "t": 0.3, "event": "mark", "label": "later"}) + "\n").encode())
-            page.wait_for_function("() => state.sessions.get('older-1').lastSeq === 4", timeout=10_000)
-            self.assertTrue(wait_until(lambda: len(replayed) >= 2, timeout=10), "the older answers were not asked for")
-            page.wait_for_function("() => !state.inflight")
+            # Waited for through Playwright, which runs the route handlers only while the test is inside one of its calls.
+            with page.expect_response(lambda r: "/api/tree?" in r.url), page.expect_response(lambda r: "/api/model?" in r.url):
+                connection.sendall((json.dumps({"seq": 4, "t": 0.3, "event": "mark", "label": "later"}) + "\n").encode())
+            page.wait_for_function("() => state.sessions.get('older-1').lastSeq === 4 && !state.inflight", timeout=10_000)
+            self.assertEqual(sorted(replayed), ["model", "tree"], "the older answers were not handed over")
             self.assertIn("verdict-retained", page.locator("#tree g.node#c2").get_attribute("class"),
                           "an older judgement's picture was drawn over the newer one")
             self.assertEqual(page.evaluate("state.model.nodes.find((n) => n.id === 2).verdict"), "retained")
