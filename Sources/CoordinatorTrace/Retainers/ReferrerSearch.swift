@@ -229,17 +229,29 @@ struct ReferrerSearch {
                 return (step(Self.boxName), .named)
             case .errorBox:
                 return (step("an error"), .named)
+            case .ends(let why) where why == "a task":
+                // A task holds what its closure captured through the closure's context, which it keeps right after
+                // the closure's entry point (a code address of an image). Any other word of it that matches is left
+                // over in its private fields from a frame that returned, and a finished task's slot may name memory
+                // freed and reused since: such words read as a task holding another test's leak. So only a slot after
+                // an entry point that points at a closure context counts.
+                guard offset >= 24, let entry = decoder.reader.word(block.start + UInt(offset - 8)), SymbolNames.imageName(of: entry) != nil,
+                    let pointee = decoder.reader.word(block.start + UInt(offset)), isClosureContext(at: pointee)
+                else { return (step(Self.taskName), .ignored) }
+                return (step(Self.taskName, "", .capture), .root)
             case .ends(let why):
-                return why == "a task" ? (step(Self.taskName, "", .capture), .root) : (step(why), .named)
+                return (step(why), .named)
             }
         }
         // A slab of a task's allocator (its async frames) starts with the concurrency runtime's slab metadata, then the
-        // next slab, the capacity and the bytes in use: a word past those is left over from frames that returned.
+        // next slab, the capacity and the bytes in use: a word past those is left over from frames that returned. A
+        // word within them may be too (a slot of a frame pushed since and not yet written), and nothing here tells a
+        // live local from such a word: a frame is memory the search cannot name, never a holder it reports.
         if block.size >= 32, SymbolNames.imageName(of: header)?.hasPrefix("libswift_Concurrency") == true,
             let used = decoder.reader.uint32(block.start + 20)
         {
             guard offset == 8 || (offset >= 32 && offset < 32 + Int(used)) else { return (step(Self.taskFrameName), .ignored) }
-            return (step(Self.taskFrameName), .named)
+            return (step(Self.taskFrameName), .unnamed)
         }
         if let symbol = SymbolNames.name(of: header) {
             // A block literal copied to the heap (what Dispatch and C APIs keep a Swift closure as) starts with this isa.
@@ -247,6 +259,17 @@ struct ReferrerSearch {
             return (step("\(symbol) (a block of \(block.size) bytes)", "+\(offset)"), .named)
         }
         return unnamed
+    }
+
+    /// Whether the heap object at `address` is a closure's context (or a captured var's box).
+    private func isClosureContext(at address: UInt) -> Bool {
+        guard LayoutDecoder.isPlausible(address), let header = decoder.reader.word(address) else { return false }
+        let metadata = RetainerSearch.isaMask & header
+        guard LayoutDecoder.isPlausible(metadata), let layout = decoder.layout(ofHeapObjectWith: metadata) else { return false }
+        switch layout {
+        case .context, .box: return true
+        default: return false
+        }
     }
 
     /// Foundation's classes whose instances the system keeps while they are in use, whatever the app holds: where a
