@@ -91,6 +91,8 @@ package struct TreeModel: Encodable, Sendable {
     package var heldBy: [Held]
     /// How the leak rows open a call site (`--editor-url`): a URL template or a command to copy.
     package var editorURL: String?
+    /// The checkout's absolute path (`--source-root`), which Open puts before a path the rows show relative to it.
+    package var sourceRoot: String?
     /// The event the view stops after, in words (`ProductCoordinator#6 dismissed`), for the time slider.
     package var event: String?
 

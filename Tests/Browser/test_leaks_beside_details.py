@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from inspector_support import Browser, view
 
 SAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "deliveroo-traditional", "stream.ndjson")
+REPOSITORY = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WIDTHS = ({"width": 1440, "height": 900}, {"width": 800, "height": 700})
 SCHEMES = ("light", "dark")
 
@@ -17,7 +18,8 @@ SCHEMES = ("light", "dark")
 class LeaksBesideDetailsTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.viewer, cls.url = view(SAMPLE, "--editor-url", "vscode://file/{path}:{line}")
+        # The sample's hook sends paths relative to the checkout (TraceOptions.sourceRoot): Open needs the checkout.
+        cls.viewer, cls.url = view(SAMPLE, "--source-root", REPOSITORY, "--editor-url", "vscode://file/{path}:{line}")
         cls.browser = Browser().__enter__()
 
     @classmethod
@@ -85,6 +87,7 @@ class LeaksBesideDetailsTests(unittest.TestCase):
             expect(row.locator("button.copy")).to_have_count(1)
             href = row.locator("a.open-editor").get_attribute("href")
             self.assertRegex(href, r"^vscode://file/.+\.swift:\d+$")
+            self.assertTrue(href.startswith("vscode://file" + REPOSITORY + "/samples/"), href)
         trace = page.locator("#copy-leak-trace")
         expect(trace).to_have_text("Copy leak trace")
         trace.click()

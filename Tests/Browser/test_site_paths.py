@@ -1,7 +1,8 @@
-"""A leak row's Copy and Open, and a call site's title, name the file the row shows. A base class that forwards its
-caller's `file` and `line` but not `filePath` sends its own path beside the caller's file (older hooks wrote it; other
-producers may): the page takes `path` only when its file name is the row's file, so the user lands on the line the
-row names, not in the wrapper. Real `coordlens view` processes, the system Chromium."""
+"""A leak row's Copy copies what the row shows; Open opens the file's absolute path, and a call site's title names
+it. A base class that forwards its caller's `file` and `line` but not `filePath` sends its own path beside the
+caller's file (older hooks wrote it; other producers may): the page takes `path` only when its file name is the row's
+file, so the user lands on the line the row names, not in the wrapper, and where no path of that file is known Open
+says why it cannot open it. Real `coordlens view` processes, the system Chromium."""
 import unittest
 
 from playwright.sync_api import expect
@@ -53,7 +54,10 @@ class SitePathTests(ViewedRecording):
         page = self.browser.page(self.url)
         row = self.row(page, "SettingsCoordinator")
         expect(row.locator("code.site")).to_have_text("Shop/HomeCoordinator.swift:15")
-        self.assertEqual(row.locator("a.open-editor").get_attribute("href"), "vscode://file/Shop/HomeCoordinator.swift:15")
+        # No path of Home's file is known (only the wrapper's): Open cannot go anywhere, and says why.
+        self.assertEqual(row.locator("a.open-editor").count(), 0)
+        expect(row.locator("button.open-editor")).to_be_disabled()
+        self.assertIn("does not carry", row.locator("button.open-editor").get_attribute("title"))
         self.assertEqual(self.copied(page, row.locator("button.copy")), ("Shop/HomeCoordinator.swift:15",) * 2)
         self.assertNotIn(WRAPPER, page.locator("#leaks").inner_html())
         # The details' call site names the same file, and has the same Copy and Open.
@@ -61,7 +65,7 @@ class SitePathTests(ViewedRecording):
         expect(page.locator("#details dd[data-field=type]")).to_have_text("SettingsCoordinator")
         added = page.locator("#details dd[data-field=added] .site-row")
         self.assertEqual(added.locator("code.site").get_attribute("title"), "added at Shop/HomeCoordinator.swift:15")
-        self.assertEqual(added.locator("a.open-editor").get_attribute("href"), "vscode://file/Shop/HomeCoordinator.swift:15")
+        expect(added.locator("button.open-editor")).to_be_disabled()
         self.assertEqual(self.copied(page, added.locator("button.copy")), ("Shop/HomeCoordinator.swift:15",) * 2)
         expect(added.locator(".function")).to_have_text("showSettings()")
         self.assertEqual(page.errors, [])
@@ -70,13 +74,14 @@ class SitePathTests(ViewedRecording):
         page = self.browser.page(self.url)
         row = self.row(page, "ProfileCoordinator")
         expect(row.locator("code.site")).to_have_text("Shop/ProfileFlow.swift:8")
-        self.assertEqual(row.locator("a.open-editor").get_attribute("href"), "vscode://file//src/Sources/Shop/ProfileFlow.swift:8")
-        self.assertEqual(self.copied(page, row.locator("button.copy")), ("/src/Sources/Shop/ProfileFlow.swift:8",) * 2)
+        # One slash after file: the template's own, the absolute path's first taken for it.
+        self.assertEqual(row.locator("a.open-editor").get_attribute("href"), "vscode://file/src/Sources/Shop/ProfileFlow.swift:8")
+        self.assertEqual(self.copied(page, row.locator("button.copy")), ("Shop/ProfileFlow.swift:8",) * 2, "Copy copies what the row shows")
         row.locator(".leak-head").click()
         expect(page.locator("#details dd[data-field=type]")).to_have_text("ProfileCoordinator")
         added = page.locator("#details dd[data-field=added] .site-row")
         self.assertEqual(added.locator("code.site").get_attribute("title"), "added at /src/Sources/Shop/ProfileFlow.swift:8")
-        self.assertEqual(added.locator("a.open-editor").get_attribute("href"), "vscode://file//src/Sources/Shop/ProfileFlow.swift:8")
+        self.assertEqual(added.locator("a.open-editor").get_attribute("href"), "vscode://file/src/Sources/Shop/ProfileFlow.swift:8")
         self.assertEqual(page.errors, [])
 
 
@@ -91,8 +96,8 @@ class SourceRootSitePathTests(SitePathTests):
         row = self.row(page, "SettingsCoordinator")
         expect(row.locator("code.site")).to_have_text("Shop/HomeCoordinator.swift:15")
         self.assertEqual(self.copied(page, row.locator("button.copy:not(.command)")), ("Shop/HomeCoordinator.swift:15",) * 2)
-        command = row.locator("button.copy.command")
-        self.assertEqual(self.copied(page, command), ("code --goto Shop/HomeCoordinator.swift:15",) * 2)
+        self.assertEqual(row.locator("button.copy.command").count(), 0, "no command for a file whose path is unknown")
+        expect(row.locator("button.open-editor")).to_be_disabled()
         self.assertNotIn("BaseCoordinator", page.locator("#leaks").inner_html())
         self.assertEqual(page.errors, [])
 
@@ -101,7 +106,38 @@ class SourceRootSitePathTests(SitePathTests):
         row = self.row(page, "ProfileCoordinator")
         # --source-root prints the path relative to /src, and the row shows it so.
         expect(row.locator("code.site")).to_have_text("Sources/Shop/ProfileFlow.swift:8")
-        self.assertEqual(self.copied(page, row.locator("button.copy.command")), ("code --goto Sources/Shop/ProfileFlow.swift:8",) * 2)
+        self.assertEqual(self.copied(page, row.locator("button.copy:not(.command)")), ("Sources/Shop/ProfileFlow.swift:8",) * 2)
+        # The command opens the file wherever it runs: its absolute path.
+        self.assertEqual(self.copied(page, row.locator("button.copy.command")), ("code --goto /src/Sources/Shop/ProfileFlow.swift:8",) * 2)
+        self.assertEqual(page.errors, [])
+
+
+class RelativePathSitePathTests(ViewedRecording):
+    """A hook with `TraceOptions.sourceRoot` sends paths relative to the checkout: Open puts `--source-root` before
+    them, and without it says it needs it."""
+
+    view_arguments = ("--source-root", "/work/shop", "--editor-url", "vscode://file/{path}:{line}")
+
+    @classmethod
+    def make_recording(cls):
+        lines = [{"event": "session", "v": 1, "app": "Shop", "run": "relative-1"},
+                 {"seq": 1, "t": 0, "event": "add", "id": 1, "type": "AppCoordinator", "file": "Shop/AppCoordinator.swift",
+                  "line": 3, "path": "Sources/Shop/AppCoordinator.swift"},
+                 {"seq": 2, "t": 0.1, "event": "add", "id": 2, "type": "ProfileCoordinator", "parent": 1,
+                  "file": "Shop/ProfileFlow.swift", "line": 8, "path": "Sources/Shop/ProfileFlow.swift"},
+                 {"seq": 3, "t": 0.2, "event": "dismiss", "id": 2},
+                 {"seq": 4, "t": 10, "event": "end"}]
+        return write_recording(lines)
+
+    row = SitePathTests.row
+    copied = SitePathTests.copied
+
+    def test_open_puts_the_source_root_before_a_path_relative_to_the_checkout(self):
+        page = self.browser.page(self.url)
+        row = self.row(page, "ProfileCoordinator")
+        expect(row.locator("code.site")).to_have_text("Sources/Shop/ProfileFlow.swift:8")
+        self.assertEqual(row.locator("a.open-editor").get_attribute("href"), "vscode://file/work/shop/Sources/Shop/ProfileFlow.swift:8")
+        self.assertEqual(self.copied(page, row.locator("button.copy")), ("Sources/Shop/ProfileFlow.swift:8",) * 2)
         self.assertEqual(page.errors, [])
 
 

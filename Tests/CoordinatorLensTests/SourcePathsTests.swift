@@ -21,4 +21,16 @@ import Testing
         #expect(root.file(for: CallSite(file: "Shop/Home.swift", line: 9, path: "relative/Home.swift")) == "relative/Home.swift")
         #expect(root.file(for: CallSite(file: "Shop/Home.swift", line: 9, path: "../outside/Home.swift")) == "Shop/Home.swift")
     }
+
+    @Test func thePagesSitesKeepThePathOfTheirFileForOpenAndOnlyThat() {
+        let root = SourcePaths(root: "/src")
+        let own = CallSite(file: "Shop/Home.swift", line: 9, path: "/src/Sources/Shop/Home.swift")
+        #expect(root.local(own).file == "Sources/Shop/Home.swift" && root.local(own).path == "/src/Sources/Shop/Home.swift")
+        #expect(root.shared(own).path == nil, "shareable outputs still leave the full path out")
+        let wrapper = CallSite(file: "Shop/Home.swift", line: 9, path: "/src/Sources/Shop/Base.swift")
+        #expect(root.local(wrapper).file == "Shop/Home.swift" && root.local(wrapper).path == nil, "another file's path goes")
+        let relative = CallSite(file: "Shop/Home.swift", line: 9, path: "Sources/Shop/Home.swift")
+        #expect(root.local(relative).path == "Sources/Shop/Home.swift", "relative to the checkout: the page puts the root before it")
+        #expect(SourcePaths().local(wrapper) == wrapper, "without a root the page gets the site as sent")
+    }
 }

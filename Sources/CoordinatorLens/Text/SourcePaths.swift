@@ -49,11 +49,31 @@ public struct SourcePaths: Hashable, Sendable {
         return rewritten
     }
 
+    /// `site` as the live page's model carries it: `file` as reports print it, and the path kept when it names the
+    /// same file, for Open (an editor needs the whole path; the page is the developer's own, no shareable output).
+    package func local(_ site: CallSite) -> CallSite {
+        guard root != nil else { return site }
+        var local = site
+        local.file = file(for: site)
+        local.path = Self.usablePath(of: site)
+        return local
+    }
+
     /// The snapshot with every call site shared (`shared(_:)`) and every reason as `reason(for:)` words it, for
     /// pictures, the page and `report.html`.
     public func applied(to snapshot: Snapshot) -> Snapshot {
+        applied(to: snapshot, sites: shared)
+    }
+
+    /// The snapshot as `applied(to:)` makes it, with each site's path kept where it names the site's file (`local`):
+    /// the live page's model, whose Open needs it.
+    package func appliedKeepingPaths(to snapshot: Snapshot) -> Snapshot {
+        applied(to: snapshot, sites: local)
+    }
+
+    private func applied(to snapshot: Snapshot, sites: (CallSite) -> CallSite) -> Snapshot {
         guard root != nil || dropsFullPaths else { return snapshot }
-        let nodes = snapshot.nodes.map { node in node.withSites(shared, reason: reason(for: node)) }
+        let nodes = snapshot.nodes.map { node in node.withSites(sites, reason: reason(for: node)) }
         var applied = Snapshot(
             app: snapshot.app, run: snapshot.run, pid: snapshot.pid, evaluatedAt: snapshot.evaluatedAt, grace: snapshot.grace,
             lastSeq: snapshot.lastSeq, ended: snapshot.ended, roots: snapshot.roots, nodes: nodes, marks: snapshot.marks,

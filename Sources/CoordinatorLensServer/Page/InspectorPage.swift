@@ -82,7 +82,7 @@ final class InspectorPage: Sendable {
         case .model(let view):
             guard let (live, snapshot) = judged(view) else { return unknownRun(view.run) }
             do {
-                let model = try model(of: paths.applied(to: snapshot), live: live, view: view).json()
+                let model = try model(of: paths.appliedKeepingPaths(to: snapshot), live: live, view: view).json()
                 return saying(live, Response(status: 200, contentType: "application/json", body: model, seq: snapshot.lastSeq))
             } catch {
                 return .text(500, "could not encode the answer: \(error)")
@@ -146,6 +146,7 @@ final class InspectorPage: Sendable {
             historyComplete: history?.complete ?? true, atEnd: view.seq == nil && (snapshot.ended || live.recorded), context: context
         )
         model.editorURL = editorURL
+        model.sourceRoot = paths.root
         if let chunks = history?.chunks, let seq = snapshot.lastSeq, let record = chunks.record(seq: seq) {
             model.event = EventDescription.text(of: record, in: snapshot)
         }
