@@ -108,6 +108,22 @@ class CompareTests(ComparedRuns):
         self.assertEqual(page.locator("#compare-b").input_value(), "deliveroo-fixed")
         self.assertEqual(page.errors, [])
 
+    def test_escape_goes_back_to_the_tree_and_tab_stays_out_of_the_hidden_tree(self):
+        page = self.opened()
+        # Open, Tab never lands behind the pane (the stage's toolbar and tree); the sessions and panels beside it stay.
+        page.locator("#compare-a").focus()
+        behind = "(() => { const a = document.activeElement, stage = document.querySelector('.stage');"\
+            " return stage.contains(a) && !document.getElementById('compare').contains(a); })()"
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            self.assertFalse(page.evaluate(behind), "Tab went behind the comparison: " + page.evaluate("document.activeElement.outerHTML.slice(0, 120)"))
+        page.keyboard.press("Escape")
+        expect(page.locator("#compare")).to_be_hidden()
+        self.assertEqual(page.evaluate("document.activeElement.id"), "show-compare", "focus goes back to the Compare button")
+        self.assertNotIn("#compare", page.evaluate("location.hash"))
+        self.assertFalse(page.evaluate("document.getElementById('viewport').inert"), "the tree takes focus again")
+        self.assertEqual(page.errors, [])
+
     def test_the_other_way_round_shows_them_as_new(self):
         page = self.opened()
         page.locator("#compare-a").select_option("deliveroo-fixed")

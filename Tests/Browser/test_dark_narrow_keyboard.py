@@ -107,6 +107,31 @@ class DarkNarrowKeyboardTests(unittest.TestCase):
         expect(page.locator("#leaks .leak-head").first).to_be_focused()
         self.assertNotIn("#", page.url.split("?")[0], "no fragment: the address holds the view")
 
+    def test_the_keyboard_zooms_and_pans_the_picture(self):
+        page = self.open()
+        page.locator("#viewport").focus()
+        before = page.evaluate("({ ...state.view })")
+        page.keyboard.press("+")
+        zoomed = page.evaluate("({ ...state.view })")
+        self.assertAlmostEqual(zoomed["k"], before["k"] * 1.25, places=6)
+        page.keyboard.press("-")
+        unzoomed = page.evaluate("({ ...state.view })")
+        self.assertAlmostEqual(unzoomed["k"], before["k"], places=6, msg="- undoes +")
+        seq = page.evaluate("state.seq")
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowUp")
+        moved = page.evaluate("({ ...state.view })")
+        self.assertAlmostEqual(moved["x"], unzoomed["x"] + 60, places=6)
+        self.assertAlmostEqual(moved["y"], unzoomed["y"] + 60, places=6)
+        self.assertEqual(page.evaluate("state.seq"), seq, "the arrows pan the picture; the time slider stays")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowDown")
+        back = page.evaluate("({ ...state.view })")
+        self.assertAlmostEqual(back["x"], moved["x"] - 60, places=6)
+        self.assertAlmostEqual(back["y"], moved["y"] - 60, places=6)
+        self.assertTrue(page.evaluate("state.moved"), "a picture moved by hand is not refitted")
+        self.assertEqual(page.errors, [])
+
     def test_small_texts_read_right(self):
         page = self.open()
         placeholder = page.evaluate("""() => { const field = document.getElementById('search');

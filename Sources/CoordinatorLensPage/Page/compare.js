@@ -177,15 +177,27 @@ function build() {
   // A group, so its name is allowed (axe: aria-prohibited-attr on a plain div with a label).
   const picture = node("div", { id: "compare-picture", role: "group", tabindex: "0", "aria-label": "The runs compared; drag or arrow keys to pan, wheel or + and - to zoom" }, canvas);
   pane.append(head, node("div", { class: "compare-body" }, lists, picture));
+  // Escape goes back to the tree, as "Back to the tree" does.
+  pane.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    event.preventDefault();
+    close();
+  });
   document.querySelector(".stage").append(pane);
   zoom = zoomable(picture, canvas);
   return pane;
+}
+
+// What the pane covers (the toolbar and the tree) is inert while it is open: Tab never walks into a hidden tree.
+function coverStage(covered) {
+  for (const child of document.querySelector(".stage").children) if (child.id !== "compare") child.inert = covered;
 }
 
 function open() {
   const pane = document.getElementById("compare") || build();
   shown = true;
   pane.hidden = false;
+  coverStage(true);
   document.getElementById("show-compare").setAttribute("aria-pressed", "true");
   fillSelects();
   load();
@@ -194,8 +206,11 @@ function open() {
 function hidePane() {
   const pane = document.getElementById("compare");
   if (pane) pane.hidden = true;
+  coverStage(false);
   const button = document.getElementById("show-compare");
   if (button) button.setAttribute("aria-pressed", "false");
+  // Focus that was in the pane goes back to the button that opened it.
+  if (button && pane && (pane.contains(document.activeElement) || document.activeElement === document.body)) button.focus();
 }
 
 // Back to the tree: the comparison's history entry is left behind as a new entry for the tree, so Back reopens it.

@@ -8,8 +8,15 @@ import { resetOutline } from "./outline.js";
 import { VERDICTS, changed, state } from "./state.js";
 import { dropLayout } from "./tree-canvas.js";
 
-// The feed changed the sessions: keep one selected (a live one first) and fetch it again when it moved.
+// The runs heard of so far (null before the feed's first word): a run not among them is new.
+let heard = null;
+
+// The feed changed the sessions: keep one selected (a live one first), follow a new run of the app shown, and fetch
+// the shown one again when it moved.
 export function sessionsChanged() {
+  const fresh = heard == null ? [] : [...state.sessions.keys()].filter((run) => !heard.has(run));
+  heard = new Set(state.sessions.keys());
+  followNewRun(fresh);
   if (state.run == null || !state.sessions.has(state.run)) {
     const first = [...state.sessions.values()].find((s) => s.state === "live") || state.sessions.values().next().value;
     const wanted = askedRun() ?? first?.run;
@@ -18,6 +25,23 @@ export function sessionsChanged() {
   drawSessions();
   changed("sessions");
   if (state.shown && sessionMoved()) refresh();
+}
+
+// A new run of the app on screen (the app started again): shown at once while the page shows the present with no
+// coordinator picked, as one follows a log; otherwise offered, so a look at the old run's details is not taken away.
+function followNewRun(fresh) {
+  const shown = state.sessions.get(state.run);
+  const next = fresh.map((run) => state.sessions.get(run)).filter((s) => shown && s.app === shown.app).pop();
+  if (!next) return;
+  const name = `${next.app} · ${next.run}`;
+  if (state.seq == null && state.node == null) {
+    select(next.run);
+    $("announce").textContent = `Showing the new run of ${name}`;
+    return;
+  }
+  const show = el("button", { type: "button", on: { click: () => { $("new-run").hidden = true; select(next.run); } } }, "Show it");
+  $("new-run").replaceChildren(`New run: ${name}`, show);
+  $("new-run").hidden = false;
 }
 
 function drawSessions() {
@@ -66,6 +90,7 @@ export function wireSessions() {
 
 export function select(run) {
   if (run === state.run) return;
+  $("new-run").hidden = true;
   state.run = run;
   state.seq = null;
   state.node = null;

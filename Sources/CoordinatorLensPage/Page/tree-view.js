@@ -305,15 +305,36 @@ export function panAndZoom(pick, open, walk) {
   });
   // A canvas is as big as the view: a new size is a new painting.
   new ResizeObserver(() => { if (isCanvasShown()) paint(state.view, selectedName(), viewport, matchedNames()); }).observe(viewport);
-  viewport.addEventListener("wheel", (event) => {
-    event.preventDefault();
+  // Zoomed to `k` (within bounds) about the point (px, py) of the viewport, which stays where it is.
+  function zoomAbout(px, py, k) {
+    k = Math.min(8, Math.max(0.02, k));
     state.moved = true;
-    const box = viewport.getBoundingClientRect();
-    const px = event.clientX - box.left, py = event.clientY - box.top;
-    const k = Math.min(8, Math.max(0.02, state.view.k * Math.exp(-event.deltaY * 0.0015)));
     state.view.x = px - (px - state.view.x) * (k / state.view.k);
     state.view.y = py - (py - state.view.y) * (k / state.view.k);
     state.view.k = k;
     applyView();
+  }
+  viewport.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const box = viewport.getBoundingClientRect();
+    zoomAbout(event.clientX - box.left, event.clientY - box.top, state.view.k * Math.exp(-event.deltaY * 0.0015));
   }, { passive: false });
+  // The keyboard's zoom and pan, as Compare's picture has them: + and - zoom about the middle wherever the focus is in
+  // the picture; the arrows pan when the picture itself has it (a coordinator in it takes them to walk the tree).
+  viewport.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const box = viewport.getBoundingClientRect();
+    if (event.key === "+" || event.key === "=" || event.key === "-") {
+      event.preventDefault();
+      zoomAbout(box.width / 2, box.height / 2, state.view.k * (event.key === "-" ? 0.8 : 1.25));
+      return;
+    }
+    const by = { ArrowLeft: [60, 0], ArrowRight: [-60, 0], ArrowUp: [0, 60], ArrowDown: [0, -60] }[event.key];
+    if (!by || event.target !== viewport) return;
+    event.preventDefault();
+    state.moved = true;
+    state.view.x += by[0];
+    state.view.y += by[1];
+    applyView();
+  });
 }
