@@ -91,7 +91,8 @@ class LiveJudgementTests(unittest.TestCase):
             with page.expect_response(lambda r: "/api/tree?" in r.url), page.expect_response(lambda r: "/api/model?" in r.url):
                 connection.sendall((json.dumps({"seq": 4, "t": 0.3, "event": "mark", "label": "later"}) + "\n").encode())
             page.wait_for_function("() => state.sessions.get('older-1').lastSeq === 4 && !state.inflight", timeout=10_000)
-            self.assertEqual(sorted(replayed), ["model", "tree"], "the older answers were not handed over")
+            # Asked once or more (a later summary may make it ask again): every answer it got was the older one.
+            self.assertEqual(set(replayed), {"model", "tree"}, "the older answers were not handed over")
             self.assertIn("verdict-retained", page.locator("#tree g.node#c2").get_attribute("class"),
                           "an older judgement's picture was drawn over the newer one")
             self.assertEqual(page.evaluate("state.model.nodes.find((n) => n.id === 2).verdict"), "retained")
