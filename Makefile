@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: hooks install network-tools deps build build-tests docs test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump api-apple api-apple-check test-browser browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
+.PHONY: hooks install network-tools deps build build-tests docs test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump api-apple api-apple-check test-browser browser-tests browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev, SQLite through libsqlite3-dev and zlib through zlib1g-dev (Homebrew: brew
 ## install graphviz sqlite pkg-config), when pkg-config cannot find them.
@@ -202,14 +202,15 @@ LOAD_SUITES := $(subst $(eval) ,|,$(LOAD_SUITE_NAMES))
 test: deps lint build-tests api-check docs python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
 	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(LOAD_SUITES)'
 	for suite in $(LOAD_SUITE_NAMES); do scripts/suite-times.sh "load-$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
-	@$(MAKE) --no-print-directory test-browser
+	@$(MAKE) --no-print-directory browser-tests
 
 ## postgres-build: coordlens with the Postgres trait, in a build folder of its own (the default build has no PostgreSQL
-## client), for the history's PostgreSQL tests.
+## client), for the history's PostgreSQL tests. Nobody debugs this one: it is built without debug information, the
+## longest build of a fresh clone's `make test` (158 s, two copies of BoringSSL among its C files).
 POSTGRES_SCRATCH := .build-postgres
 POSTGRES_BIN_DIR = $(CURDIR)/$(POSTGRES_SCRATCH)/debug
 postgres-build: deps
-	$(SWIFT) build --product coordlens --traits Postgres --scratch-path $(POSTGRES_SCRATCH) $(WARNINGS_AS_ERRORS)
+	$(SWIFT) build --product coordlens --traits Postgres --scratch-path $(POSTGRES_SCRATCH) -debug-info-format none $(WARNINGS_AS_ERRORS)
 
 ## check: the inner loop: the lint and every Swift test that needs no browser, no PostgreSQL server, no root and no
 ## Thread Sanitizer (the PostgreSQL cases skip, saying why). `make test` is the whole suite, what CI runs.
@@ -225,6 +226,11 @@ test-browser: browser-tools
 	$(SWIFT) build --product coordlens $(WARNINGS_AS_ERRORS)
 	$(SWIFT) build --product DeliverooTraditionalSample $(WARNINGS_AS_ERRORS)
 	$(SWIFT) build --product XCoordinatorRouterSample $(WARNINGS_AS_ERRORS)
+	@$(MAKE) --no-print-directory browser-tests
+
+## browser-tests: the browser tests on what is built already (`make test` built everything first: asking SwiftPM for
+## each product again took 32 s of a fresh clone's run to find nothing to do).
+browser-tests: browser-tools
 	cd Tests/Browser && COORDLENS_BIN="$$($(SWIFT) build --show-bin-path)" CHROMIUM=$(CHROMIUM) \
 		INSPECTOR_SCREENSHOT="$(abspath $(SCREENSHOT))" $(CURDIR)/$(VENV)/bin/python -m unittest -v
 
