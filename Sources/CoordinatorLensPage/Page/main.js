@@ -73,7 +73,7 @@ document.addEventListener("keydown", (event) => {
   if (!state.model) return;
   // The outline, the picture, the sessions and the controls take their own arrow keys; the slider steps only when
   // nothing else has the focus.
-  const owned = event.target.closest && event.target.closest("#outline, #viewport, #sessions, input, button, a");
+  const owned = event.target.closest && event.target.closest("#outline, #tree, #sessions, input, button, a");
   if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && !owned) {
     event.preventDefault();
     step(event.key === "ArrowLeft" ? -1 : 1);

@@ -279,6 +279,7 @@ export function panAndZoom(pick, open, walk) {
       if (summary) open(id); else pick(id);
       return;
     }
+    if (event.shiftKey) return;
     const next = walk(event.key, id);
     if (next == null) return;
     event.preventDefault();
@@ -319,8 +320,8 @@ export function panAndZoom(pick, open, walk) {
     const box = viewport.getBoundingClientRect();
     zoomAbout(event.clientX - box.left, event.clientY - box.top, state.view.k * Math.exp(-event.deltaY * 0.0015));
   }, { passive: false });
-  // The keyboard's zoom and pan, as Compare's picture has them: + and - zoom about the middle wherever the focus is in
-  // the picture; the arrows pan when the picture itself has it (a coordinator in it takes them to walk the tree).
+  // The keyboard's zoom and pan, from the coordinator that has the focus (the picture's one tab stop): + and - zoom
+  // about the middle, Shift and an arrow pan (an arrow alone walks the tree).
   viewport.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const box = viewport.getBoundingClientRect();
@@ -330,7 +331,7 @@ export function panAndZoom(pick, open, walk) {
       return;
     }
     const by = { ArrowLeft: [60, 0], ArrowRight: [-60, 0], ArrowUp: [0, 60], ArrowDown: [0, -60] }[event.key];
-    if (!by || event.target !== viewport) return;
+    if (!by || !event.shiftKey) return;
     event.preventDefault();
     state.moved = true;
     state.view.x += by[0];
