@@ -244,11 +244,13 @@ browser-tests: browser-tools
 ## Both sanitized builds hold only the test targets they run and what those need (COORDLENS_TEST_TARGETS, read by
 ## Package.swift): no tool, sample or other suite is compiled for them.
 TSAN_TRAITS := Tools
+## The concurrency runtime's false positives the runs suppress, each with its why (scripts/tsan-suppressions.txt).
+TSAN_RUN := TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt"
 TSAN_TARGETS := COORDLENS_TEST_TARGETS=CoordinatorTraceTests,CoordinatorTraceTestingTests,CoordinatorLensTests,EndToEndTests
 test-thread-sanitizer: deps
 	$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan $(WARNINGS_AS_ERRORS)
-	$(TSAN_TARGETS) COORDLENS_SANITIZED=thread $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
-	$(TSAN_TARGETS) $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter EndToEndTests
+	$(TSAN_TARGETS) $(TSAN_RUN) COORDLENS_SANITIZED=thread $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
+	$(TSAN_TARGETS) $(TSAN_RUN) $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter EndToEndTests
 
 ## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their
 ## allocations): its tests, the zoo of holders, the races with threads that change what it reads and the fuzzed object
