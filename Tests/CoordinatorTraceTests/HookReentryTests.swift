@@ -1,3 +1,4 @@
+import CoordinatorLens
 @_spi(Locking) import CoordinatorWire
 import Dispatch
 import Foundation
@@ -18,6 +19,27 @@ private final class SelfDetaching: @unchecked Sendable {
 
     deinit {
         tracer.removed(self, from: parent)
+    }
+}
+
+/// An app's own sink whose `deinit` reports through the hook (a sink that wraps the app's logger, which traces).
+private final class HookCallingSink: TraceSink, @unchecked Sendable {
+    let tracer: Tracer
+    let lines = MemorySink()
+    /// The run the tracer said was current while the sink was freed.
+    let seenRun: LockedBox<String?>
+
+    init(tracer: Tracer, seenRun: LockedBox<String?>) {
+        self.tracer = tracer
+        self.seenRun = seenRun
+    }
+
+    func deliver(_ batch: ArraySlice<[UInt8]>) -> Int { lines.deliver(batch) }
+    func close() { lines.close() }
+
+    deinit {
+        seenRun.withLock { $0 = tracer.runID }
+        tracer.mark("sink freed")
     }
 }
 
@@ -78,5 +100,31 @@ private final class SelfDetaching: @unchecked Sendable {
         #expect(flushed == [false], "the held tracer is reported as not flushed")
         #expect(took < 5, "exit waited \(took) s for a lock held for ever, past its 0.2 s budget")
         tracer.end()
+    }
+
+    /// The tracer keeps the last session's writer (for `counts`) until the next `start` replaces it. Once the writer's
+    /// thread has let go, that slot is the writer's last reference, and with it the app's sink's: before the fix the
+    /// sink's `deinit` ran inside `start`'s hold of the lock and its hook call re-entered it (a hang in a release
+    /// build; the debug build's error-checking lock stops the process).
+    @Test func aSinkFreedByTheNextStartIsFreedOutsideTheLock() throws {
+        let tracer = Tracer()
+        let seenRun = LockedBox<String?>(nil)
+        tracer.start(app: "First", sink: HookCallingSink(tracer: tracer, seenRun: seenRun))
+        tracer.end()
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while !tracer.state.withLock({ isKnownUniquelyReferenced(&$0.lastWriter) }) {
+            try #require(Date() < deadline, "the first writer's thread never let go of it")
+            sched_yield()
+        }
+        let sink = MemorySink()
+        tracer.start(app: "Second", sink: sink)
+        let second = tracer.runID
+        tracer.end()
+        #expect(seenRun.withLock { $0 } == second, "the first sink was freed while the second session ran, outside the lock")
+        let labels = events(try session(from: sink)).compactMap { event -> String? in
+            if case .mark(let label) = event { return label }
+            return nil
+        }
+        #expect(labels == ["sink freed"], "the first sink's deinit reported into the second session once: \(labels)")
     }
 }

@@ -33,18 +33,21 @@ public final class Tracer: @unchecked Sendable {
         let writer = SessionWriter(app: app, run: UUID().uuidString.lowercased(), sink: sink, options: options, tracer: state)
         // Ending the old session and publishing the new one under one lock: two racing starts leave one session, and
         // the writer of the one that lost gets its last batch and stops.
-        let previous = afterSweep { tracer -> FinalBatch? in
+        let (previous, lastWriter) = afterSweep { tracer -> (FinalBatch?, SessionWriter?) in
             let previous = FinalBatch.take(from: &tracer)
             let session = SessionState(
                 app: app, run: writer.run, writer: writer, capacity: options.bufferCapacity, probes: state
             )
             writer.startNanos = session.startNanos
             tracer.session = session
-            tracer.lastWriter = writer
             gate.set(open: true)
-            return previous
+            // The last session's writer goes out with the lock released: its thread may have let go of it already,
+            // and then this is its last reference, whose release frees the app's sink (its deinit is app code).
+            defer { tracer.lastWriter = writer }
+            return (previous, tracer.lastWriter)
         }
         writer.start()
+        withExtendedLifetime(lastWriter) {}
         previous?.hand()
         ExitFlush.register(self)
     }
