@@ -192,8 +192,9 @@ public final class Tracer: @unchecked Sendable {
         }?.hand(until: deadline)
     }
 
-    /// Looks for who holds each coordinator still alive past its grace period after it was done (each once per
-    /// session), sends the paths it finds (`held`) and returns them; with the search off, or where it cannot run, each
+    /// Looks for who holds each coordinator still alive past its grace period after it was done and not answered yet,
+    /// sends the paths it finds (`held`, one line per coordinator and session, from whichever search finds it first,
+    /// also when searches on other threads race `end()`) and returns them; with the search off, or where it cannot run, each
     /// says why (`notSearched`). The search reads memory through copies that cannot fault and never touches the app's
     /// values (docs/HOOK.md, "Who holds it"), so any thread may call it; on Apple platforms it runs on the main thread,
     /// which owns UIKit's objects (from another thread it waits for the main thread within its budget). `end()` calls

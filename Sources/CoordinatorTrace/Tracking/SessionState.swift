@@ -10,8 +10,8 @@ struct SessionState {
     let writer: SessionWriter
     var queue: EventQueue
     var registry = ObjectRegistry()
-    /// Coordinators a retainer search looked at already: one `held` line each.
-    var retainersSearched: Set<Int> = []
+    /// Coordinators whose `held` line is queued: one each per session, from whichever search found it first.
+    var heldWritten: Set<Int> = []
     /// The writer is asleep with nothing to do (`SessionWriter.fallAsleep`): the next event wakes it.
     var writerAsleep = false
     #if canImport(ObjectiveC)
@@ -171,7 +171,9 @@ struct SessionState {
             if let done = tracked.doneAt {
                 let isLeak = tracked.deinitAt == 0 && now >= done &+ grace
                 if isLeak { plan.leaks.append(object) }
-                guard isLeak, retainersSearched.insert(tracked.id).inserted else {
+                // Not marked here: a search on another thread may plan it and lose its result to `end()`, which
+                // then searches it again; the first result queued is its line.
+                guard isLeak, !heldWritten.contains(tracked.id) else {
                     if !isLeak { plan.carried.append(object) }
                     continue
                 }
@@ -187,8 +189,9 @@ struct SessionState {
         return plan
     }
 
-    /// Queues a retainer search's result.
+    /// Queues a retainer search's result, unless another search's result for the same coordinator came first.
     mutating func held(_ path: RetainerPath) {
+        guard heldWritten.insert(path.coordinator).inserted else { return }
         enqueue(RawEvent(kind: .held, id: path.coordinator, nanos: MonotonicClock.now(), retainers: HeldPath(path)))
     }
 
