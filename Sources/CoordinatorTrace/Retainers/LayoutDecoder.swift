@@ -218,19 +218,41 @@ final class LayoutDecoder {
         guard data & 3 != 0 else { return ClassLayout(metadata: metadata, instanceSize: 16, fields: [], ends: "an Objective-C object") }
         #endif
         guard let description = reader.word(metadata + Self.classDescriptionOffset), let size = reader.uint32(metadata + Self.classInstanceSizeOffset),
-            size >= 16, size < 1 << 20, isDescriptor(description, ofKind: 16), let flags = reader.uint32(description)
+            size >= 16, size < 1 << 20, isDescriptor(description, ofKind: 16)
         else { return nil }
         var layout = ClassLayout(metadata: metadata, instanceSize: Int(size), fields: [], ends: nil)
         let module = moduleName(of: description)
         if let module, Self.libraryModules.contains(module) { layout.ends = "the \(module) library's own object" }
-        // TypeContextDescriptorFlags sit in the kind-specific half: bit 7 is an actor.
-        if flags & (1 << (16 + 7)) != 0 { layout.ends = "an actor" }
-        guard let fields = storedFields(of: metadata) else {
+        // An actor's fields are read as any class's: its executor may change them meanwhile, as any thread may change
+        // any object's, and the path's re-read covers both. Its `$defaultActor` (the executor's state and job queue) is
+        // a builtin the walker reads as holding nothing.
+        guard var fields = storedFields(of: metadata) else {
             if layout.ends == nil { layout.ends = "a type with no reflection metadata" }
             return layout
         }
+        // `@Observable` keeps each property `x` in `_x` beside its registrar: a path names it as the source spells it.
+        if fields.contains(where: { $0.name == "_$observationRegistrar" }) {
+            for index in fields.indices where fields[index].name.hasPrefix("_") && !fields[index].name.hasPrefix("_$") {
+                fields[index].label = String(fields[index].name.dropFirst())
+            }
+        }
         layout.fields = fields
         return layout
+    }
+
+    /// A generic class's type arguments (`_DictionaryStorage<Key, Value>`: the key's and the value's metadata), each
+    /// validated; nil when the class is not generic, its superclass is resilient, or one does not read as metadata.
+    func genericArguments(ofClass metadata: UInt, count: Int) -> [UInt]? {
+        guard let description = reader.word(metadata + Self.classDescriptionOffset), isDescriptor(description, ofKind: 16),
+            let flags = reader.uint32(description), flags & 0x80 != 0, flags & (1 << (16 + 13)) == 0,
+            let sizes = reader.bytes(description + 28, count: 8)
+        else { return nil }
+        // Past a class's positive-size members, less its own immediate ones, come its generic arguments.
+        let (positive, immediate) = sizes.withUnsafeBytes { (Int($0.load(as: UInt32.self)), Int($0.load(fromByteOffset: 4, as: UInt32.self))) }
+        guard positive >= immediate, positive < 1 << 16, let words = reader.bytes(metadata + UInt((positive - immediate) * 8), count: count * 8)
+        else { return nil }
+        let arguments = words.withUnsafeBytes { raw in (0..<count).map { raw.load(fromByteOffset: $0 * 8, as: UInt.self) } }
+        return arguments.allSatisfy({ layout(ofType: $0) != nil }) ? arguments : nil
     }
 
     private func captureLayout(_ metadata: UInt) -> CaptureLayout? {
@@ -289,10 +311,17 @@ final class LayoutDecoder {
     // MARK: Descriptors, names, fields
 
     struct StoredField {
+        /// The runtime's name of the stored property.
         var name: String
         var offset: Int
         var type: UInt
         var isStrong: Bool
+        /// What a path calls it: the name, or the property the source declares for a macro's backing storage.
+        var label: String
+
+        init(name: String, offset: Int, type: UInt, isStrong: Bool) {
+            (self.name, self.offset, self.type, self.isStrong, label) = (name, offset, type, isStrong, name)
+        }
     }
 
     /// A struct's or class's stored properties through the runtime's reflection (given only the validated type), or

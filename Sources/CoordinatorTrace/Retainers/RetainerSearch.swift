@@ -9,7 +9,7 @@
 ///   `Mirror`, no casts, no retains, no value witness copies of the app's values;
 /// - a word is taken for an object only when its metadata validates (`LayoutDecoder`), for a type only when it reads
 ///   as metadata of a kind the walker knows;
-/// - `weak` and `unowned` references are never followed; actors, Objective-C objects, tasks, types without reflection
+/// - `weak` and `unowned` references are never followed; Objective-C objects, tasks, types without reflection
 ///   metadata and unreadable memory end their branch, counted by reason;
 /// - before a path is reported each of its references is read again and must still hold the next object: other
 ///   threads may change the graph during a search, so a result may be stale but is then said to be.
@@ -340,7 +340,7 @@ final class RetainerSearch {
         readInline.removeAll(keepingCapacity: true)
         let walkFields = { (buffer: UnsafeRawBufferPointer) in
             for field in layout.fields where field.isStrong {
-                guard self.walk(field.type, in: buffer, at: field.offset, source: address, field: field.name, kind: .property, depth: 0, from: node)
+                guard self.walk(field.type, in: buffer, at: field.offset, source: address, field: field.label, kind: .property, depth: 0, from: node)
                 else { return }
             }
         }
