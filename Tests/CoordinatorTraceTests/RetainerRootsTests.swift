@@ -29,7 +29,11 @@ extension RetainerSearchTests {
         }
         guard Self.heapIsGlibcs else { return Self.expectNotSearchedBack(found) }
         #expect(found.outcome == .live, "\(found)")
-        #expect(found.description == "a Task (capture) › Coordinator#3", "\(found)")
+        #expect(
+            found.description
+                == "a Task running closure #1 in closure #1 in closure #1 in RetainerSearchTests.aTaskAwaitingAStreamThatNeverEndsHoldsIt()"
+                + " (capture) › Coordinator#3",
+            "\(found)")
     }
 
     @Test func aScheduledTimerHoldsItThroughItsBlock() throws {

@@ -11,6 +11,8 @@ import Testing
         var screen: Screen?
         var router: Router?
         var children: [Coordinator] = []
+        var task: Task<Void, Never>?
+        var work: DispatchWorkItem?
         func finish() {}
     }
 

@@ -234,6 +234,10 @@ public final class Tracer: @unchecked Sendable {
         options.timeBudget = min(options.timeBudget, Double(plan.stopAt &- min(plan.stopAt, now)) / 1e9)
         let search = RetainerSearch(ids: plan.ids, screens: plan.screens, options: options)
         if let reason = search.unavailableReason { return plan.notSearched(reason) }
+        search.ownBuffers = [
+            plan.retained.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } },
+            plan.carried.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } },
+        ].compactMap { $0 }
         let stop = plan.stopAt
         return plan.retained.map { retained in
             MonotonicClock.now() < stop

@@ -22,8 +22,9 @@ enum ClosureNames {
     private static func load() -> [Entry] {
         var entries: [Entry] = []
         for image in ImageSymbols.applicationImages() {
+            // An async closure's function value points at its async function pointer (`…Tu`), a data symbol.
             let symbols = ImageSymbols.swiftSymbols(inFileAt: image.path) { isFunction, _, name in
-                isFunction && (name.hasSuffix("TA") || name.hasSuffix("TATm") || name.contains("fU") || name.contains("fu"))
+                (isFunction || name.hasSuffix("Tu")) && (name.hasSuffix("TA") || name.hasSuffix("TATm") || name.contains("fU") || name.contains("fu"))
             }
             for symbol in symbols ?? [] {
                 let start = image.bias &+ symbol.value
@@ -51,7 +52,9 @@ enum ClosureNames {
     /// reader finds them in the source; nil for a thunk, which names no code of the app's.
     static func readable(_ demangled: String) -> String? {
         var text = demangled
-        for prefix in ["partial apply forwarder for ", "partial apply for "] where text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
+        for prefix in ["async function pointer to ", "partial apply forwarder for ", "partial apply for "] where text.hasPrefix(prefix) {
+            text.removeFirst(prefix.count)
+        }
         guard !text.contains("thunk") else { return nil }
         // A private declaration is spelled `(closureCode in _84AE8FBE…)`: its name is what the source has.
         text = text.replacingOccurrences(of: #"\(([^() ]+) in _[0-9A-F]+\)"#, with: "$1", options: .regularExpression)

@@ -8,8 +8,9 @@
 /// three bits (1: the chunk before is in use, 2: mapped apart), then the block; chunks follow one another without gaps
 /// up to the heap's top chunk. The main arena's heap starts with a chunk; another arena's heap starts with its
 /// `heap_info` (and, in its first heap, the arena's own state) at a 64 MiB boundary; a large block is a mapping of its
-/// own with one chunk flagged as mapped. Every size is checked before it is used, and a walk that meets a size that
-/// does not fit stops: the region's later blocks are then not named, never misnamed.
+/// own with one chunk flagged as mapped. Every size is checked before it is used; a walk that meets a size that does
+/// not fit reads again from the chunk before it (other threads' mallocs write headers as they are copied), and after a
+/// few tries stops: the region's later blocks are then not named, never misnamed.
 final class MallocChunks {
     /// A block: where its bytes start (the address a pointer to it holds), how many there are, and whether malloc
     /// has it handed out (a freed block in a per-thread cache reads as in use: its first words are malloc's).
@@ -22,6 +23,8 @@ final class MallocChunks {
     /// glibc's heaps for arenas other than the main one are this size and aligned to it (HEAP_MAX_SIZE on 64-bit).
     static let arenaHeapAlignment: UInt = 64 << 20
     private static let minimumChunk: UInt = 32
+    /// Reads again of a place where a size did not fit, before a walk stops there.
+    private static let rereadsAtABreak = 4
     /// A walk keeps one chunk start per this many bytes, so finding a block walks at most this far.
     private static let checkpointSpacing: UInt = 16 << 10
 
@@ -122,6 +125,10 @@ final class MallocChunks {
         var chunk = first
         var nextCheckpoint = first
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        // A size that does not fit is most often a header another thread's malloc was writing as it was copied: the
+        // walk reads again from the last chunk it trusts, a few times, before it stops there.
+        var rereads = 0
+        var trusted = chunk
         while chunk + 16 <= limit {
             let readFrom = chunk
             let want = Int(min(UInt(buffer.count), limit - readFrom))
@@ -135,12 +142,19 @@ final class MallocChunks {
                         checkpoints.append(chunk)
                         nextCheckpoint = chunk + Self.checkpointSpacing
                     }
+                    trusted = chunk
                     chunk += size
                     walkEnd = chunk
                 }
                 return false
             }
-            if broken { return }
+            if broken {
+                // The size that led here may be the torn one: from the chunk before it.
+                guard rereads < Self.rereadsAtABreak else { return }
+                rereads += 1
+                chunk = trusted
+                walkEnd = chunk
+            }
         }
     }
 

@@ -31,6 +31,15 @@ struct ReferrerSearch {
 
     let decoder: LayoutDecoder
     let globals: [GlobalVariable]
+    /// The living coordinators and screens the forward search started from, and every coordinator's id: a chain back
+    /// that reaches a living one ends there (the forward walk could not read through what lies between, a library's
+    /// object or a block), and one through another leak names it.
+    var livingRoots: Set<UInt> = []
+    /// Where the buffers of the search's own inputs start (its plan's arrays of roots and leaks): the blocks that hold
+    /// them hold every leak's address, and are never a holder of the app's.
+    var ownBuffers: [UInt] = []
+    var ids: [UInt: Int] = [:]
+    var screens: [UInt: String] = [:]
 
     /// Why this process's heap cannot be searched back through, or nil: the chunk walk knows glibc's malloc only, and a
     /// sanitizer (or another allocator) puts its own `malloc` in front of it.
@@ -120,7 +129,9 @@ struct ReferrerSearch {
                     guard isTrustworthy(isAppGlobal ? .appGlobal : .libraryGlobal, chained) else { continue }
                     return (.rooted(merged([root] + chained.map(\.step))), scan.bytesRead, scan.regionCount)
                 case .block(let block):
-                    guard block.inUse, !scan.isMallocsOwn(block), block.start != currentTask, !seen.contains(block.start) else { continue }
+                    guard block.inUse, !scan.isMallocsOwn(block), block.start != currentTask, !seen.contains(block.start),
+                        !ownBuffers.contains(where: { $0 >= block.start && $0 < block.start + UInt(block.size) })
+                    else { continue }
                     let (step, role) = describe(block, holding: referrer.at)
                     guard role != .ignored else { continue }
                     let run = role == .unnamed ? (below?.unnamedRun ?? 0) + 1 : 0
@@ -128,7 +139,7 @@ struct ReferrerSearch {
                     let link = Link(child: referrer.target, step: step, role: role, unnamedRun: run)
                     if role == .root {
                         let chained = [link] + chainLinks(from: referrer.target, links)
-                        guard isTrustworthy(step.holder == Self.taskName ? .task : .systemObject, chained) else { continue }
+                        guard isTrustworthy(step.holder.hasPrefix(Self.taskName) ? .task : .systemObject, chained) else { continue }
                         return (.rooted(merged(chained.map(\.step))), scan.bytesRead, scan.regionCount)
                     }
                     seen.insert(block.start)
@@ -165,7 +176,7 @@ struct ReferrerSearch {
         var result: [RetainerPath.Step] = []
         for step in steps {
             // A task's frames are blocks of its own allocator: the task is what a user knows.
-            if result.last?.holder == Self.taskName, step.holder == Self.taskFrameName { continue }
+            if result.last?.holder.hasPrefix(Self.taskName) == true, step.holder == Self.taskFrameName { continue }
             if step.holder == Self.contextName || step.holder == Self.boxName, var last = result.popLast() {
                 last.kind = step.holder == Self.contextName ? .capture : .capturedVar
                 result.append(last)
@@ -217,13 +228,24 @@ struct ReferrerSearch {
                     // A string's are its UTF-8 bytes, and past its count whatever the memory held before: never a
                     // reference (a Task's string once read as holding a leak through such leftover bytes).
                     if Self.holdsOnlyValues(name) || name.hasSuffix("StringStorage") { return (step(name), .ignored) }
+                    // So are a collection's spare capacity and empty buckets (a test runner's dictionary once read as a
+                    // task holding a leak, through a bucket it had emptied).
+                    if TailElements(decoder: decoder).isInUse(address, storage: block.start, metadata: metadata, layout: instance, name: name) == false {
+                        return (step(name), .ignored)
+                    }
                     return (step(name, "element", .element), name.hasPrefix("_") ? .unnamed : .named)
                 }
                 guard let field = instance.fields.last(where: { $0.offset <= offset }), field.isStrong,
-                    decoder.layout(ofType: field.type).map({ if case .inert = $0.shape { false } else { true } }) ?? true
+                    mayHoldStrongly(field.type, at: offset - field.offset)
                 else { return (step(name), .ignored) }
-                return (step(name, field.name), name.hasPrefix("_") ? .unnamed : .named)
-            case .context:
+                if let id = ids[block.start] ?? (screens[block.start] != nil ? 0 : nil) {
+                    let holder = screens[block.start].map { "\(name) (screen of \($0))" } ?? name
+                    let named = RetainerPath.Step(holder: holder, holderID: id == 0 ? nil : id, field: field.label, kind: .property)
+                    return (named, livingRoots.contains(block.start) ? .root : .named)
+                }
+                return (step(name, field.label), name.hasPrefix("_") ? .unnamed : .named)
+            case .context(let captures):
+                guard captureMayHold(captures, context: block.start, at: offset) else { return (step(Self.contextName), .ignored) }
                 return (step(Self.contextName), .named)
             case .box:
                 return (step(Self.boxName), .named)
@@ -238,7 +260,10 @@ struct ReferrerSearch {
                 guard offset >= 24, let entry = decoder.reader.word(block.start + UInt(offset - 8)), SymbolNames.imageName(of: entry) != nil,
                     let pointee = decoder.reader.word(block.start + UInt(offset)), isClosureContext(at: pointee)
                 else { return (step(Self.taskName), .ignored) }
-                return (step(Self.taskName, "", .capture), .root)
+                // Named by the closure it runs, as the compiler names it, so a user goes to the `Task { }` literal.
+                let closure = ClosureNames.name(ofCode: entry) ?? innerFunction(ofContext: pointee).flatMap(ClosureNames.name(ofCode:))
+                let running = closure.map { "\(Self.taskName) running \($0)" } ?? Self.taskName
+                return (step(running, "", .capture), .root)
             case .ends(let why):
                 return (step(why), .named)
             }
@@ -259,6 +284,67 @@ struct ReferrerSearch {
             return (step("\(symbol) (a block of \(block.size) bytes)", "+\(offset)"), .named)
         }
         return unnamed
+    }
+
+    /// Whether the word at `offset` of a value of `type` may be a strong reference: not where the layout says it is
+    /// none (a struct's `weak` or `unowned` field, a value that holds no object, a function's code); where the layout
+    /// is not known to the walker (an enum's payload, an existential's buffer), it may.
+    private func mayHoldStrongly(_ type: UInt, at offset: Int, depth: Int = 0) -> Bool {
+        guard depth < 16, let layout = decoder.layout(ofType: type) else { return true }
+        switch layout.shape {
+        case .inert: return false
+        case .object, .classExistential, .errorExistential, .array, .set, .dictionary: return offset == 0
+        case .function: return offset == 8
+        case .parts(let parts):
+            // Only the strong parts are listed: a word no part covers is in a weak, unowned or trivial one.
+            guard let part = parts.last(where: { $0.offset <= offset }),
+                let partSize = decoder.layout(ofType: part.type)?.size, offset < part.offset + max(partSize, 8)
+            else { return false }
+            return mayHoldStrongly(part.type, at: offset - part.offset, depth: depth + 1)
+        case .enumeration, .opaqueExistential, .unread: return true
+        }
+    }
+
+    /// Whether the word at `offset` of the closure context at `context` may be a strong reference: not in a `weak` or
+    /// `unowned` capture, nor in one that holds no object.
+    private func captureMayHold(_ layout: CaptureLayout, context: UInt, at offset: Int) -> Bool {
+        var at = layout.start
+        for storage in layout.captures {
+            var (width, alignMask, type): (Int, Int, UInt) = (8, 7, 0)
+            switch storage {
+            case .value(let known): type = known
+            case .boundValue(let bindingOffset):
+                guard let bound = decoder.reader.word(context + UInt(bindingOffset)) else { return true }
+                type = bound
+            case .function: width = 16
+            case .classReference, .box, .notStrong: break
+            }
+            if type != 0 {
+                guard let typeLayout = decoder.layout(ofType: type) else { return true }
+                (width, alignMask) = (typeLayout.size, typeLayout.alignMask)
+            }
+            at = (at + alignMask) & ~alignMask
+            if offset >= at, offset < at + max(width, 1) {
+                switch storage {
+                case .notStrong: return false
+                case .function: return offset - at == 8
+                case .box, .classReference: return offset == at
+                case .value, .boundValue: return mayHoldStrongly(type, at: offset - at)
+                }
+            }
+            at += width
+        }
+        // Past the captures it could lay out: what follows is not known.
+        return layout.unread != nil
+    }
+
+    /// The first word a closure's context captured: what a task runs when it is a closure's code, since `Task { }`
+    /// keeps its closure behind a reabstraction thunk whose context captures it first (at a generic function type the
+    /// walker does not lay out, so the word is read as is; only a closure's symbol names it).
+    private func innerFunction(ofContext address: UInt) -> UInt? {
+        guard let header = decoder.reader.word(address), case .context(let layout)? = decoder.layout(ofHeapObjectWith: RetainerSearch.isaMask & header)
+        else { return nil }
+        return decoder.reader.word(address + UInt(layout.start))
     }
 
     /// Whether the heap object at `address` is a closure's context (or a captured var's box).

@@ -110,6 +110,10 @@ final class RetainerSearch {
     /// Why no search can run in this process, or nil.
     var unavailableReason: String? { unavailable }
 
+    /// Where the buffers of the caller's own arrays of the objects searched start (a plan's), which the backward search
+    /// never takes for holders.
+    var ownBuffers: [UInt] = []
+
     /// Whether the search lists every object and context it reads (`readAddresses`), for tests that check its reading
     /// against Swift's Remote Mirror.
     var recordsReads = false
@@ -185,8 +189,10 @@ final class RetainerSearch {
             backward = (.unavailable(reason), 0, 0)
         } else if searchesBack, !outOfBudget, let decoder {
             // Nothing reached it forwards: what holds its address, and what holds that, back to a root.
-            backward = ReferrerSearch(decoder: decoder, globals: globals)
-                .search(address, deadline: MonotonicClock.now() &+ UInt64(max(0, options.timeBudget) * 1e9))
+            var referrers = ReferrerSearch(decoder: decoder, globals: globals)
+            (referrers.livingRoots, referrers.ids, referrers.screens) = (Set(starts), ids, screens)
+            referrers.ownBuffers = ownBuffers + [roots, leaks].compactMap { $0.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } } }
+            backward = referrers.search(address, deadline: MonotonicClock.now() &+ UInt64(max(0, options.timeBudget) * 1e9))
             withExtendedLifetime((object, roots, leaks)) {}
             if case .rooted(let steps)? = backward?.outcome {
                 return RetainerPath(coordinator: id, type: type, outcome: .live, steps: steps, visited: visited)
