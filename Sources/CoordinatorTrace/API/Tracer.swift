@@ -303,6 +303,9 @@ public final class Tracer: @unchecked Sendable {
         return last?.waitUntilFinished(timeout: left) ?? true
     }
 
+    /// How far past a grace period `end()` waits, so that two times cut to microseconds on the wire differ by more.
+    static let pastGraceOnTheWire: UInt64 = 2_000
+
     /// Waits until no finished coordinator is still alive within the grace period; a leak waits out the grace period,
     /// so that the end's time decides it.
     private func settle(until deadline: UInt64?) {
@@ -315,7 +318,9 @@ public final class Tracer: @unchecked Sendable {
             )
             guard let decision else { return }
             let now = MonotonicClock.now()
-            guard let decision = decision.map({ min($0, deadline ?? .max) }), now <= decision else { return }
+            // Past the grace as the inspector reads the stream, whose times are microseconds cut short: an end within a
+            // microsecond of it (a sleep woken right on time, the coarse clock read at that wake) read as within it.
+            guard let decision = decision.map({ min($0 &+ Self.pastGraceOnTheWire, deadline ?? .max) }), now <= decision else { return }
             SettlePause.pause(nanoseconds: min(decision - now + 1, SettlePause.slice))
         }
     }
