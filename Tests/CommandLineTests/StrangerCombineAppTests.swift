@@ -6,7 +6,7 @@ import Testing
 /// The stranger-shaped Combine app (Tests/StrangerApps/CombineRouter), built in debug as apps embed the hook and run
 /// as a real process: the retainer search its `end()` runs must survive what such an app holds (a subscriber generic
 /// over its output, closures made in a generic method, a C callback, structs behind `Any` and existentials, threads
-/// changing objects meanwhile) and name the field behind each of the app's three leaks.
+/// changing objects meanwhile) and name the field, the static or the task behind each of the app's four leaks.
 @Suite struct StrangerCombineAppTests {
     static let app = BuiltProduct("StrangerCombineApp")
 
@@ -98,23 +98,33 @@ import Testing
         #expect(membersHeld.outcome == .live, "\(membersChain)")
         #expect(membersHeld.steps.first?.text.hasPrefix("static PullToRefresh.action") == true, "\(membersChain)")
         #expect(check.standardOutput.contains("held by: \(membersChain)\n"), "\(check.standardOutput)")
-        #expect(check.standardOutput.contains("3 retained in 1 session"), "\(check.standardOutput)")
+
+        // Live location: a task nothing cancelled took it; the task is the root, named by the closure it runs.
+        let location = try run.node("LocationSharingCoordinator")
+        let locationHeld = try #require(run.snapshot.heldBy[location.id], "no held line for live location")
+        let locationChain = locationHeld.text(target: "LocationSharingCoordinator#\(location.id)")
+        #expect(location.verdict == .retained, "\(locationChain)")
+        #expect(locationHeld.outcome == .live, "\(locationChain)")
+        #expect(locationChain == "a Task running closure #1 in LocationSharingCoordinator.start() (capture) › LocationSharingCoordinator#\(location.id)")
+        #expect(output.contains(withoutClosures(locationHeld, "LocationSharingCoordinator#\(location.id)")), "\(output)")
+        #expect(check.standardOutput.contains("held by: \(locationChain)\n"), "\(check.standardOutput)")
+        #expect(check.standardOutput.contains("4 retained in 1 session"), "\(check.standardOutput)")
     }
 
-    /// The app's own logic, without the search: the three leaks it makes on purpose and nothing else.
-    @Test func withTheSearchOffTheVerdictsAreTheTwoLeaksAlone() async throws {
+    /// The app's own logic, without the search: the four leaks it makes on purpose and nothing else.
+    @Test func withTheSearchOffTheVerdictsAreTheLeaksAlone() async throws {
         let run = try await Self.run(environment: ["STRANGER_SEARCH": "off"])
         #expect(run.snapshot.heldBy.values.allSatisfy { $0.steps.isEmpty }, "no search, no chain: \(run.snapshot.heldBy)")
         let retained = run.snapshot.nodes.filter { $0.verdict == .retained }.map(\.type).sorted()
-        #expect(retained == ["ComposerCoordinator", "MembersCoordinator", "SettingsFlowCoordinator"])
+        #expect(retained == ["ComposerCoordinator", "LocationSharingCoordinator", "MembersCoordinator", "SettingsFlowCoordinator"])
         // A room closed through the router is released; search, cached, swiped away and shown again, is alive.
         #expect(try run.node("RoomCoordinator").verdict == .released)
         #expect(try run.node("SearchCoordinator").verdict == .alive)
 
         let check = try BuiltProduct.coordlens.run(["check", run.recording])
         #expect(check.status == 1, "\(check.standardError)")
-        #expect(check.standardOutput.components(separatedBy: "RETAINED ").count == 4, "\(check.standardOutput)")
-        #expect(check.standardOutput.contains("3 retained in 1 session"), "\(check.standardOutput)")
+        #expect(check.standardOutput.components(separatedBy: "RETAINED ").count == 5, "\(check.standardOutput)")
+        #expect(check.standardOutput.contains("4 retained in 1 session"), "\(check.standardOutput)")
     }
 
     /// An app that quits with `exit` right after a leak, without `end()` and with other threads busy: the hook writes

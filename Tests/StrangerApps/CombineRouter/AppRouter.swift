@@ -8,7 +8,7 @@ protocol AppRoute {
 }
 
 enum HomeRoute: String, AppRoute {
-    case room, composer, search, settings, members
+    case room, composer, search, settings, members, location
 
     var presentationKey: String { rawValue }
     var isModal: Bool { self == .search || self == .settings }

@@ -55,6 +55,7 @@ final class HomeFlowCoordinator: BaseCoordinator {
         case .search: showSearch()
         case .settings: presentSettings()
         case .members: start(MembersCoordinator(title: "Members"), at: .members)
+        case .shareLocation: start(LocationSharingCoordinator(title: "Live location"), at: .location)
         case .mention: break  // The composer's business, when one is open.
         }
     }
@@ -112,6 +113,25 @@ final class MembersCoordinator: ChildFlowCoordinator {
         super.start()
         PullToRefresh.action = { self.reloads += 1 }
     }
+}
+
+/// Live location sharing: a task follows the location updates for as long as the flow is shown, and nothing cancels it
+/// when the flow closes, so the running task keeps the flow (the real fix kept the task and cancelled it on close).
+final class LocationSharingCoordinator: ChildFlowCoordinator {
+    private(set) var updates = 0
+
+    override func start() {
+        super.start()
+        let locations = LocationUpdates.stream
+        // The app's coordinators are not Sendable; its tasks take them as this one does.
+        nonisolated(unsafe) let flow = self
+        Task { for await _ in locations { flow.updates += 1 } }
+    }
+}
+
+/// Where the live location comes from: a stream that sends nothing and never finishes in this script.
+enum LocationUpdates {
+    static let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
 }
 
 /// Writes a message; names tapped on home go into the draft.

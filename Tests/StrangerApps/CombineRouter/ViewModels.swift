@@ -6,6 +6,7 @@ enum HomeScreenAction {
     case search
     case settings
     case members
+    case shareLocation
     case mention(String)
 }
 

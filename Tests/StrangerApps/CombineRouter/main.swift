@@ -2,9 +2,10 @@ import CoordinatorTrace
 import Foundation
 
 // A messaging app in the style of large open-source ones (flow coordinators, Combine view models, a generic router),
-// driven through one session as a UI test would and recorded to the file named by the first argument. Three flows leak
+// driven through one session as a UI test would and recorded to the file named by the first argument. Four flows leak
 // on purpose: the composer (home's view model keeps the subscription whose handler took it), settings (a swipe-down
-// leaves its completion in the router) and members (a static refresh action took it). STRANGER_SEARCH=off turns the hook's retainer search off, to check the app's
+// leaves its completion in the router), members (a static refresh action took it) and live location (a task nothing
+// cancelled took it). STRANGER_SEARCH=off turns the hook's retainer search off, to check the app's
 // own verdicts. STRANGER_QUIT=1 quits with `exit` right after the settings leak and an onboarding flow whose first step
 // is added before the flow itself, without `end()`, loaders busy. Prints each `held` line of the recording as a
 // chain, one per line.
@@ -56,6 +57,10 @@ if ProcessInfo.processInfo.environment["STRANGER_QUIT"] == "1" {
 home.viewModel.userTapped(.members)
 child(MembersCoordinator.self, of: home).close()
 
+// Live location: closed, but its updates task runs on and keeps it.
+home.viewModel.userTapped(.shareLocation)
+child(LocationSharingCoordinator.self, of: home).close()
+
 home.viewModel.userTapped(.search)
 home.search.userTappedCancel()
 home.viewModel.userTapped(.search)
@@ -80,7 +85,7 @@ for held in events where held["event"] as? String == "held" {
         let fields = step.split(separator: "\u{1F}", omittingEmptySubsequences: false)
         guard fields.count == 4 else { return String(step) }
         let holder = fields[1].isEmpty ? fields[0] : "\(fields[0])#\(fields[1])"
-        return "\(holder).\(fields[2])" + (fields[3] == "property" ? "" : " (\(fields[3]))")
+        return holder + (fields[2].isEmpty ? "" : ".\(fields[2])") + (fields[3] == "property" ? "" : " (\(fields[3]))")
     }
     let chain = steps.isEmpty ? "" : ": " + (steps + [target]).joined(separator: " › ")
     print("held \(target) via \(held["via"] as? String ?? "?")\(chain)")
