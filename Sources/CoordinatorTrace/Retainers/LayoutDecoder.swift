@@ -137,6 +137,17 @@ final class LayoutDecoder {
             case "Dictionary":
                 guard let first, let second = reader.word(metadata + 24) else { return .unread("a dictionary of unknown elements") }
                 return .dictionary(key: first, value: second)
+            case "InlineArray":
+                // Its count (a value generic argument, the number itself), then its element type; the elements inline.
+                guard let count = first, count <= 1 << 16, let element = reader.word(metadata + 24), let elementLayout = layout(ofType: element) else {
+                    return .unread("an inline array of unknown elements")
+                }
+                let stride = max(1, (elementLayout.size + elementLayout.alignMask) & ~elementLayout.alignMask)
+                return .parts((0..<Int(count)).map { TypeLayout.Part(name: "[\($0)]", offset: $0 * stride, type: element) })
+            case "AnyHashable", "_ConcreteHashableBox":
+                // A box around any hashable value (a set's or a dictionary's key): its one field, said by no name.
+                guard let fields = storedFields(of: metadata) else { return .unread("an AnyHashable that does not read") }
+                return .parts(fields.filter(\.isStrong).map { TypeLayout.Part(name: nil, offset: $0.offset, type: $0.type) })
             default: return .inert
             }
         }

@@ -230,9 +230,12 @@ struct ReferrerSearch {
                     if Self.holdsOnlyValues(name) || name.hasSuffix("StringStorage") { return (step(name), .ignored) }
                     // So are a collection's spare capacity and empty buckets (a test runner's dictionary once read as a
                     // task holding a leak, through a bucket it had emptied).
-                    if TailElements(decoder: decoder).isInUse(address, storage: block.start, metadata: metadata, layout: instance, name: name) == false {
-                        return (step(name), .ignored)
-                    }
+                    let inUse = TailElements(decoder: decoder).isInUse(address, storage: block.start, metadata: metadata, layout: instance, name: name)
+                    if inUse == false { return (step(name), .ignored) }
+                    // Only a ManagedBuffer's elements are the app's: another class's block ends in malloc's slack, and a
+                    // library's other tails are its own (an observable model's slack and a key path's components once
+                    // read as holding a leak).
+                    if inUse == nil, !isManagedBuffer(metadata) { return (step(name), .ignored) }
                     return (step(name, "element", .element), name.hasPrefix("_") ? .unnamed : .named)
                 }
                 guard let field = instance.fields.last(where: { $0.offset <= offset }), field.isStrong,
@@ -284,6 +287,18 @@ struct ReferrerSearch {
             return (step("\(symbol) (a block of \(block.size) bytes)", "+\(offset)"), .named)
         }
         return unnamed
+    }
+
+    /// Whether the class at `metadata` is a subclass of `ManagedBuffer`, whose elements follow its fields.
+    private func isManagedBuffer(_ metadata: UInt) -> Bool {
+        var current = metadata
+        for _ in 0..<16 {
+            // A Swift class's superclass is the word after its kind (isa), nil at the root.
+            guard let superclass = decoder.reader.word(current + 8), LayoutDecoder.isPlausible(superclass) else { return false }
+            if decoder.name(ofType: superclass).hasPrefix("ManagedBuffer<") { return true }
+            current = superclass
+        }
+        return false
     }
 
     /// Whether the word at `offset` of a value of `type` may be a strong reference: not where the layout says it is

@@ -417,7 +417,8 @@ final class RetainerSearch {
             return follow(object: buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self), at: source + UInt(offset), field: field, kind: kind, from: node)
         case .parts(let parts):
             for part in parts {
-                let named = part.name.map { field.isEmpty ? $0 : "\(field).\($0)" } ?? field
+                // A position (`[1]` of an inline array) follows its field as an array's does.
+                let named = part.name.map { field.isEmpty || $0.hasPrefix("[") ? field + $0 : "\(field).\($0)" } ?? field
                 guard walk(part.type, in: buffer, at: offset + part.offset, source: source, field: named, kind: kind, depth: depth + 1, from: node)
                 else { return false }
             }
