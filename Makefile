@@ -189,19 +189,24 @@ hooks:
 format:
 	$(SWIFT) format format --in-place --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)
 
-## LOAD_SUITES: tests that put 200 clients on `listen` on purpose; `test` runs them after the rest, each alone, as in
+## LOAD_SUITE_NAMES: tests that put 200 clients on `listen` on purpose; `test` runs them after the rest, each alone, as in
 ## the parallel run they starved other suites' processes past their time limits (both ran in seconds alone), and
 ## beside each other the 200 readers starved the user whose requests the slow-clients suite counts (4 of 5 answered).
 LOAD_SUITE_NAMES := ManyReadersTests SlowPageClientsTests
-LOAD_SUITES := $(subst $(eval) ,|,$(LOAD_SUITE_NAMES))
+## HEAP_SUITE_NAMES: the retainer search's tests back from a leak through the whole heap. Beside every other suite the
+## test process's heap is 2.7 GB that 600 tests change as the search reads it (115 s a search, at times cut short), so
+## `test` runs them after the rest too, in a process of their own.
+HEAP_SUITE_NAMES := RetainerRootsTests RetainerModernRootsTests
+ALONE_SUITE_NAMES := $(LOAD_SUITE_NAMES) $(HEAP_SUITE_NAMES)
+ALONE_SUITES := $(subst $(eval) ,|,$(ALONE_SUITE_NAMES))
 
 ## test: swift-format's lint, the public API check, the DocC reference (docs: about 1.5 minutes in a fresh clone, 30 s
 ## after), actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
 ## own build folder), the hot paths' instruction counts against their baselines (bench-check, a release build in .build-bench),
 ## every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
 test: deps lint build-tests api-check docs python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
-	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(LOAD_SUITES)'
-	for suite in $(LOAD_SUITE_NAMES); do scripts/suite-times.sh "load-$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
+	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)'
+	for suite in $(ALONE_SUITE_NAMES); do scripts/suite-times.sh "alone-$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
 	@$(MAKE) --no-print-directory browser-tests
 
 ## postgres-build: coordlens with the Postgres trait, in a build folder of its own (the default build has no PostgreSQL
@@ -259,7 +264,7 @@ test-thread-sanitizer: deps
 ASAN_TARGETS := COORDLENS_TEST_TARGETS=CoordinatorTraceTests,CoordinatorTraceTestingTests
 test-address-sanitizer: deps
 	$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(WARNINGS_AS_ERRORS)
-	$(ASAN_TARGETS) ASAN_OPTIONS=detect_leaks=0 COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests'
+	$(ASAN_TARGETS) ASAN_OPTIONS=detect_leaks=0 COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerRootsTests|RetainerModernRootsTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps
