@@ -50,3 +50,41 @@ func retainerSearchTime(objects: Int = 10_000, rounds: Int = 9) {
                 held ? "held at the end of a chain" : "held by nothing", objects, median(times), times.max() ?? 0, visited))
     }
 }
+
+/// An object of the app's heap the search has to read past: 80 bytes of fields, a 112-byte malloc chunk.
+private final class Ballast {
+    var words: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+}
+
+/// The search back from a leak nothing names (an unbalanced retain) through an app with about `megabytes` of heap in
+/// small objects: it walks every chunk of the heaps and reads every word of them. Median and worst of `rounds`.
+func retainerBackwardTime(megabytes: Int = 100, rounds: Int = 5) {
+    let ballast = (0..<(megabytes << 20) / 112).map { _ in Ballast() }
+    var times: [Double] = []
+    var read = ""
+    for _ in 0..<rounds {
+        let root = BenchRoot()
+        let retained = BenchCoordinator()
+        let kept = Unmanaged.passRetained(retained)
+        let tracer = Tracer()
+        tracer.start(
+            app: "Bench", sink: DiscardingSink(),
+            options: TraceOptions(grace: 0, retainerSearch: RetainerSearchOptions(timeBudget: 10, totalTimeBudget: 20)))
+        tracer.added(root, to: nil)
+        tracer.added(retained, to: root)
+        tracer.removed(retained, from: root)
+        let start = wallNanos()
+        let paths = tracer.searchRetainers()
+        times.append(Double(wallNanos() - start) / 1e6)
+        let reason = paths.first?.reason ?? ""
+        read = reason.range(of: #"through [0-9.]+ MB of heap and globals \([0-9]+ regions\)"#, options: .regularExpression).map { String(reason[$0]) } ?? reason
+        tracer.end()
+        kept.release()
+        withExtendedLifetime(root) {}
+    }
+    withExtendedLifetime(ballast) {}
+    print(
+        String(
+            format: "retainer search back from a leak nothing names, %d MB of heap in %d objects: median %.1f ms, worst %.1f ms (%@)",
+            megabytes, ballast.count, median(times), times.max() ?? 0, read))
+}

@@ -314,7 +314,10 @@ if wanted.isEmpty || wanted.contains("hook") || wanted.contains("hook-ratios") {
 }
 if wanted.isEmpty || wanted.contains("hook") || wanted.contains("idle") { idleWakeUps() }
 if wanted.isEmpty || wanted.contains("sweep") || wanted.contains("stalls") { hookStalls() }
-if wanted.isEmpty || wanted.contains("retainers") { retainerSearchTime() }
+if wanted.isEmpty || wanted.contains("retainers") {
+    retainerSearchTime()
+    retainerBackwardTime()
+}
 if wanted.isEmpty || wanted.contains("drain") { try drainFigures() }
 if wanted.contains("drain-file") { try drainFigures(only: "file") }
 if wanted.contains("drain-listen") { try drainFigures(only: "listen") }
