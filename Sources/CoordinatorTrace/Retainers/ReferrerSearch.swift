@@ -35,11 +35,11 @@ struct ReferrerSearch {
     /// that reaches a living one ends there (the forward walk could not read through what lies between, a library's
     /// object or a block), and one through another leak names it.
     var livingRoots: Set<UInt> = []
+    var ids: [UInt: Int] = [:]
+    var screens: [UInt: String] = [:]
     /// Where the buffers of the search's own inputs start (its plan's arrays of roots and leaks): the blocks that hold
     /// them hold every leak's address, and are never a holder of the app's.
     var ownBuffers: [UInt] = []
-    var ids: [UInt: Int] = [:]
-    var screens: [UInt: String] = [:]
 
     /// Why this process's heap cannot be searched back through, or nil: the chunk walk knows glibc's malloc only, and a
     /// sanitizer (or another allocator) puts its own `malloc` in front of it.
@@ -294,7 +294,10 @@ struct ReferrerSearch {
         var current = metadata
         for _ in 0..<16 {
             // A Swift class's superclass is the word after its kind (isa), nil at the root.
-            guard let superclass = decoder.reader.word(current + 8), LayoutDecoder.isPlausible(superclass) else { return false }
+            // Named only once it validates as a class's metadata, as every word handed to the runtime is.
+            guard let superclass = decoder.reader.word(current + 8), LayoutDecoder.isPlausible(superclass),
+                case .instance? = decoder.layout(ofHeapObjectWith: superclass)
+            else { return false }
             if decoder.name(ofType: superclass).hasPrefix("ManagedBuffer<") { return true }
             current = superclass
         }
