@@ -30,25 +30,31 @@ func retainerSearchTime(objects: Int = 10_000, rounds: Int = 9) {
             }
             let retained = BenchCoordinator()
             if held { root.screens.last?.coordinator = retained }
-            let tracer = Tracer()
-            tracer.start(
-                app: "Bench", sink: DiscardingSink(),
-                options: TraceOptions(grace: 0, retainerSearch: RetainerSearchOptions(maximumObjects: objects * 2, timeBudget: 10)))
-            tracer.added(root, to: nil)
-            tracer.added(retained, to: root)
-            tracer.removed(retained, from: root)
-            let start = wallNanos()
-            let paths = tracer.searchRetainers()
-            times.append(Double(wallNanos() - start) / 1e6)
+            let (milliseconds, paths) = timedSearch(
+                root: root, retained: retained, RetainerSearchOptions(maximumObjects: objects * 2, timeBudget: 10))
+            times.append(milliseconds)
             visited = paths.first?.visited ?? 0
-            tracer.end()
-            withExtendedLifetime((root, retained)) {}
         }
         print(
             String(
                 format: "retainer search, %@ with %d objects reachable: median %.1f ms, worst %.1f ms (%d objects looked at)",
                 held ? "held at the end of a chain" : "held by nothing", objects, median(times), times.max() ?? 0, visited))
     }
+}
+
+/// One session in which `retained` was detached from the living `root`, and how long its search took (milliseconds).
+private func timedSearch(root: BenchRoot, retained: BenchCoordinator, _ search: RetainerSearchOptions) -> (Double, [RetainerPath]) {
+    let tracer = Tracer()
+    tracer.start(app: "Bench", sink: DiscardingSink(), options: TraceOptions(grace: 0, retainerSearch: search))
+    tracer.added(root, to: nil)
+    tracer.added(retained, to: root)
+    tracer.removed(retained, from: root)
+    let start = wallNanos()
+    let paths = tracer.searchRetainers()
+    let milliseconds = Double(wallNanos() - start) / 1e6
+    tracer.end()
+    withExtendedLifetime((root, retained)) {}
+    return (milliseconds, paths)
 }
 
 /// An object of the app's heap the search has to read past: 80 bytes of fields, a 112-byte malloc chunk.
@@ -66,21 +72,11 @@ func retainerBackwardTime(megabytes: Int = 100, rounds: Int = 5) {
         let root = BenchRoot()
         let retained = BenchCoordinator()
         let kept = Unmanaged.passRetained(retained)
-        let tracer = Tracer()
-        tracer.start(
-            app: "Bench", sink: DiscardingSink(),
-            options: TraceOptions(grace: 0, retainerSearch: RetainerSearchOptions(timeBudget: 10, totalTimeBudget: 20)))
-        tracer.added(root, to: nil)
-        tracer.added(retained, to: root)
-        tracer.removed(retained, from: root)
-        let start = wallNanos()
-        let paths = tracer.searchRetainers()
-        times.append(Double(wallNanos() - start) / 1e6)
+        let (milliseconds, paths) = timedSearch(root: root, retained: retained, RetainerSearchOptions(timeBudget: 10, totalTimeBudget: 20))
+        times.append(milliseconds)
         let reason = paths.first?.reason ?? ""
         read = reason.range(of: #"through [0-9.]+ MB of heap and globals \([0-9]+ regions\)"#, options: .regularExpression).map { String(reason[$0]) } ?? reason
-        tracer.end()
         kept.release()
-        withExtendedLifetime(root) {}
     }
     withExtendedLifetime(ballast) {}
     print(
