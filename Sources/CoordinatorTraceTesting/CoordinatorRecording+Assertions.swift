@@ -78,10 +78,10 @@ extension CoordinatorRecording {
 
     /// Who holds each retained coordinator, found by the hook's retainer search on the test's thread (each once per
     /// session); empty when nothing is retained.
-    func holders(of snapshot: Snapshot) -> [CoordinatorID: String] {
+    func holders(of snapshot: Snapshot) -> [CoordinatorID: LeakFailures.Holder] {
         guard !snapshot.retained.isEmpty else { return [:] }
-        var found: [CoordinatorID: String] = [:]
-        for path in tracer.searchRetainers() { found[CoordinatorID(path.coordinator)] = path.description }
+        var found: [CoordinatorID: LeakFailures.Holder] = [:]
+        for path in tracer.searchRetainers() { found[CoordinatorID(path.coordinator)] = (path.description, HeldBy(path)) }
         return found
     }
 

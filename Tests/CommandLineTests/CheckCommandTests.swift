@@ -68,7 +68,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.standardOutput.hasPrefix(
-                #"{"grace":2,"sessions":[{"app":"Shop","run":"leaky","evaluatedAt":5,"ended":true,"coordinators":[{"id":1,"type":"AppCoordinator","parent":null,"verdict":"alive","reason":null,"added":{"file":"App.swift","line":3,"function":null},"bound":null,"dismissed":null,"removed":null,"path":[1],"omittedSteps":0},{"id":2,"type":"CheckoutCoordinator","parent":1,"verdict":"retained","reason":"still a child of AppCoordinator#1","reasonKind":"still-child","added":{"file":"App.swift","line":40,"function":null},"bound":null,"dismissed":null,"removed":null,"path":[1,2],"omittedSteps":0}],"undecided":[],"warnings":[]}"#
+                #"{"grace":2,"sessions":[{"app":"Shop","run":"leaky","evaluatedAt":5,"ended":true,"coordinators":[{"id":1,"type":"AppCoordinator","parent":null,"verdict":"alive","reason":null,"added":{"file":"App.swift","line":3,"function":null},"bound":null,"dismissed":null,"removed":null,"path":[1],"omittedSteps":0},{"id":2,"type":"CheckoutCoordinator","parent":1,"verdict":"retained","reason":"still a child of AppCoordinator#1","reasonKind":"still-child","added":{"file":"App.swift","line":40,"function":null},"bound":null,"dismissed":null,"removed":null,"path":[1,2],"omittedSteps":0}],"causes":[{"cause":"CheckoutCoordinator still a child of AppCoordinator","cycle":false,"count":1,"ids":[2],"heldThrough":[]}],"undecided":[],"warnings":[]}"#
             ))
         #expect(result.standardOutput.hasSuffix(#""retained":1,"undecided":0}"# + "\n"))
         let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]

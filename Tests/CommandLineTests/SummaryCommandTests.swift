@@ -93,12 +93,26 @@ struct SummaryCommandTests {
         #expect((example["added"] as? [String: Any])?["file"] as? String == "Shop/SettingsCoordinator.swift")
         #expect((example["added"] as? [String: Any])?["line"] as? Int == 20)
         #expect((object["unusable"] as? [Any])?.isEmpty == true)
+        // The causes (no retainer search in these recordings: what the tree says), across the recordings.
+        let causes = try #require(object["causes"] as? [[String: Any]])
+        #expect(
+            causes.map { $0["cause"] as? String } == [
+                "SettingsCoordinator still a child of HomeCoordinator", "DetailCoordinator detached from AppCoordinator and held elsewhere",
+                "ProfileCoordinator outlived its parent MenuCoordinator",
+            ])
+        #expect(causes.map { $0["count"] as? Int } == [32, 11, 6] && causes.map { $0["runs"] as? Int } == [15, 10, 6])
+        #expect(groups.first?["causes"] as? [String] == ["SettingsCoordinator still a child of HomeCoordinator"])
 
         let text = try BuiltProduct.coordlens.run(["check", "--summary", root])
         #expect(text.status == 1)
         #expect(
             text.standardOutput.hasPrefix(
-                "1. AppCoordinator/HomeCoordinator/SettingsCoordinator (still-child)\n   in 15 of 30 recordings, 16 of 31 sessions; 32 retained"),
+                "causes:\n  SettingsCoordinator still a child of HomeCoordinator keeps 32 coordinators in 15 of 30 recordings\n"),
+            "\(text.standardOutput)")
+        #expect(
+            text.standardOutput.contains(
+                "1. AppCoordinator/HomeCoordinator/SettingsCoordinator (still-child)\n   cause: SettingsCoordinator still a child of HomeCoordinator\n"
+                    + "   in 15 of 30 recordings, 16 of 31 sessions; 32 retained"),
             "\(text.standardOutput)")
         #expect(text.standardOutput.contains("e.g. SettingsCoordinator#3 in \(root)/a/rec-00.ndjson (run run-0-0), added at Shop/SettingsCoordinator.swift:20"))
         #expect(text.standardOutput.hasSuffix("3 leaks by fingerprint: 49 retained, 0 undecided in 30 recordings (31 sessions)\n"))

@@ -90,9 +90,11 @@ import Testing
             #expect(snapshot.retained.count > 70)
             let text = LeakReport.text(for: SessionCheck(source: "", snapshot: snapshot, atEnd: true))
             let printed = text.split(separator: "\n").filter { $0.hasPrefix("    path: ") }.map { $0.dropFirst(10) }
-            let expected = snapshot.retained.map { node in
-                snapshot.path(to: node.id).map { "\($0.type)#\($0.id)" }.joined(separator: " › ")
+            // Cause by cause, each leak once.
+            let expected = snapshot.causeGroups().flatMap(\.allIDs).map { id in
+                snapshot.path(to: id).map { "\($0.type)#\($0.id)" }.joined(separator: " › ")
             }
+            #expect(Set(snapshot.causeGroups().flatMap(\.allIDs)) == Set(snapshot.retained.map(\.id)))
             #expect(printed.map(String.init) == expected)
         }
     }

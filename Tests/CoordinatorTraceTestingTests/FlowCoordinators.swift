@@ -96,3 +96,30 @@ final class HomeCoordinator: FlowCoordinator {
         }
     }
 }
+
+/// A tab that keeps itself through its selection closure (the classic tab-item cycle), and its children with it.
+final class TabFlowCoordinator: FlowCoordinator {
+    var onSelect: (() -> Void)?
+
+    func start(children count: Int) {
+        for _ in 0..<count {
+            let child = DetailCoordinator(tracer: tracer)
+            addChild(child)
+            tracer.dismissed(child)
+        }
+        onSelect = { [self] in _ = children.count }
+    }
+}
+
+extension Flows {
+    /// A tab removed from its root while its closure keeps it: it and its `children` finished children stay.
+    static func tabCycle(_ tracer: Tracer, children: Int) -> RootCoordinator {
+        let root = RootCoordinator(tracer: tracer)
+        root.start()
+        let tab = TabFlowCoordinator(tracer: tracer)
+        root.addChild(tab)
+        tab.start(children: children)
+        root.removeChild(tab)
+        return root
+    }
+}

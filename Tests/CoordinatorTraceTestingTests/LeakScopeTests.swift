@@ -33,6 +33,30 @@ import Testing
             })
     }
 
+    /// A cycle and the leaks below it are one cause: one failure that names the cause first, then each coordinator,
+    /// not four unrelated failures.
+    @Test func aCycleAndTheLeaksBelowItFailOnceNamingTheCause() {
+        let issues = RecordedIssues()
+        withKnownIssue {
+            assertCoordinatorsReleased(grace: 0.2) { tracer in
+                Flows.tabCycle(tracer, children: 3)
+            }
+        } matching: {
+            issues.matcher()($0)
+        }
+        #expect(issues.messages.count == 1, "\(issues.messages)")
+        let lines = issues.messages.first?.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.count == 5, "the cause, then a line per coordinator: \(lines)")
+        #if RetainerSearch
+        #expect(lines.first?.hasPrefix("cause: a cycle through TabFlowCoordinator.onSelect (") == true, "\(lines)")
+        #else
+        #expect(lines.first?.hasPrefix("cause: TabFlowCoordinator detached from RootCoordinator") == true, "\(lines)")
+        #endif
+        #expect(lines.first?.hasSuffix(" keeps 4 coordinators (1 directly, 3 held through it)") == true, "\(lines)")
+        #expect(lines.dropFirst().first?.hasPrefix("  TabFlowCoordinator#2 retained: ") == true, "\(lines)")
+        #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("  DetailCoordinator#") && $0.contains(" retained: still a child of TabFlowCoordinator#2") })
+    }
+
     /// The README's example: the whole app lives inside the scope. A child its parent never removes must fail while
     /// the returned root lives, although everything is freed together once the root goes.
     @Test func childNeverRemovedFailsWhileTheReturnedRootLives() {

@@ -51,7 +51,7 @@ import Testing
         #expect(json.standardOutput.contains(#""heldBy":{"outcome":"live","visited":"#), "\(json.standardOutput.prefix(2_000))")
         #expect(
             json.standardOutput.contains(
-                #"{"holder":"Router","holderId":null,"field":"completions[ObjectIdentifier]","kind":"capture","closure":"closure #1 in BrowserCoordinator.showShareSheet()"}"#
+                #"{"holder":"Router","holderId":null,"field":"completions[ObjectIdentifier]","kind":"capture","closure":"closure #1 in BrowserCoordinator.showShareSheet()","leaking":"unknown","suspect":true}"#
             ))
         let diff = try await coordlens(["diff", fixed, leaking])
         #expect(diff.status == 1)

@@ -42,6 +42,18 @@ package struct LeakSummary: Sendable {
         package var last: RunReference
         /// Its first retained coordinator.
         package var example: Example
+        /// What keeps its coordinators (`LeakCause`), each cause once, in the order first seen.
+        package var causes: [String] = []
+    }
+
+    /// The retained coordinators one cause keeps, across every recording summarised.
+    package struct CauseCount: Sendable {
+        /// The cause, as `check` prints it.
+        package var cause: String
+        /// How many retained coordinators it keeps, in all.
+        package var count: Int
+        /// In how many recordings it appears.
+        package var runs: Int
     }
 
     /// Recordings summarised.
@@ -60,6 +72,8 @@ package struct LeakSummary: Sendable {
     package private(set) var census = PathCensus()
     private var groupByFingerprint: [LeakFingerprint: Int] = [:]
     private var unranked: [Group] = []
+    private var causeNumbers: [String: Int] = [:]
+    private var unrankedCauses: [CauseCount] = []
 
     /// An empty summary, to merge recordings' summaries into.
     package init() {}
@@ -67,6 +81,7 @@ package struct LeakSummary: Sendable {
     /// One recording's summary: every session's retained coordinators by fingerprint; `atEnd` as for `SessionCheck`.
     package init(recording source: String, checks: [SessionCheck]) {
         recordings = 1
+        var causesSeen: Set<String> = []
         for check in checks {
             let snapshot = check.snapshot
             sessions += 1
@@ -77,6 +92,13 @@ package struct LeakSummary: Sendable {
             census.merge(paths)
             let here = RunReference(source: source, run: snapshot.run)
             var inSession: [Int: Int] = [:]
+            var causeOf: [CoordinatorID: String] = [:]
+            for group in fingerprints.isEmpty ? [] : snapshot.causeGroups() {
+                let cause = group.cause.description
+                for id in group.allIDs { causeOf[id] = cause }
+                countCause(cause, coordinators: group.count, newRun: !causesSeen.contains(cause))
+                causesSeen.insert(cause)
+            }
             for (position, fingerprint) in fingerprints {
                 let node = snapshot.nodes[position]
                 retained += 1
@@ -95,8 +117,20 @@ package struct LeakSummary: Sendable {
                             fingerprint: fingerprint, count: 1, runs: 1, sessions: 1, mostInOneSession: 1, first: here, last: here, example: example
                         ))
                 }
+                let number = groupByFingerprint[fingerprint]!
+                if let cause = causeOf[node.id], !unranked[number].causes.contains(cause) { unranked[number].causes.append(cause) }
             }
         }
+    }
+
+    private mutating func countCause(_ cause: String, coordinators: Int, newRun: Bool) {
+        guard let number = causeNumbers[cause] else {
+            causeNumbers[cause] = unrankedCauses.count
+            unrankedCauses.append(CauseCount(cause: cause, count: coordinators, runs: 1))
+            return
+        }
+        unrankedCauses[number].count += coordinators
+        if newRun { unrankedCauses[number].runs += 1 }
     }
 
     /// One recording's bytes, read, replayed to `cut` and judged with `grace`; a recording with nothing to judge (empty,
@@ -131,6 +165,10 @@ package struct LeakSummary: Sendable {
         warnings += later.warnings
         stoppedWithoutEnd += later.stoppedWithoutEnd
         census.merge(later.census)
+        for cause in later.unrankedCauses {
+            countCause(cause.cause, coordinators: cause.count, newRun: true)
+            if cause.runs > 1 { unrankedCauses[causeNumbers[cause.cause]!].runs += cause.runs - 1 }
+        }
         for group in later.unranked {
             guard let number = groupByFingerprint[group.fingerprint] else {
                 groupByFingerprint[group.fingerprint] = unranked.count
@@ -142,7 +180,17 @@ package struct LeakSummary: Sendable {
             unranked[number].sessions += group.sessions
             unranked[number].mostInOneSession = max(unranked[number].mostInOneSession, group.mostInOneSession)
             unranked[number].last = group.last
+            for cause in group.causes where !unranked[number].causes.contains(cause) { unranked[number].causes.append(cause) }
         }
+    }
+
+    /// The causes, most widespread first: by the number of runs, then of coordinators, then in the order first seen.
+    package var causes: [CauseCount] {
+        unrankedCauses.enumerated().sorted { a, b in
+            if a.element.runs != b.element.runs { return a.element.runs > b.element.runs }
+            if a.element.count != b.element.count { return a.element.count > b.element.count }
+            return a.offset < b.offset
+        }.map(\.element)
     }
 
     /// The groups, most widespread first: by the number of runs, then of coordinators, then by fingerprint.

@@ -44,16 +44,17 @@ package enum CheckJSONReport {
         if let stopped = check.stoppedWithoutEnd { head += "\"stoppedWithoutEnd\":\(JSONText.quoted(stopped))," }
         emit(head + "\"coordinators\":[")
         for (position, node) in snapshot.nodes.enumerated() {
-            emit((position > 0 ? "," : "") + coordinator(node, path: index.path(to: node.id), heldBy: snapshot.heldBy[node.id], paths: paths))
+            emit((position > 0 ? "," : "") + coordinator(node, path: index.path(to: node.id), heldBy: snapshot.heldBy[node.id], paths: paths, in: snapshot))
         }
-        var tail = "],\"undecided\":[" + check.undecided.map(undecided).joined(separator: ",") + "],"
+        var tail = "],\"causes\":[" + snapshot.causeGroups().map(cause).joined(separator: ",") + "],"
+        tail += "\"undecided\":[" + check.undecided.map(undecided).joined(separator: ",") + "],"
         tail += "\"warnings\":[" + snapshot.warnings.map(warning).joined(separator: ",") + "]"
         if let notes { tail += ",\"notes\":" + notes }
         emit(tail + "}")
     }
 
     private static func coordinator(
-        _ node: SnapshotNode, path: (ids: [CoordinatorID], omitted: Int), heldBy: HeldBy?, paths: SourcePaths
+        _ node: SnapshotNode, path: (ids: [CoordinatorID], omitted: Int), heldBy: HeldBy?, paths: SourcePaths, in snapshot: Snapshot
     ) -> String {
         "{\"id\":\(node.id.json),\"type\":\(JSONText.quoted(node.type)),\"parent\":\(node.parent?.json ?? "null"),"
             + "\"verdict\":\"\(node.verdict.rawValue)\",\"reason\":\(node.reason.map(JSONText.quoted) ?? "null"),"
@@ -63,16 +64,26 @@ package enum CheckJSONReport {
             + "\"added\":\(site(node.site, paths)),\"bound\":\(site(node.boundSite, paths)),"
             + "\"dismissed\":\(site(node.dismissedSite, paths)),\"removed\":\(site(node.removedSite, paths)),"
             + "\"path\":[\(path.ids.map(\.json).joined(separator: ","))],\"omittedSteps\":\(path.omitted)"
-            + (heldBy.map { ",\"heldBy\":" + held($0) } ?? "") + "}"
+            + (heldBy.map { ",\"heldBy\":" + held($0, trace: node.verdict == .retained ? snapshot.leakTrace(of: node.id, heldBy: $0) : nil) } ?? "")
+            + "}"
     }
 
-    /// `{"outcome":"live","visited":N,"steps":[{"holder":…,"holderId":…,"field":…,"kind":…,"closure":…}]}`, `closure`
-    /// only when the hook named one.
-    private static func held(_ held: HeldBy) -> String {
-        let steps = held.steps.map { step in
+    /// `{"cause":…,"count":N,"ids":[…],"heldThrough":[{"id":…,"through":…}]}`: the leaks one cause keeps.
+    private static func cause(_ group: CauseGroup) -> String {
+        let through = group.heldThrough.map { "{\"id\":\($0.id.json),\"through\":\($0.through.json)}" }
+        return "{\"cause\":\(JSONText.quoted(group.cause.description)),\"cycle\":\(group.cause.isCycle),\"count\":\(group.count),"
+            + "\"ids\":[\(group.ids.map(\.json).joined(separator: ","))],\"heldThrough\":[\(through.joined(separator: ","))]}"
+    }
+
+    /// `{"outcome":"live","visited":N,"steps":[{"holder":…,"holderId":…,"field":…,"kind":…,"closure":…,"leaking":…,
+    /// "suspect":…}]}`, `closure` only when the hook named one; a retained coordinator's trace says of each holder
+    /// whether it is leaking (`no`, `yes`, `unknown`) and marks the suspect references.
+    private static func held(_ held: HeldBy, trace: LeakTrace?) -> String {
+        let steps = held.steps.enumerated().map { index, step in
             "{\"holder\":\(JSONText.quoted(step.holder)),\"holderId\":\(step.holderID?.json ?? "null"),"
                 + "\"field\":\(JSONText.quoted(step.field)),\"kind\":\(JSONText.quoted(step.kind))"
-                + (step.closure.map { ",\"closure\":\(JSONText.quoted($0))" } ?? "") + "}"
+                + (step.closure.map { ",\"closure\":\(JSONText.quoted($0))" } ?? "")
+                + (trace.map { ",\"leaking\":\"\($0.states[index].rawValue)\",\"suspect\":\($0.suspects.contains(index))" } ?? "") + "}"
         }
         return "{\"outcome\":\"\(held.outcome.rawValue)\",\"visited\":\(held.visited),\"steps\":[\(steps.joined(separator: ","))]}"
     }

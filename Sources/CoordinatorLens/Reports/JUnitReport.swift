@@ -3,7 +3,7 @@
 /// One `testsuite` per session (class name: the app). A coordinator type with nothing to report is one passing
 /// `testcase`; a type with retained or undecided coordinators has one `testcase` per such coordinator, named by its
 /// type and its place among them (`ProductCoordinator [2]`), each with exactly one `failure` (a leak; type: its
-/// reason kind; text: where it was added and its path) or `error` (undecided: the run could not be judged). So
+/// reason kind; text: its cause, where it was added and its path) or `error` (undecided: the run could not be judged). So
 /// `tests` counts test cases, `failures` + `errors` never exceed it, and names stay the same from build to build
 /// (types and order, unlike ids and run ids, do), so a CI system's history follows a leak. Late coordinators, and
 /// undecided ones with `--allow-undecided`, are lines of their type's first case's `system-out`. Problems in the
@@ -52,7 +52,9 @@ package enum JUnitReport {
             }
             for (position, finding) in failing.enumerated() {
                 tests += 1
-                let lines = (finding.site.map { ["added at \(paths.file(for: $0)):\($0.line)"] } ?? []) + ["path: \(finding.path)"]
+                let lines =
+                    (finding.cause.map { ["cause: \($0)"] } ?? []) + (finding.site.map { ["added at \(paths.file(for: $0)):\($0.line)"] } ?? [])
+                    + ["path: \(finding.path)"]
                 let body = lines.map(text).joined(separator: "\n")
                 cases += "    <testcase name=\"\(text("\(type) [\(position + 1)]"))\" classname=\"\(text(snapshot.app))\">\n"
                 if finding.kind == .retained {

@@ -45,8 +45,8 @@ package enum LeakReport {
         line("\(snapshot.app) run \(snapshot.run) (evaluated at \(Seconds(snapshot.evaluatedAt)), grace \(Seconds(snapshot.grace)))")
         if let stopped = check.stoppedWithoutEnd { line("  \(stopped)") }
         // By position, reading the fields each line needs: a copy of each leak's node was a fifth of the report.
-        for index in snapshot.nodes.indices where snapshot.nodes[index].verdict == .retained {
-            let id = snapshot.nodes[index].id
+        func leak(_ id: CoordinatorID, through: (id: CoordinatorID, cause: LeakCause)?) {
+            guard let index = snapshot.position(of: id) else { return }
             let note = notes.note(session: session, id: id)
             let name = "\(snapshot.nodes[index].type)#\(id)"
             line("  \(note?.accepted == true ? "KNOWN" : "RETAINED") \(name): \(snapshot.nodes[index].reason ?? "not released")")
@@ -54,16 +54,18 @@ package enum LeakReport {
                 line("    \(snapshot.nodes[index].watched == true ? "watched" : "added") at \(paths.file(for: site)):\(site.line)")
             }
             line("    path: \(ancestry.path(to: id))")
-            if let held = snapshot.heldBy[id] {
-                line("    held by: \(held.text(target: name))")
-                // A leak kept only by another leak: the cause is that one's, and fixing it frees this one too.
-                if held.outcome == .live, let through = held.steps.first?.holderID, through != id,
-                    let holder = snapshot.node(through), holder.verdict == .retained
-                {
-                    line("    held through \(holder.type)#\(through), itself retained")
-                }
+            if let held = snapshot.heldBy[id] { line("    held by: \(held.text(target: name))") }
+            // A leak kept only by another leak: the cause is that one's, and fixing it frees this one too.
+            if let through, let holder = snapshot.node(through.id) {
+                line("    held through \(holder.type)#\(through.id), itself retained (\(through.cause))")
             }
             if let note { line("    \(note.text)") }
+        }
+        // Cause first, then the coordinators it keeps: seven kept by one cycle read as one bug, not seven.
+        for group in snapshot.causeGroups() {
+            line("  cause: \(group.cause) \(group.keepsText(in: snapshot))")
+            for id in group.ids { leak(id, through: nil) }
+            for held in group.heldThrough { leak(held.id, through: (held.through, group.cause)) }
         }
         for undecided in check.undecided {
             line("  UNDECIDED \(name(undecided.node)): \(undecided.reason)")

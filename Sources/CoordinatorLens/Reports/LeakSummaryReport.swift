@@ -31,8 +31,19 @@ package enum LeakSummaryReport {
         for summary: LeakSummary, unusable: [Unusable] = [], paths: SourcePaths = SourcePaths(), baseline: LeakBaseline? = nil
     ) -> String {
         var lines: [String] = []
+        // Causes first: the bugs, each with how many coordinators it keeps; then the fingerprints that leaked.
+        let causes = summary.causes
+        if !causes.isEmpty {
+            lines.append("causes:")
+            for cause in causes {
+                lines.append(
+                    "  \(cause.cause) keeps \(NumberText.grouped(cause.count)) coordinator\(cause.count == 1 ? "" : "s") "
+                        + "in \(share(cause.runs, of: summary.recordings)) recordings")
+            }
+        }
         for (rank, group) in summary.groups.enumerated() {
             lines.append("\(rank + 1). \(group.fingerprint)" + (baseline.map { " (\($0.note(for: group).text))" } ?? ""))
+            if !group.causes.isEmpty { lines.append("   cause\(group.causes.count == 1 ? "" : "s"): \(group.causes.joined(separator: "; "))") }
             lines.append(
                 "   in \(share(group.runs, of: summary.recordings)) recordings, \(share(group.sessions, of: summary.sessions)) sessions; "
                     + "\(NumberText.grouped(group.count)) retained (\(perRun(group)) per recording it is in)")
@@ -65,7 +76,7 @@ package enum LeakSummaryReport {
             text += "\"types\":[\(group.fingerprint.types.map(JSONText.quoted).joined(separator: ","))],"
             text += "\"omittedSteps\":\(group.fingerprint.omittedSteps),\"reason\":\"\(group.fingerprint.reasonKind.rawValue)\","
             text += "\"runs\":\(group.runs),\"sessions\":\(group.sessions),\"count\":\(group.count),"
-            text += "\"mostInOneSession\":\(group.mostInOneSession),"
+            text += "\"mostInOneSession\":\(group.mostInOneSession),\"causes\":[\(group.causes.map(JSONText.quoted).joined(separator: ","))],"
             if let baseline {
                 let note = baseline.note(for: group)
                 text += "\"baseline\":{\"known\":\(note.accepted),\"note\":\(JSONText.quoted(note.text))},"
@@ -87,6 +98,8 @@ package enum LeakSummaryReport {
             out += baseline.fixed(in: summary).map { "{\"fingerprint\":\(JSONText.quoted($0.fingerprint.description)),\"count\":\($0.count)}" }
                 .joined(separator: ",")
         }
+        out += "],\"causes\":["
+        out += summary.causes.map { "{\"cause\":\(JSONText.quoted($0.cause)),\"count\":\($0.count),\"runs\":\($0.runs)}" }.joined(separator: ",")
         out += "],\"unusable\":["
         out += unusable.map { "{\"source\":\(JSONText.quoted($0.source)),\"line\":\($0.line),\"message\":\(JSONText.quoted($0.message))}" }
             .joined(separator: ",")

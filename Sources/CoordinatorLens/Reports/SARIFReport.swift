@@ -3,8 +3,8 @@ import CoordinatorWire
 /// `check --format sarif`: a SARIF 2.1.0 log for code scanning (GitHub, Azure DevOps, IDE viewers).
 ///
 /// One run; one result per retained coordinator (rule: its reason kind), located at the line that added it, with the
-/// holder's add site and, for a detached one, the `remove` call as related locations, and its leak fingerprint as a
-/// partial fingerprint. Undecided coordinators
+/// holder's add site and, for a detached one, the `remove` call as related locations, and its leak fingerprint and its
+/// cause (the leaks of one bug share it) as partial fingerprints. Undecided coordinators
 /// are results of rule `undecided` (level `error`, `warning` with `--allow-undecided`), late ones of rule `late`
 /// (`note`). Problems in the input are tool execution notifications at their line in the recording, as SARIF keeps
 /// them apart from results. A coordinator without a call site is located at its recording.
@@ -50,7 +50,8 @@ package enum SARIFReport {
         var out = "{\"ruleId\":\(quoted(finding.rule)),"
         if let index = rules.firstIndex(where: { $0.id == finding.rule }) { out += "\"ruleIndex\":\(index)," }
         out += "\"level\":\(quoted(level(finding.severity))),"
-        out += "\"message\":{\"text\":\(quoted(TextSanitizer.visible(finding.message) + " (path: " + TextSanitizer.visible(finding.path) + ")"))},"
+        let cause = finding.cause.map { "cause: " + TextSanitizer.visible($0.description) + "; " } ?? ""
+        out += "\"message\":{\"text\":\(quoted(TextSanitizer.visible(finding.message) + " (" + cause + "path: " + TextSanitizer.visible(finding.path) + ")"))},"
         if let site = finding.site {
             out += "\"locations\":[\(location(file: paths.file(for: site), line: site.line))],"
         } else if check.source != "<stdin>", !check.source.isEmpty {
@@ -73,9 +74,14 @@ package enum SARIFReport {
             let fingerprint =
                 RetentionKind(rawValue: finding.rule).map { LeakFingerprint(types: types, reasonKind: $0).description }
                 ?? types.joined(separator: "/") + " (\(finding.rule))"
-            out += "\"partialFingerprints\":{\"coordinatorLeak/v1\":\(quoted(fingerprint))},"
+            // The cause as a fingerprint too: a viewer that groups by one groups the leaks of one bug.
+            let causeFingerprint = finding.cause.map { ",\"leakCause/v1\":\(quoted($0.description))" } ?? ""
+            out += "\"partialFingerprints\":{\"coordinatorLeak/v1\":\(quoted(fingerprint))\(causeFingerprint)},"
             out += "\"properties\":{\"app\":\(quoted(check.snapshot.app)),\"run\":\(quoted(check.snapshot.run)),"
-            out += "\"id\":\(node.id.json),\"type\":\(quoted(node.type)),\"path\":\(quoted(finding.path))}"
+            out += "\"id\":\(node.id.json),\"type\":\(quoted(node.type)),\"path\":\(quoted(finding.path))"
+            if let cause = finding.cause { out += ",\"cause\":\(quoted(cause.description))" }
+            if let through = finding.heldThrough { out += ",\"heldThrough\":\(through.id.json)" }
+            out += "}"
         } else {
             out += "\"properties\":{}"
         }

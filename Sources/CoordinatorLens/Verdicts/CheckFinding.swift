@@ -45,6 +45,12 @@ struct CheckFinding {
     var holder: SnapshotNode?
     /// The index of its session in `CheckResult.sessions`.
     var session: Int
+    /// What keeps a retained coordinator, shared by every leak with the same bug; nil for other findings.
+    var cause: LeakCause? = nil
+    /// The retained coordinator a leak is held only through (its cause is that one's); nil otherwise.
+    var heldThrough: SnapshotNode? = nil
+    /// A leak's note from the baseline or history (`known: in the baseline`), also at the end of its reason.
+    var note: String? = nil
 }
 
 extension CheckResult {
@@ -68,17 +74,26 @@ extension CheckResult {
                     holder: holderID.flatMap { snapshot.node($0) }, session: index
                 )
             }
-            for node in snapshot.retained {
-                // A leak the baseline accepts is a warning; the note (known, new, seen before) ends its reason.
-                let note = notes.note(session: index, id: node.id)
-                // Who holds it, as the hook found it: the holding field alone, so leaks one reference holds read alike
-                // (an attached-only reason names it already).
-                let holder = snapshot.isAttachedOnly(node) ? "" : snapshot.heldBy[node.id]?.suspect.map { "; held by \($0)" } ?? ""
-                let reason = (paths.reason(for: node) ?? "not released") + holder + (note.map { " (\($0.text))" } ?? "")
-                findings.append(
-                    finding(
+            // Cause by cause, so the leaks one cause keeps sit together in every format.
+            for group in snapshot.causeGroups() {
+                let through = Dictionary(group.heldThrough.map { ($0.id, $0.through) }, uniquingKeysWith: { first, _ in first })
+                for id in group.allIDs {
+                    guard let node = snapshot.node(id) else { continue }
+                    // A leak the baseline accepts is a warning; the note (known, new, seen before) ends its reason.
+                    let note = notes.note(session: index, id: node.id)
+                    // Who holds it, as the hook found it: the holding field alone, so leaks one reference holds read
+                    // alike (an attached-only reason names it already); one held through another leak names that one.
+                    let holding = through[id].flatMap { snapshot.node($0) }
+                    let holder =
+                        holding.map { "; held through \($0.type)#\($0.id), itself retained" }
+                        ?? (snapshot.isAttachedOnly(node) ? "" : snapshot.heldBy[node.id]?.suspect.map { "; held by \($0)" } ?? "")
+                    let reason = (paths.reason(for: node) ?? "not released") + holder + (note.map { " (\($0.text))" } ?? "")
+                    var found = finding(
                         .retained, note?.accepted == true ? .warning : .error, rule: node.leakReasonKind.rawValue,
-                        node: node, word: "retained", reason: reason))
+                        node: node, word: "retained", reason: reason)
+                    (found.cause, found.heldThrough, found.note) = (group.cause, holding, note?.text)
+                    findings.append(found)
+                }
             }
             for undecided in check.undecided {
                 findings.append(
