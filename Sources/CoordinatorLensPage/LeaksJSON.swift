@@ -20,6 +20,9 @@ enum LeaksJSON {
             NodesJSON.appendIDs(group.ids, to: &out)
             object.string("standing", group.standing, &out)
             object.string("note", group.note, &out)
+            object.string("cause", group.cause, &out)
+            object.key("through", &out)
+            NodesJSON.appendIDs(group.through, to: &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))

@@ -44,6 +44,7 @@ package struct SessionSummary: Codable, Equatable, Sendable {
 /// the leak list, the marks for the time slider and the warnings.
 package struct TreeModel: Encodable, Sendable {
     /// Retained coordinators sharing a fingerprint.
+    /// Retained coordinators sharing a fingerprint and a cause: a fingerprint whose leaks have two causes is two rows.
     package struct Leaks: Encodable, Sendable {
         /// The fingerprint as `diff` prints it: the type path and the reason kind.
         package var fingerprint: String
@@ -53,6 +54,10 @@ package struct TreeModel: Encodable, Sendable {
         /// With `view --baseline`/`--history`: `known` or `new`, and the note the page shows beside it.
         package var standing: String?
         package var note: String?
+        /// What keeps them (`CauseGroup`): the list shows the rows of one cause under it, the cause first.
+        package var cause: String = ""
+        /// Those of `ids` held only through another leak of the cause.
+        package var through: [CoordinatorID] = []
 
         /// Where the group goes in the list: new, grown, unjudged, known.
         var rank: Int {
@@ -102,6 +107,10 @@ package struct TreeModel: Encodable, Sendable {
         package var by: HeldBy
         /// `by` in one line, as `check` prints it.
         package var text: String
+        /// For a retained coordinator's trace: whether each holder is leaking (`no`, `yes`, `unknown`), then itself.
+        package var leaking: [LeakTrace.State]?
+        /// The steps whose references are suspect (`LeakTrace.suspects`), for the page to underline.
+        package var suspects: [Int]?
     }
 
     /// What the chart of a fingerprint's count per stored run draws.
@@ -144,13 +153,43 @@ package struct TreeModel: Encodable, Sendable {
         nodes = snapshot.nodes
         // New leaks first, then grown ones, then those without a baseline or history, known ones last: what a change
         // brought is what the reader came for.
-        leaks = snapshot.leakGroups.map { group in
+        // Each fingerprint's leaks split by cause, so the list can put the rows of one cause together under it.
+        let causes = snapshot.causeGroups()
+        var causeOf: [CoordinatorID: Int] = [:]
+        var heldThrough: Set<CoordinatorID> = []
+        let causeTexts = causes.map(\.cause.description)
+        for (number, group) in causes.enumerated() {
+            for id in group.allIDs { causeOf[id] = number }
+            heldThrough.formUnion(group.heldThrough.map(\.id))
+        }
+        leaks = snapshot.leakGroups.flatMap { group in
             let fingerprint = group.fingerprint.description
             let standing = context?.standing(of: fingerprint, count: group.ids.count)
-            return Leaks(
-                fingerprint: fingerprint, type: group.fingerprint.type,
-                reasonKind: group.fingerprint.reasonKind.rawValue, ids: group.ids, standing: standing?.standing, note: standing?.note
-            )
+            let first = group.ids.first.flatMap { causeOf[$0] } ?? -1
+            // Most fingerprints have one cause: one row, no split.
+            if group.ids.allSatisfy({ (causeOf[$0] ?? -1) == first }) {
+                return [
+                    Leaks(
+                        fingerprint: fingerprint, type: group.fingerprint.type, reasonKind: group.fingerprint.reasonKind.rawValue, ids: group.ids,
+                        standing: standing?.standing, note: standing?.note, cause: first >= 0 ? causeTexts[first] : "",
+                        through: heldThrough.isEmpty ? [] : group.ids.filter(heldThrough.contains))
+                ]
+            }
+            var order: [Int] = []
+            var parts: [Int: [CoordinatorID]] = [:]
+            for id in group.ids {
+                let number = causeOf[id] ?? -1
+                if parts[number] == nil { order.append(number) }
+                parts[number, default: []].append(id)
+            }
+            return order.map { number in
+                let ids = parts[number]!
+                return Leaks(
+                    fingerprint: fingerprint, type: group.fingerprint.type,
+                    reasonKind: group.fingerprint.reasonKind.rawValue, ids: ids, standing: standing?.standing, note: standing?.note,
+                    cause: number >= 0 ? causeTexts[number] : "", through: ids.filter(heldThrough.contains)
+                )
+            }
         }
         .enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
         if let context, !context.runs.isEmpty {
@@ -162,7 +201,10 @@ package struct TreeModel: Encodable, Sendable {
         marks = snapshot.marks
         warnings = snapshot.warnings
         heldBy = snapshot.heldBy.compactMap { id, by in
-            snapshot.node(id).map { Held(id: id, by: by, text: by.text(target: "\($0.type)#\(id)")) }
+            snapshot.node(id).map { node in
+                let trace = node.verdict == .retained ? snapshot.leakTrace(of: id, heldBy: by) : nil
+                return Held(id: id, by: by, text: by.text(target: "\(node.type)#\(id)"), leaking: trace?.states, suspects: trace.map { Array($0.suspects) })
+            }
         }.sorted { $0.text < $1.text }
     }
 }

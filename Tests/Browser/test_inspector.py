@@ -129,6 +129,23 @@ class LiveSampleTests(unittest.TestCase):
         members = self.page.locator("#leaks .members a").count()
         self.assertEqual(members, retained)
 
+    def test_leaks_are_listed_under_their_cause_as_check_groups_them(self):
+        status, output = coordlens("check", "--format", "json", self.recording)
+        self.assertEqual(status, 1)
+        causes = json.loads(output)["sessions"][0]["causes"]
+        self.assertTrue(causes)
+        heads = self.page.locator("#leaks li.cause > .cause-head")
+        expect(heads).to_have_count(len(causes))
+        shown = {heads.nth(i).inner_text() for i in range(heads.count())}
+        words = lambda count: "1 coordinator" if count == 1 else f"{count} coordinators"
+        self.assertEqual(shown, {f"Cause {cause['cause']} keeps {words(cause['count'])}" for cause in causes})
+        # Every leak row sits under a cause, and a cause's rows hold exactly the coordinators it keeps.
+        self.assertEqual(self.page.locator("#leaks li.leak").count(), self.page.locator("#leaks li.cause li.leak").count())
+        for cause in causes:
+            block = self.page.locator("#leaks li.cause").filter(has=self.page.locator(".cause-head", has_text=cause["cause"]))
+            members = block.locator(".members a").count()
+            self.assertEqual(members, min(cause["count"], 12 * block.locator("li.leak").count()))
+
     def test_the_slider_at_a_mark_shows_the_tree_render_draws_there(self):
         tick = self.page.locator("#ticks .tick").first
         seq = tick.get_attribute("data-seq")

@@ -121,14 +121,14 @@ function shownAgain(node) {
     `${dismissalCauses[again.dismissedVia] || "dismissed"} at ${seconds(again.dismissedAt)}, shown again on ${again.screen} at ${seconds(again.shownAt)}`]));
 }
 // The leak trace the hook's retainer search found, drawn as LeakCanary draws one: one reference per line from the
-// living holder down, the last one (the reference that keeps the coordinator) marked as the suspect.
+// living holder down, each holder's state, the suspect references marked.
 const heldEntry = (node) => (state.model.heldBy || []).find((entry) => entry.id === node.id);
 function heldRow(node) {
   const held = heldEntry(node);
   if (!held) return [];
   const by = held.by;
   if (by.outcome !== "live" && by.outcome !== "cycle") return [["held by", held.text]];
-  const { states, suspects } = traceStates(by, nodesById(state.model));
+  const { states, suspects } = traceStates(held);
   const lines = by.steps.map((step, i) => el("li", { class: suspects.has(i) ? "suspect" : "", "data-state": states[i] },
     step.holderID != null ? link(step.holderID) : el("span", { class: "mono" }, step.holder),
     el("wbr"), step.field ? el("span", { class: "mono" }, `.${step.field}`) : "", stepKind(step),

@@ -3,24 +3,16 @@
 // page's address of the selection, so whoever reads it can open the same view.
 import { seconds, sourceFile, stepKind } from "./format.js";
 
-// Whether each object on a leak trace is leaking, as LeakCanary says it of every object: a living coordinator, its
-// screen or a root (a static, a global, a task, a scheduled timer) is not; a retained coordinator is; anything else is
-// unknown. The suspects are the references from the last object that is not leaking to the first that is: the bug is
-// among them. `by` is a heldBy entry's `by`; the states are the holders', then the leak's own ("leaking").
-export function traceStates(by, byId) {
-  const state = (step) => {
-    const node = step.holderID != null ? byId.get(step.holderID) : null;
-    if (node) return node.verdict === "retained" ? "leaking" : node.verdict === "alive" || node.verdict === "pending" ? "alive" : "unknown";
-    if (/\(screen of /.test(step.holder) || /^(static |a Task|a global of |a scheduled Timer)/.test(step.holder)) return "alive";
-    return "unknown";
-  };
-  const states = by.steps.map(state).concat(["leaking"]);
-  const lastAlive = states.lastIndexOf("alive");
-  let firstLeaking = states.findIndex((value, i) => i > lastAlive && value === "leaking");
-  const suspects = new Set();
-  // A cycle starts at the leak itself: nothing before it is alive, so the reference back to it is the suspect.
-  if (lastAlive < 0) suspects.add(by.steps.length - 1);
-  else for (let i = lastAlive; i < firstLeaking; i++) suspects.add(i);
+// Whether each object on a leak trace is leaking, as LeakCanary says it of every object, and the suspect references:
+// from the last object that is not leaking to the first that is, where the bug is. The inspector judges both
+// (`LeakTrace`: a living coordinator, its screen or a root is not leaking; a retained coordinator is; anything else is
+// unknown), so the page, `check` and the CI formats mark the same references. `held` is a heldBy entry; a trace the
+// inspector did not judge (not a leak's) marks its last reference.
+const judged = { no: "alive", yes: "leaking", unknown: "unknown" };
+export function traceStates(held) {
+  const by = held.by;
+  const states = held.leaking ? held.leaking.map((value) => judged[value] || "unknown") : by.steps.map(() => "unknown").concat(["leaking"]);
+  const suspects = new Set(held.suspects || [by.steps.length - 1]);
   return { states, suspects };
 }
 const stateWords = { alive: "Leaking: NO (alive)", leaking: "Leaking: YES (retained)", unknown: "Leaking: UNKNOWN" };
@@ -41,7 +33,7 @@ export function leakTraceText(node, held, byId, address) {
   const by = held && held.by;
   if (by && (by.outcome === "live" || by.outcome === "cycle")) {
     lines.push("", by.outcome === "cycle" ? "Leak trace (a cycle):" : "Leak trace:");
-    const { states, suspects } = traceStates(by, byId);
+    const { states, suspects } = traceStates(held);
     by.steps.forEach((step, i) => {
       const holder = step.holderID != null ? name(step.holderID, step.holder) : step.holder;
       lines.push(`${i ? "├─" : "┬─"} ${holder}`, `│    ${stateWords[states[i]]}`);
