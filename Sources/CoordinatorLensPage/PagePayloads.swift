@@ -165,16 +165,15 @@ package struct TreeModel: Encodable, Sendable {
         leaks = snapshot.leakGroups.flatMap { group in
             let fingerprint = group.fingerprint.description
             let standing = context?.standing(of: fingerprint, count: group.ids.count)
-            let first = group.ids.first.flatMap { causeOf[$0] } ?? -1
-            // Most fingerprints have one cause: one row, no split.
-            if group.ids.allSatisfy({ (causeOf[$0] ?? -1) == first }) {
-                return [
-                    Leaks(
-                        fingerprint: fingerprint, type: group.fingerprint.type, reasonKind: group.fingerprint.reasonKind.rawValue, ids: group.ids,
-                        standing: standing?.standing, note: standing?.note, cause: first >= 0 ? causeTexts[first] : "",
-                        through: heldThrough.isEmpty ? [] : group.ids.filter(heldThrough.contains))
-                ]
+            func row(_ ids: [CoordinatorID], cause number: Int) -> Leaks {
+                Leaks(
+                    fingerprint: fingerprint, type: group.fingerprint.type, reasonKind: group.fingerprint.reasonKind.rawValue, ids: ids,
+                    standing: standing?.standing, note: standing?.note, cause: number >= 0 ? causeTexts[number] : "",
+                    through: heldThrough.isEmpty ? [] : ids.filter(heldThrough.contains))
             }
+            // Most fingerprints have one cause: one row, without splitting the ids.
+            let first = group.ids.first.flatMap { causeOf[$0] } ?? -1
+            if group.ids.allSatisfy({ (causeOf[$0] ?? -1) == first }) { return [row(group.ids, cause: first)] }
             var order: [Int] = []
             var parts: [Int: [CoordinatorID]] = [:]
             for id in group.ids {
@@ -182,14 +181,7 @@ package struct TreeModel: Encodable, Sendable {
                 if parts[number] == nil { order.append(number) }
                 parts[number, default: []].append(id)
             }
-            return order.map { number in
-                let ids = parts[number]!
-                return Leaks(
-                    fingerprint: fingerprint, type: group.fingerprint.type,
-                    reasonKind: group.fingerprint.reasonKind.rawValue, ids: ids, standing: standing?.standing, note: standing?.note,
-                    cause: number >= 0 ? causeTexts[number] : "", through: ids.filter(heldThrough.contains)
-                )
-            }
+            return order.map { row(parts[$0]!, cause: $0) }
         }
         .enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
         if let context, !context.runs.isEmpty {

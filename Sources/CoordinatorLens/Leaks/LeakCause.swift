@@ -1,7 +1,7 @@
 /// Why a leak stays, as one signature for every leak with the same bug (LeakCanary's signature of suspect
 /// references): the suspect references' types and fields with positions and ids left out, or, when the retainer
 /// search found no holder, what the tree says of it.
-public struct LeakCause: Hashable, Sendable, Comparable, CustomStringConvertible {
+public struct LeakCause: Hashable, Sendable, CustomStringConvertible {
     /// `Router.completions[] (captured by closure #1 in Router.add(_:))`, one per suspect reference (every reference
     /// of a cycle); or `ProductCoordinator still a child of HomeCoordinator` when no search found a holder.
     public var references: [String]
@@ -17,12 +17,6 @@ public struct LeakCause: Hashable, Sendable, Comparable, CustomStringConvertible
     /// `Router.completions[] (capture)`, `a cycle through Tab.onSelect (capture) › Tab.items[]`, or the tree's words.
     public var description: String {
         isCycle ? "a cycle through " + references.joined(separator: " › ") : references.joined(separator: " › ")
-    }
-
-    /// Orders by the references, then cycles last.
-    public static func < (lhs: LeakCause, rhs: LeakCause) -> Bool {
-        if lhs.references != rhs.references { return lhs.references.lexicographicallyPrecedes(rhs.references) }
-        return !lhs.isCycle && rhs.isCycle
     }
 
     /// The suspect references of `trace`, a search's path `held` to a retained coordinator.

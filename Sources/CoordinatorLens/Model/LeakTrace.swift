@@ -24,8 +24,8 @@ public struct LeakTrace: Hashable, Sendable {
     init?(_ held: HeldBy, of id: CoordinatorID, in snapshot: Snapshot) {
         guard held.outcome == .live || held.outcome == .cycle, !held.steps.isEmpty else { return nil }
         states = held.steps.enumerated().map { index, step in
-            if let holder = step.holderID, let node = snapshot.node(holder) {
-                switch node.verdict {
+            if let holder = step.holderID, let position = snapshot.position(of: holder) {
+                switch snapshot.nodes[position].verdict {
                 case .retained: return .leaking
                 case .alive, .pending: return .notLeaking
                 case .released, .late: return .unknown
