@@ -146,4 +146,21 @@ import Testing
         #expect(gcc.filter { $0.contains(": error: ") }.count == 1, "\(gcc)")
         #expect(gcc.contains("Home.swift:11:1: note: 2 × Green added here, kept by the same cause"), "\(gcc)")
     }
+
+    /// A dictionary's key is a position as an index is: one router's completions keyed by screen are one cause.
+    @Test func keysDoNotSplitACause() throws {
+        let result = try check([
+            #"{"seq":1,"t":0,"event":"add","id":1,"type":"App"}"#,
+            #"{"seq":2,"t":0,"event":"add","id":2,"type":"Share","parent":1}"#,
+            #"{"seq":3,"t":0,"event":"add","id":3,"type":"Settings","parent":1}"#,
+            #"{"seq":4,"t":1,"event":"remove","id":2,"parent":1}"#,
+            #"{"seq":5,"t":1,"event":"remove","id":3,"parent":1}"#,
+            #"{"seq":6,"t":5,"event":"held","id":2,"via":"live","count":3,"label":"App\u001f1\u001frouter.completions[String#5e0a7c]\u001fcapture"}"#,
+            #"{"seq":7,"t":5,"event":"held","id":3,"via":"live","count":3,"label":"App\u001f1\u001frouter.completions[\"settings\"]\u001fcapture"}"#,
+            #"{"seq":8,"t":5,"event":"end"}"#,
+        ])
+        let groups = result.sessions[0].snapshot.causeGroups()
+        #expect(groups.map(\.cause.description) == ["App.router.completions[] (capture)"], "\(groups)")
+        #expect(groups.first?.ids == [2, 3])
+    }
 }

@@ -43,9 +43,11 @@ public struct LeakCause: Hashable, Sendable, CustomStringConvertible {
 
     /// `Router.completions[] (captured by closure #1 in Router.add(_:))`: the step's holder type and field, without
     /// the holder's id or any position; a screen's holder without its coordinator's id (`StackHost (screen of
-    /// NavigationStackCoordinator)`).
+    /// NavigationStackCoordinator)`). A dictionary's key is a position too: one router's completions keyed by screen
+    /// keep their coordinators through one bug, whichever key each has.
     static func reference(_ step: HeldBy.Step) -> String {
         let holder = step.holder.contains("(screen of ") ? step.holder.replacing(#/#[^\s)]+/#, with: "") : step.holder
-        return holder + (step.field.isEmpty ? "" : "." + HeldBy.withoutPositions(step.field)) + step.kindText
+        let field = step.field.replacing(#/\[(?:"[^"]*"|[^\]"])*\]/#, with: "[]")
+        return holder + (field.isEmpty ? "" : "." + field) + step.kindText
     }
 }
