@@ -14,7 +14,7 @@ import Testing
         guard let connection = try? RawConnection(port: port) else { return (0, false) }
         defer { connection.close() }
         let request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept-Encoding: gzip, deflate\r\nConnection: close\r\n\r\n"
-        guard (try? connection.send(request)) != nil, let head = try? connection.receive(until: "\r\n\r\n", seconds: 30) else { return (0, false) }
+        guard (try? connection.send(request)) != nil, let head = try? connection.receiveHead(seconds: 30) else { return (0, false) }
         let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
         return (status, head.lowercased().contains("content-encoding: gzip"))
     }
@@ -72,7 +72,7 @@ import Testing
             return connection
         }
         let feedStatuses = feeds.map { connection in
-            Int((try? connection.receive(until: "\r\n\r\n", seconds: 30))?.split(separator: " ").dropFirst().first ?? "") ?? 0
+            Int((try? connection.receiveHead(seconds: 30))?.split(separator: " ").dropFirst().first ?? "") ?? 0
         }
 
         let done = DispatchGroup()

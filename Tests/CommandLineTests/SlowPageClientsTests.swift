@@ -16,7 +16,7 @@ import Glibc
         defer { connection.close() }
         var request = "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         if let cookie { request += "Cookie: \(cookie)\r\n" }
-        guard (try? connection.send(request + "\r\n")) != nil, let text = try? connection.receive(until: "\r\n\r\n", seconds: 5) else { return 0 }
+        guard (try? connection.send(request + "\r\n")) != nil, let text = try? connection.receiveHead(seconds: 5) else { return 0 }
         return Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 
