@@ -96,17 +96,9 @@ public final class RawConnection: @unchecked Sendable {
             if count == 0 { break }
             let searchFrom = max(0, received.count - (marker?.count ?? 0) + 1)
             received += buffer[0..<count]
-            if let marker, let end = Self.end(of: marker, in: received, from: searchFrom) { return (received, end) }
+            if let marker, let found = received[searchFrom...].firstRange(of: marker) { return (received, found.upperBound) }
         }
         return (received, nil)
-    }
-
-    private static func end(of marker: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard !marker.isEmpty, bytes.count >= marker.count, start <= bytes.count - marker.count else { return nil }
-        for index in start...(bytes.count - marker.count) where bytes[index..<(index + marker.count)].elementsEqual(marker) {
-            return index + marker.count
-        }
-        return nil
     }
 
     /// Whether a read would return at once: the peer sent bytes or closed. Reads nothing, so a test can tell that the
