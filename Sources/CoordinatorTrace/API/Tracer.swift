@@ -228,12 +228,10 @@ public final class Tracer: @unchecked Sendable {
         #if !RetainerSearch
         return plan.notSearched("this build leaves the search out (the package's RetainerSearch trait is off)")
         #else
-        // No one coordinator's search may run past the plan's end.
-        var options = plan.options
-        let now = MonotonicClock.now()
-        options.timeBudget = min(options.timeBudget, Double(plan.stopAt &- min(plan.stopAt, now)) / 1e9)
-        let search = RetainerSearch(ids: plan.ids, screens: plan.screens, options: options)
+        let search = RetainerSearch(ids: plan.ids, screens: plan.screens, options: plan.options)
         if let reason = search.unavailableReason { return plan.notSearched(reason) }
+        // No one coordinator's search may run past the plan's end.
+        search.stopAt = plan.stopAt
         search.ownBuffers = [
             plan.retained.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } },
             plan.carried.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } },

@@ -74,8 +74,8 @@ final class ReferrerScan {
     }
 
     /// Every aligned word that holds one of `targets`, at most `cap` of each (an object many blocks point at, a shared
-    /// cache's, is no leak's holder, and naming each of its referrers costs reads), until `deadline` (nil past it).
-    func referrers(of targets: [UInt], cap: Int, deadline: UInt64) -> [Referrer]? {
+    /// cache's, is no leak's holder, and naming each of its referrers costs reads), until `budget` is spent (nil then).
+    func referrers(of targets: [UInt], cap: Int, budget: SearchBudget) -> [Referrer]? {
         guard !targets.isEmpty else { return [] }
         var found: [Referrer] = []
         var counts: [UInt: Int] = [:]
@@ -89,7 +89,7 @@ final class ReferrerScan {
         for heap in heaps {
             guard
                 scan(
-                    heap.start..<heap.limit, for: targets, deadline: deadline,
+                    heap.start..<heap.limit, for: targets, budget: budget,
                     { address, target in
                         guard keep(target, address) else { return }
                         found.append(Referrer(target: target, at: address, place: heap.block(containing: address).map(Place.block)))
@@ -100,7 +100,7 @@ final class ReferrerScan {
             guard case .imageData(let path) = image.kind else { continue }
             guard
                 scan(
-                    image.start..<image.end, for: targets, deadline: deadline,
+                    image.start..<image.end, for: targets, budget: budget,
                     { address, target in
                         guard keep(target, address) else { return }
                         found.append(Referrer(target: target, at: address, place: .imageData(path)))
@@ -110,12 +110,12 @@ final class ReferrerScan {
         return found
     }
 
-    /// Calls `hit` for each aligned word of `range` that holds a target; false past the deadline.
-    private func scan(_ range: Range<UInt>, for targets: [UInt], deadline: UInt64, _ hit: (UInt, UInt) -> Void) -> Bool {
+    /// Calls `hit` for each aligned word of `range` that holds a target; false once `budget` is spent.
+    private func scan(_ range: Range<UInt>, for targets: [UInt], budget: SearchBudget, _ hit: (UInt, UInt) -> Void) -> Bool {
         let sorted = targets.sorted()
         var at = range.lowerBound
         while at < range.upperBound {
-            guard MonotonicClock.now() <= deadline else { return false }
+            guard !budget.isSpent else { return false }
             let count = Int(min(UInt(Self.pieceSize), range.upperBound - at))
             let pieceStart = at
             let got = buffer.withUnsafeMutableBytes { reader.read(pieceStart, count: count, into: $0.baseAddress!) }

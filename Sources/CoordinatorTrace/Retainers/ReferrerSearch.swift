@@ -102,7 +102,7 @@ struct ReferrerSearch {
     }
 
     /// Who holds `target`, and how many bytes the scan read.
-    func search(_ target: UInt, deadline: UInt64) -> (outcome: Outcome, bytesRead: Int, regions: Int) {
+    func search(_ target: UInt, budget: SearchBudget) -> (outcome: Outcome, bytesRead: Int, regions: Int) {
         let scan = ReferrerScan(reader: decoder.reader)
         // The task this search runs in holds its own inputs (the roots, the leaks): never a holder of the app's.
         let currentTask = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } } ?? 0
@@ -113,7 +113,7 @@ struct ReferrerSearch {
         var direct: [UInt] = []
         for _ in 0..<Self.maximumDepth {
             // The leak's own referrers all count (a stale copy must not hide its holder); others' are capped.
-            guard let referrers = scan.referrers(of: frontier, cap: frontier == [target] ? 4_096 : Self.maximumReferrers, deadline: deadline) else {
+            guard let referrers = scan.referrers(of: frontier, cap: frontier == [target] ? 4_096 : Self.maximumReferrers, budget: budget) else {
                 return (.outOfTime, scan.bytesRead, scan.regionCount)
             }
             var named: [UInt] = []

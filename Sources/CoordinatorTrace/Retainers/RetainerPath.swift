@@ -119,9 +119,10 @@ public struct RetainerSearchOptions: Sendable {
     public var isEnabled: Bool = true
     /// Objects looked at per retained coordinator, at most.
     public var maximumObjects: Int = 10_000
-    /// Seconds spent per retained coordinator, at most.
+    /// Seconds of the searching thread's CPU time per retained coordinator, at most (CPU, so a busy machine slows the
+    /// search without cutting it short; `totalTimeBudget` bounds the wall time).
     public var timeBudget: Double = 0.25
-    /// Seconds spent on all of them in one search; the rest are reported as over budget.
+    /// Wall-clock seconds spent on all of them in one search; the rest are reported as over budget.
     public var totalTimeBudget: Double = 2
     /// Whether a step through a dictionary names a `String` key by its text (`completions["settings"]`, its first 40
     /// characters); off, by its type and a short hash of it (`completions[String#5e0a7c]`), so no app text leaves the

@@ -70,7 +70,9 @@ final class RetainerSearch {
     private var target: UInt = 0
     private var found: [RetainerPath.Step]?
     private var foundTrail: [Reach] = []
-    private var deadline: UInt64 = 0
+    private var budget = SearchBudget(seconds: 0, wallDeadline: 0)
+    /// The `MonotonicClock` reading at which every coordinator's search stops (the plan's end).
+    var stopAt: UInt64 = .max
     private var valuesRead = 0
     private var outOfBudget = false
     /// Branches that ended unread, by reason.
@@ -158,7 +160,7 @@ final class RetainerSearch {
         // A path that no longer holds when read again is searched once more: the graph may have settled since.
         for _ in 0..<2 {
             stale = nil
-            deadline = MonotonicClock.now() &+ UInt64(max(0, options.timeBudget) * 1e9)
+            budget = SearchBudget(seconds: options.timeBudget, wallDeadline: stopAt)
             outOfBudget = false
             ended = [:]
             let passes = [(starts, RetainerPath.Outcome.live, false), ([address], .cycle, false), (globalStarts, .live, true), (otherLeaks, .live, false)]
@@ -192,7 +194,7 @@ final class RetainerSearch {
             var referrers = ReferrerSearch(decoder: decoder, globals: globals)
             (referrers.livingRoots, referrers.ids, referrers.screens) = (Set(starts), ids, screens)
             referrers.ownBuffers = ownBuffers + [roots, leaks].compactMap { $0.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } } }
-            backward = referrers.search(address, deadline: MonotonicClock.now() &+ UInt64(max(0, options.timeBudget) * 1e9))
+            backward = referrers.search(address, budget: SearchBudget(seconds: options.timeBudget, wallDeadline: stopAt))
             withExtendedLifetime((object, roots, leaks)) {}
             if case .rooted(let steps)? = backward?.outcome {
                 return RetainerPath(coordinator: id, type: type, outcome: .live, steps: steps, visited: visited)
@@ -394,7 +396,7 @@ final class RetainerSearch {
     ) -> Bool {
         guard let decoder else { return false }
         valuesRead += 1
-        if valuesRead & 0xFF == 0, MonotonicClock.now() > deadline {
+        if valuesRead & 0xFF == 0, budget.isSpent {
             outOfBudget = true
             return false
         }
