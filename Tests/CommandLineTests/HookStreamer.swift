@@ -48,7 +48,7 @@ enum HookAccounting {
     /// `cutLines`: a `listen` killed with SIGKILL may leave its last line cut; the next one ends it there, as a line
     /// that reads as malformed, and the hook, never told it was kept, sends it again whole.
     static func expectEverythingAccounted(_ tracer: Tracer, run: String, path: String, cutLines: Int = 0) throws -> Int {
-        let counts = try #require(tracer.counts)
+        let counts = try #require(tracer.finalCounts(timeout: 30))
         let recording = Recording(bytes: Array(try #require(FileManager.default.contents(atPath: path))))
         let log = try #require(recording.session(run: run))
         let records = log.entries.compactMap { entry -> EventRecord? in

@@ -1,5 +1,5 @@
 import CoordinatorLens
-import CoordinatorTrace
+@_spi(Testing) import CoordinatorTrace
 import Foundation
 import TestSupport
 import Testing
@@ -68,7 +68,7 @@ import Glibc
         #expect(listen.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(listen.lines)")
         #expect(listen.send(SIGTERM, exitWithin: 10))
 
-        let counts = try #require(tracer.counts)
+        let counts = try #require(tracer.finalCounts(timeout: 30))
         #expect(counts.dropped == 1 && counts.unconfirmed == 0, "\(counts)")
         let account = try account(of: run, at: path)
         #expect(account.events.count + counts.dropped == counts.events, "recorded \(account.events.count) + dropped \(counts.dropped) = \(counts.events)")
@@ -90,7 +90,7 @@ import Glibc
         HookStreamer(tracer, rounds: 2, perRound: 50, pause: 0).wait()
         tracer.mark(String(repeating: "m", count: 200_000))
         tracer.end()
-        let counts = try #require(tracer.counts)
+        let counts = try #require(tracer.finalCounts(timeout: 30))
         #expect(counts.dropped == 1 && counts.unconfirmed == 0, "\(counts)")
         #expect(listen.waitForLine(timeout: 20) { $0.contains("[ended]") } != nil, "\(listen.lines)")
         #expect(listen.send(SIGTERM, exitWithin: 10))
@@ -122,7 +122,7 @@ import Glibc
         HookStreamer(tracer, rounds: 10, perRound: 300, pause: 0.01).wait()
         #expect(listen.waitForLine(timeout: 10) { $0.hasPrefix("recording stopped") } != nil, "\(listen.lines)")
         tracer.end()
-        let counts = try #require(tracer.counts)
+        let counts = try #require(tracer.finalCounts(timeout: 30))
         #expect(counts.unconfirmed == 0, "every line was kept or refused: \(counts)")
         #expect(counts.dropped > 1_000, "the disk refused most of the stream: \(counts)")
         #expect(listen.waitForLine(timeout: 20) { $0.contains("[ended]") || $0.contains("[disconnected]") } != nil, "\(listen.lines)")
@@ -179,7 +179,7 @@ import Glibc
         HookStreamer(tracer, rounds: 4, perRound: 300, pause: 0).wait()
         #expect(!tracer.flush(timeout: 1.5))
         tracer.end()
-        let counts = try #require(tracer.counts)
+        let counts = try #require(tracer.finalCounts(timeout: 30))
         #expect(counts.events > 1_000)
         #expect(counts.unconfirmed + counts.dropped == counts.events, "\(counts)")
         #expect(counts.unconfirmed > 0, "\(counts)")

@@ -1,4 +1,4 @@
-import CoordinatorTrace
+@_spi(Testing) import CoordinatorTrace
 import Foundation
 import TestSupport
 import Testing
@@ -12,7 +12,7 @@ import Testing
         tracer.start(app: "Stranger", sink: .tcp(port: port, token: token), options: TraceOptions(endTimeout: 10, grace: 0.3))
         let run = try #require(tracer.runID)
         withExtendedLifetime(StrangerApp.runAndQuit(tracer: tracer)) {}
-        return (run, try #require(tracer.counts))
+        return (run, try #require(tracer.finalCounts(timeout: 30)))
     }
 
     @Test func twoRunsThroughARestartedListenAreBothKeptAndJudged() async throws {

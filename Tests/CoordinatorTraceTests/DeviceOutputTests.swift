@@ -1,5 +1,5 @@
 import CoordinatorLens
-import CoordinatorTrace
+@_spi(Testing) import CoordinatorTrace
 import Foundation
 import TestSupport
 import Testing
@@ -55,7 +55,7 @@ import Darwin
         let coordinator = Coordinator()
         tracer.added(coordinator, to: nil)
         tracer.end()
-        return tracer.counts
+        return tracer.finalCounts(timeout: 30)
     }
 
     /// A FIFO made in `folder`.

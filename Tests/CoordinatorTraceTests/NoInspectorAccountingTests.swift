@@ -1,4 +1,4 @@
-import CoordinatorTrace
+@_spi(Testing) import CoordinatorTrace
 import Foundation
 import Testing
 
@@ -28,7 +28,7 @@ import Testing
             Thread.sleep(forTimeInterval: 0.01)
         }
         tracer.end()
-        let counts = tracer.counts
+        let counts = tracer.finalCounts(timeout: 30)
         #expect(counts != nil)
         #expect(counts?.events ?? 0 > 5_000)
         #expect(counts?.dropped == counts?.events, "sent = recorded (none) + dropped, exactly: \(String(describing: counts))")

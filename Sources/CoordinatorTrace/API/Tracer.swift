@@ -52,10 +52,17 @@ public final class Tracer: @unchecked Sendable {
         ExitFlush.register(self)
     }
 
-    /// What the current or last session produced and reported as dropped, as of its writer's last tick (exact after
-    /// `end()`); nil before the first `start`.
+    /// What the current or last session produced and reported as dropped, as of its writer's last tick (exact once
+    /// the writer has finished, which `end()` waits for within its budget); nil before the first `start`.
     public var counts: TraceCounts? {
         state.withLock { $0.lastWriter }?.counts
+    }
+
+    /// The last session's final counts, waiting up to `timeout` seconds for its writer to finish delivering: `end()`
+    /// stops waiting within its budget, and a starved writer may still be at work then. Nil when it has not finished.
+    @_spi(Testing) public func finalCounts(timeout: Double) -> TraceCounts? {
+        guard let writer = state.withLock({ $0.lastWriter }), writer.waitUntilFinished(timeout: timeout) else { return nil }
+        return writer.counts
     }
 
     /// The current session's run id, or nil when no session runs.
