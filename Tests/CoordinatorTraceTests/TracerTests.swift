@@ -36,7 +36,10 @@ import Testing
         let log = try session(from: sink)
         #expect(log.header.app == "Shop \"App\"")
         #expect(log.header.pid == Int(ProcessInfo.processInfo.processIdentifier))
-        let kinds = events(log)
+        // A heartbeat joins the stream whenever the app says nothing for a second, as a loaded machine's test thread
+        // did between two calls (fresh-clone run of a69a3be: this test took 116 s beside every suite); it is no kind
+        // the calls above stream.
+        let kinds = events(log).filter { if case .heartbeat = $0 { false } else { true } }
         #expect(
             kinds.filter { if case .held = $0 { false } else { true } } == [
                 .add(id: 1, type: "Coordinator", parent: nil),
