@@ -20,6 +20,8 @@ package enum InspectorReport {
         drawing.largeTreeThreshold = 0
         drawing.nodeTooltips = false
         drawing.drawsTitleAndLegend = false
+        // Laid out for the page's frame on a laptop's screen (about 790 × 660 px at 1440 × 900), where it is opened.
+        drawing.aspect = options.aspect ?? 1.19
         let svg = String(decoding: try SnapshotRenderer.render(snapshot, format: .svg, options: drawing), as: UTF8.self)
         let summary = SessionSummary(snapshot, state: "recorded", version: 0, events: snapshot.lastSeq ?? 0)
         let model = TreeModel(snapshot, summary: summary, seq: nil, history: nil, historyComplete: true, atEnd: atEnd)
@@ -89,6 +91,7 @@ package enum InspectorReport {
         let entry = "\n" + modules.entry
         // The lifetimes view works from the model alone, so the report carries it too.
         let lifetimesStyle = String(decoding: PackageResources.lifetimes_css, as: UTF8.self)
+        let pictureDark = String(decoding: PackageResources.picture_dark_css, as: UTF8.self)
         let inertJSON = json.replacingOccurrences(of: "<", with: "\\u003c")
         // A file opened from disk has no response headers, so its policy travels in a meta element: no network at
         // all, and of inline scripts only the page's own two, named by hash, so nothing that slipped into the
@@ -108,6 +111,7 @@ package enum InspectorReport {
             .replacingOccurrences(of: #"<link rel="stylesheet" href="/lifetimes.css">"#, with: "<style>\n\(lifetimesStyle)</style>")
             // Comparing runs asks the server; a report has one run and no server.
             .replacingOccurrences(of: #"<link rel="stylesheet" href="/compare.css">"#, with: "")
+            .replacingOccurrences(of: #"<link rel="stylesheet" href="/picture-dark.css">"#, with: "<style>\n\(pictureDark)</style>")
             .replacingOccurrences(
                 of: "</body>",
                 with: #"<script type="application/json" id="lens-report">"# + inertJSON + "</script>\n<script>" + library + "</script>\n"

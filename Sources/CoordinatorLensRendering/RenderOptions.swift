@@ -29,6 +29,10 @@ public struct RenderOptions: Hashable, Sendable {
     package var revealed: Set<CoordinatorID> = []
     /// Whether the picture carries its title and legend; the page shows both itself, so its tree gets the space.
     package var drawsTitleAndLegend = true
+    /// The width over the height of the screen the picture is fitted to: a small tree laid out by CoordinatorLens (the
+    /// page's: `largeTreeThreshold` 0) much wider than that wraps its rows of leaves so that its titles read at fit;
+    /// `dot`'s layouts keep their shape. The page says its frame's; nil: no screen, no wrapping to one.
+    package var aspect: Double?
     /// Summaries the page opened, each named by its first member: the members, that member's siblings of its type and
     /// verdict, are drawn as themselves (up to the drawing's cap).
     package var opened: Set<CoordinatorID> = []

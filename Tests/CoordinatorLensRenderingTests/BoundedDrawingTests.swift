@@ -22,35 +22,35 @@ import Testing
         return Fixtures.replay(events, at: 10)
     }
 
-    @Test func nineteenLeakedSiblingsDrawAsOneGroupInATreeOfTwentySix() throws {
-        let snapshot = Self.routerTree(leaked: 19)
-        #expect(snapshot.nodes.count == 26)
-        #expect(snapshot.retained.count == 19)
+    @Test func thirtyLeakedSiblingsDrawAsOneGroupInATreeOfThirtySeven() throws {
+        let snapshot = Self.routerTree(leaked: 30)
+        #expect(snapshot.nodes.count == 37)
+        #expect(snapshot.retained.count == 30)
         let dot = DOTWriter().write(snapshot)
         let (coordinators, summaries) = CollapseTests.drawn(dot)
         #expect(coordinators == [1, 2, 3, 100, 101, 102, 103], "every product is in the group: \(coordinators.sorted())")
         #expect(summaries.count == 1)
         let group = try #require(summaries.first)
-        #expect(group.contains("ProductCoordinator ×19"))
+        #expect(group.contains("ProductCoordinator ×30"))
         #expect(group.contains("all retained"))
         #expect(group.contains("holds-retained"), "the group is outlined as a leak")
         #expect(dot.contains("class=\"holds-retained summary\""), "its edge is the red one of a holder")
-        #expect(group.contains("#4 … #22"), "the tooltip names the first and the last")
+        #expect(group.contains("#4 … #33"), "the tooltip names the first and the last")
 
         // Drawn whole, or below the target width, each product keeps its node.
         var all = RenderOptions()
         all.collapseThreshold = .max
-        #expect(CollapseTests.drawn(DOTWriter(options: all).write(snapshot)).coordinators.count == 26)
+        #expect(CollapseTests.drawn(DOTWriter(options: all).write(snapshot)).coordinators.count == 37)
         let few = CollapseTests.drawn(DOTWriter().write(Self.routerTree(leaked: 3)))
         #expect(few.coordinators == [1, 2, 3, 4, 5, 6, 100, 101, 102, 103])
         #expect(few.summaries.isEmpty)
     }
 
     @Test func theGroupRendersThroughGraphvizAsOneNode() throws {
-        let svg = String(decoding: try SnapshotRenderer.render(Self.routerTree(leaked: 19), format: .svg), as: UTF8.self)
+        let svg = String(decoding: try SnapshotRenderer.render(Self.routerTree(leaked: 30), format: .svg), as: UTF8.self)
         #expect(svg.contains("id=\"gc4\""))
         #expect(!svg.contains("id=\"c5\""))
-        #expect(svg.contains("ProductCoordinator ×19"))
+        #expect(svg.contains("ProductCoordinator ×30"))
     }
 
     @Test func interleavedLeaksOfOneTypeGroupWithTheCountOfTheOnesBetween() throws {

@@ -75,6 +75,10 @@ import Testing
 struct ShapeFrame: CustomStringConvertible {
     var minX, minY, maxX, maxY: Double
 
+    init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
+    }
+
     init?(_ shape: SVGElement?) {
         guard let shape, let data = shape.attributes["d"] ?? shape.attributes["points"] else { return nil }
         let numbers = data.split(whereSeparator: { !"-.0123456789".contains($0) }).compactMap { Double($0) }

@@ -81,9 +81,23 @@ export function sessionMoved() {
   return Boolean(summary) && (summary.judgement ?? -1) > state.shown.judgement;
 }
 
+// The picture frame's width over its height as the server snaps it (the nearest power of 2^¼ from 1/4 to 4): a small
+// tree wraps its rows to that shape, so a phone gets a tall picture and a desktop a wide one. null before layout.
+export function pictureAspect() {
+  const box = $("viewport").getBoundingClientRect();
+  if (!(box.width > 0 && box.height > 0)) return null;
+  return 2 ** (Math.max(-8, Math.min(8, Math.round(4 * Math.log2(box.width / box.height)))) / 4);
+}
+// The shape to ask for: the frame's, unless the user moved the view, which then keeps the picture they moved about.
+function wantedAspect() {
+  return state.moved && state.shownAspect !== undefined ? state.shownAspect : pictureAspect();
+}
+// Whether the picture on screen was wrapped for another frame shape than the one to ask for now.
+export const aspectChanged = () => state.shownAspect !== undefined && state.shownAspect !== wantedAspect();
+
 // Whether the page shows less than it should: another view was asked for, or the session moved on since.
 function behind() {
-  return !state.shown || state.shown.key !== query() || sessionMoved();
+  return !state.shown || state.shown.key !== query() || sessionMoved() || aspectChanged();
 }
 
 // The judgement an answer was built from (`X-Lens-Judgement`); -1 if unsaid.
@@ -151,12 +165,14 @@ export async function refresh() {
     });
     modelRequest.catch(() => {}); // awaited below; this only keeps an early failure of the tree from leaving it unhandled
     const canvas = wantsCanvas(summary);
-    const tree = await fetchHeld((canvas ? "/api/layout?" : "/api/tree?") + q,
+    const aspect = canvas ? null : wantedAspect();
+    const tree = await fetchHeld((canvas ? "/api/layout?" : "/api/tree?") + q + (aspect ? "&aspect=" + aspect : ""),
       (response) => canvas ? response.json() : response.text());
     const treeResponse = tree.response;
     if (treeResponse.headers.get("X-Lens-Stale")) stale = true;
     timing("read");
     if (run === state.run && (tree.tag === undefined || drawn.tree !== tree.tag) && tree.judgement >= onScreen) {
+      state.shownAspect = aspect ?? undefined;
       arrival.tree(tree.value, treeResponse.headers.get("X-Lens-Seq"));
       drawn.tree = tree.tag;
       timing("tree");

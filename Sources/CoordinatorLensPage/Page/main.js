@@ -8,7 +8,7 @@ import { wireAddress } from "./address.js";
 import { addCompareButton } from "./compare.js";
 import { drawDetails, selectNode, showProblem } from "./details.js";
 import { $, shown } from "./dom.js";
-import { connect, onArrival, refresh, setFeed } from "./feed.js";
+import { aspectChanged, connect, onArrival, refresh, setFeed } from "./feed.js";
 import { watchKnownLeaks } from "./known-leaks.js";
 import { drawLeaks, drawWarnings } from "./leaks.js";
 import { addLifetimesButton } from "./lifetimes.js";
@@ -20,7 +20,7 @@ import { select, sessionsChanged, wireSessions } from "./sessions.js";
 import { drawTimeline, step, wireSlider } from "./slider.js";
 import { REPORT, changed, state } from "./state.js";
 import { boxNamed } from "./tree-canvas.js";
-import { fit, markSelection, panAndZoom, setView, showTree, viewportResized } from "./tree-view.js";
+import { describeReasons, fit, markSelection, panAndZoom, setView, showTree, viewportResized } from "./tree-view.js";
 
 // What the page knows, for a developer's console and for the browser tests, which save it when one fails.
 window.coordlensState = state;
@@ -53,12 +53,15 @@ function openSummary(firstMember) {
 onArrival({
   sessions: sessionsChanged,
   tree: (svg, seq) => { showTree(svg, seq); runSearch(false); drawCaption(); changed("tree"); },
-  model: () => { markSelection(); drawPanels(); runSearch(false); prepareSearch(); },
+  model: () => { markSelection(); describeReasons(); drawPanels(); runSearch(false); prepareSearch(); },
   failed: showProblem,
 });
 
-$("fit").addEventListener("click", fit);
-new ResizeObserver(viewportResized).observe($("viewport"));
+// Fitting asks for the picture wrapped to the frame's shape, if the one on screen was wrapped for another.
+const fitToFrame = () => { fit(); if (aspectChanged()) refresh(); };
+$("fit").addEventListener("click", fitToFrame);
+// A frame of another shape (a phone turned, the panels rearranged) gets a picture wrapped to it.
+new ResizeObserver(() => { viewportResized(); if (aspectChanged()) refresh(); }).observe($("viewport"));
 // A new filter is a new picture: it is fitted again.
 // The outline follows the filters at once, from the model it has; the picture follows when the server has drawn it.
 const refit = () => { state.moved = false; drawOutline(); refresh(); };
@@ -77,7 +80,7 @@ document.addEventListener("keydown", (event) => {
   if ((event.key === "ArrowLeft" || event.key === "ArrowRight") && !owned) {
     event.preventDefault();
     step(event.key === "ArrowLeft" ? -1 : 1);
-  } else if (event.key === "f") fit();
+  } else if (event.key === "f") fitToFrame();
   else if (event.key === "/") { event.preventDefault(); $("search").focus(); }
 });
 // A click or tap in the picture picks as the outline does: zoomed until the labels read (README: "picking zooms").

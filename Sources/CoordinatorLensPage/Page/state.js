@@ -15,6 +15,7 @@ export const state = {
   run: null,                // the selected session
   model: null,              // what /api/model answered for the view on screen
   shown: null,              // { key, judgement } of the view on screen: the judgement its answers came from
+  shownAspect: undefined,   // the frame shape the picture on screen was wrapped for (feed.js pictureAspect)
   // The judgements shown, newest last (the last 100), run by run: a page never goes back to an older one.
   shownJudgements: [],
   seq: null,                // null: the present; else the event the view stops after

@@ -80,13 +80,23 @@ function focusable(svg) {
     first = false;
     node.setAttribute("role", "treeitem");
     node.setAttribute("aria-selected", "false");
-    // Texts on one line (a bold verdict and its reason are two) are one phrase: "retained — still a child of …".
+    // Texts on one line are one phrase.
     const lines = new Map();
     for (const text of node.querySelectorAll("text")) {
       const y = text.getAttribute("y");
       lines.set(y, ((lines.get(y) ?? "") + " " + text.textContent.trim()).trim());
     }
     node.setAttribute("aria-label", (summary ? "summary, Enter opens it: " : "") + [...lines.values()].filter(Boolean).join(", "));
+  }
+  describeReasons(svg);
+}
+// A box says its verdict alone (its reason, a sentence with a call site, made a fitted picture unreadable); the reason
+// is each judged box's accessible description, from the model, when the model is here or arrives.
+export function describeReasons(svg = $("tree").querySelector("svg")) {
+  if (!svg || !state.model) return;
+  for (const box of svg.querySelectorAll("g.node:not(.verdict-alive)")) {
+    const node = isNodeElement(box.id) ? nodeById(idOfElement(box.id)) : null;
+    if (node && node.reason) box.setAttribute("aria-description", node.reason);
   }
 }
 // A summary box's element: `g` and the name of its first member.
@@ -160,8 +170,9 @@ export function fit() {
   const box = $("viewport").getBoundingClientRect();
   const size = svg ? { width: svg.width.baseVal.value, height: svg.height.baseVal.value } : layoutSize();
   const width = size.width || 1, height = size.height || 1;
-  const k = Math.min(2, Math.max(0.02, Math.min((box.width - 40) / width, (box.height - 40) / height)));
-  state.view = { k, x: (box.width - width * k) / 2, y: Math.max(20, (box.height - height * k) / 2) };
+  // 10 px either side: the picture has its own padding, and every pixel of margin is a smaller fitted title.
+  const k = Math.min(2, Math.max(0.02, Math.min((box.width - 20) / width, (box.height - 20) / height)));
+  state.view = { k, x: (box.width - width * k) / 2, y: Math.max(10, (box.height - height * k) / 2) };
   applyView();
 }
 export function centreOn(id) {
@@ -173,9 +184,8 @@ export function centreOn(id) {
   applyView();
 }
 // Type in a picture is 10-14 pt; picking zooms until the box's title is at least this many CSS pixels and its
-// smallest line (a retained box's reason) at least the least readable size, never zooming out. A box then wider or
-// taller than the view is shown from its top left corner, so its text starts in sight, rather than fitted: fitting a
-// wide retained box left its reason 5 px high.
+// smallest line (the id and screen) at least the least readable size, never zooming out. A box then wider or taller
+// than the view is shown from its top left corner, so its text starts in sight, rather than fitted.
 const READABLE_PX = 11, LEAST_READABLE_PX = 9, MARGIN = 20;
 // Brings a coordinator into the view at a size its labels read at, and keeps the view there.
 export function zoomTo(id) {

@@ -25,7 +25,7 @@ enum DOTPreamble {
         digraph \(name) {
           graph [rankdir=TB, newrank=true, ordering=out, nodesep=0.3, ranksep=0.45, fontname="Helvetica", \
         fontsize=14, labelloc=t, labeljust=l\(extra), label=\(title)];
-          node [shape=box, fontname="Helvetica", fontsize=12, margin="0.15,0.06"];
+          node [shape=box, fontname="Helvetica", fontsize=12, margin="\(NodeDetail.sideMargin),0.06"];
           edge [color="\(NodeLook.edgeGrey)", arrowsize=0.7];
 
         """

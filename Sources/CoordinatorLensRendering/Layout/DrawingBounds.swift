@@ -2,8 +2,8 @@
 /// caps. `--all` (and the page's Show all) draws without bounds.
 struct DrawingBounds: Sendable {
     /// A row of siblings wider than this many points (5,333 pixels at 96 dpi) groups its same-kind leaves into one
-    /// node each (`ProductCoordinator ×19`): 19 leaked siblings drawn one by one make a row of 7,151 pixels, while the
-    /// samples' widest rows (eight coordinators with their reasons, about 2,300 points) stay as they are.
+    /// node each (`ProductCoordinator ×30`): 30 leaked siblings drawn one by one make a row of about 4,900 points,
+    /// while the samples' widest rows (nine tabs, about 1,500 points) stay as they are.
     var targetRowWidth = 4_000.0
     /// Whether wide rows are grouped; diffs, whose nodes carry markers, keep theirs.
     var groupsWideRows = true

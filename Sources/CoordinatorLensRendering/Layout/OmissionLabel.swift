@@ -18,7 +18,7 @@ enum OmissionLabel {
     /// Points, as `DOTWriter` estimates its nodes.
     static func estimatedSize(_ omission: CollapsedForest.Omission) -> (width: Double, height: Double) {
         let (head, detail) = lines(omission)
-        return (Swift.max(Double(head.count) * 12, Double(detail.count) * 10) * 0.62 + 2 * 0.15 * 72, 15 + 12.5 + 2 * 0.06 * 72)
+        return (Swift.max(Double(head.count) * 12, Double(detail.count) * 10) * 0.62 + 2 * NodeDetail.sideMargin * 72, 15 + 12.5 + 2 * 0.06 * 72)
     }
 
     /// The omission's node statement, named `name` (an id made of fixed tokens).

@@ -22,7 +22,7 @@ enum SummaryLabel {
     /// Points, from the longest line, as `DOTWriter` estimates its nodes.
     static func estimatedSize(type: String, _ summary: CollapsedForest.Summary) -> (width: Double, height: Double) {
         let head = Double(Swift.min(type.count, DOTEscaping.maximumLabelCharacters) + 8) * 12
-        let width = Swift.max(head, Double(tallies(summary).count + 4) * 10) * 0.62 + 2 * 0.15 * 72
+        let width = Swift.max(head, Double(tallies(summary).count + 4) * 10) * 0.62 + 2 * NodeDetail.sideMargin * 72
         let lines = 2 + (summary.between > 0 ? 1 : 0)
         return (width, 15 + Double(lines) * 12.5 + 2 * 0.06 * 72)
     }

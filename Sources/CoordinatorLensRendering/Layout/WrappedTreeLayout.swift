@@ -5,25 +5,16 @@
 /// same way.
 struct WrappedTreeLayout<ID: Hashable> {
     private let boxes: [TreeLayout<ID>.Box]
-    private var children: [[Int]]
-    private var roots: [Int] = []
+    private let children: [[Int]]
+    private let roots: [Int]
     private let gap = TreeLayout<ID>.horizontalGap
     private let rowGap = TreeLayout<ID>.rowGap
 
     /// `boxes` in pre-order, as `TreeLayout` takes them.
     init(_ boxes: [TreeLayout<ID>.Box]) {
         self.boxes = boxes
-        var index: [ID: Int] = [:]
-        index.reserveCapacity(boxes.count)
-        for (position, box) in boxes.enumerated() { index[box.id] = position }
-        children = [[Int]](repeating: [], count: boxes.count)
-        for (position, box) in boxes.enumerated() {
-            if let parent = box.parent, let parentPosition = index[parent], parentPosition < position {
-                children[parentPosition].append(position)
-            } else {
-                roots.append(position)
-            }
-        }
+        let links = ForestLinks(boxes)
+        (children, roots) = (links.children, links.roots)
     }
 
     /// How wide and tall the forest is when no row may be wider than `maximumWidth` points (a subtree wider than that

@@ -109,6 +109,7 @@ final class InspectorPage: Sendable {
         if view.all { options.collapseThreshold = .max }
         options.revealed = view.revealed
         options.opened = view.opened
+        options.aspect = view.aspect
         return options
     }
 

@@ -94,6 +94,9 @@ struct ViewQuery: Hashable {
     var revealed: Set<CoordinatorID> = []
     /// Summaries opened, each named by its first member (`open=c5,c9`).
     var opened: Set<CoordinatorID> = []
+    /// The width over the height of the page's picture frame, snapped to a power of 2^¼ from 1/4 to 4 (1, 1.19, 1.41,
+    /// 1.68, 2, …) so that a few shapes share the answers: a small tree wraps its rows to it. nil: no wrapping.
+    var aspect: Double?
     /// Opened summaries kept per request: each one is a walk of the drawn nodes.
     static let maximumOpened = 64
 
@@ -101,6 +104,12 @@ struct ViewQuery: Hashable {
         self.run = run
         self.seq = seq
         self.grace = grace
+    }
+
+    /// `value` as the nearest power of 2^¼ within 1/4 and 4.
+    static func snapped(aspect value: Double) -> Double {
+        let steps = min(8, max(-8, (4 * log2(value)).rounded()))
+        return pow(2, steps / 4)
     }
 
     static func read(run: String, _ query: [String: String]) -> Result<ViewQuery, Problem> {
@@ -114,6 +123,12 @@ struct ViewQuery: Hashable {
                 return .failure(Problem(message: "`grace` must be a number of seconds from 0 to 86400"))
             }
             view.grace = value
+        }
+        if let aspect = query["aspect"], !aspect.isEmpty {
+            guard let value = Double(aspect), value.isFinite, value > 0 else {
+                return .failure(Problem(message: "`aspect` must be a positive number: the picture frame's width over its height"))
+            }
+            view.aspect = snapped(aspect: value)
         }
         view.showReleased = query["released"] == "1"
         view.leaksOnly = query["leaks"] == "1"
