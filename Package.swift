@@ -81,6 +81,7 @@ let package = Package(
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/diff-report.css"),
                 .embedInCode("Page/known-leaks.css"), .embedInCode("Page/lifetimes.css"), .embedInCode("Page/compare.css"),
+                .embedInCode("Page/picture-dark.css"),
                 // The script, one ES module per concern (PageAssets.modules lists them).
                 .embedInCode("Page/main.js"), .embedInCode("Page/state.js"), .embedInCode("Page/dom.js"),
                 .embedInCode("Page/format.js"), .embedInCode("Page/ids.js"), .embedInCode("Page/sanitise.js"),

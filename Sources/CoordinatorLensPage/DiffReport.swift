@@ -12,7 +12,7 @@ package enum DiffReport {
         let svg = String(decoding: try DiffRenderer.render(diff, format: .svg, sourceA: sourceA, sourceB: sourceB, all: all, grouping: grouping), as: UTF8.self)
         // The picture's own XML prologue and doctype do not belong inside an HTML body.
         let inline = svg.range(of: "<svg").map { String(svg[$0.lowerBound...]) } ?? svg
-        let style = String(decoding: PackageResources.diff_report_css, as: UTF8.self)
+        let style = String(decoding: PackageResources.diff_report_css + PackageResources.picture_dark_css, as: UTF8.self)
         let summary = diff.summary
         func text(_ raw: String) -> String { XMLText.escaped(TextSanitizer.visible(raw)) }
         func list(_ title: String, _ kind: String, mark: String, _ entries: [Int], node: (TreeDiff.Entry) -> SnapshotNode?) -> String {
@@ -56,7 +56,17 @@ package enum DiffReport {
         page += list("Fixed leaks", "fixed", mark: "✓", fixed, node: diff.nodeA) + "\n"
         page += list("Still leaking", "still", mark: "=", still, node: diff.nodeB) + "\n"
         page += piled + "\n"
-        page += "</aside>\n<div id=\"diff-picture\">\n\(inline)\n</div>\n</main>\n</body>\n</html>\n"
+        page += "</aside>\n<div id=\"diff-picture\">\n" + zoomChoice + "<div class=\"diff-svg\">\n\(inline)\n</div>\n</div>\n</main>\n</body>\n</html>\n"
         return Array(page.utf8)
     }
+
+    /// The picture's zoom, as radio buttons the style sheet reads (`:has(#zoom-fit:checked)`): the report runs no script.
+    static let zoomChoice = """
+        <fieldset class="zoom"><legend>Zoom</legend>
+        <label><input type="radio" name="zoom" id="zoom-fit"> Fit</label>
+        <label><input type="radio" name="zoom" id="zoom-1" checked> 100 %</label>
+        <label><input type="radio" name="zoom" id="zoom-2"> 200 %</label>
+        </fieldset>
+
+        """
 }

@@ -50,6 +50,7 @@ package enum PageAssets {
         case "/known-leaks.css": Asset(bytes: PackageResources.known_leaks_css, contentType: "text/css; charset=utf-8")
         case "/lifetimes.css": Asset(bytes: PackageResources.lifetimes_css, contentType: "text/css; charset=utf-8")
         case "/compare.css": Asset(bytes: PackageResources.compare_css, contentType: "text/css; charset=utf-8")
+        case "/picture-dark.css": Asset(bytes: PackageResources.picture_dark_css, contentType: "text/css; charset=utf-8")
         default:
             path.hasPrefix("/")
                 ? modules[String(path.dropFirst())].map { Asset(bytes: $0, contentType: "text/javascript; charset=utf-8") } : nil

@@ -95,18 +95,23 @@ class AddressTests(unittest.TestCase):
         self.assertEqual(asked, [])
         self.assertEqual(page.errors, [])
 
-    def test_compare_falls_back_to_another_run_it_holds(self):
+    def test_compare_never_pairs_two_apps_by_default(self):
         other = other_app()
         self.addCleanup(os.unlink, other)
         viewer, url = view(other, SAMPLE)
         self.addCleanup(viewer.stop)
         page = self.browser.page(url)
         self.addCleanup(page.close)
+        asked = []
+        page.on("request", lambda request: asked.append(request.url) if "/api/compare" in request.url else None)
         page.wait_for_selector("#sessions li.session >> nth=1")
         page.locator("#sessions li.session", has_text="DeliverooTraditionalSample").click()
         page.wait_for_selector("#tree svg g.node")
         page.click("#show-compare")
-        expect(page.locator("#compare-note")).to_contain_text("No earlier run of DeliverooTraditionalSample here; compared with Other")
+        expect(page.locator("#compare-note")).to_contain_text("No earlier run of DeliverooTraditionalSample here to compare it with")
+        self.assertEqual(asked, [], "no comparison with the other app's run is asked for")
+        # Picked by hand, another app's run is compared.
+        page.locator("#compare-a").select_option(label=page.locator("#compare-a option", has_text="other-1").inner_text())
         page.wait_for_selector("#compare-canvas svg")
         expect(page.locator("#compare-summary")).to_contain_text("other-1 →")
         self.assertEqual(page.errors, [])

@@ -17,15 +17,26 @@ def element_ids(svg_text):
     return sorted(element.get("id") for element in ElementTree.fromstring(svg_text).iter() if element.get("id"))
 
 
+# The smallest node title on screen in CSS px, and whether the page scrolls sideways.
+MEASURE = """() => {
+  const svg = document.querySelector('#diff-picture svg');
+  const perUnit = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const titles = [...svg.querySelectorAll('g.node')].map((n) => Math.max(...[...n.querySelectorAll('text')].map((t) => Number(t.getAttribute('font-size')))));
+  return { title: Math.min(...titles) * perUnit, svgWidth: svg.getBoundingClientRect().width,
+           frame: document.querySelector('.diff-svg').getBoundingClientRect().width,
+           pageScrolls: document.documentElement.scrollWidth > document.documentElement.clientWidth };
+}"""
+
+
 class DiffReportTests(unittest.TestCase):
-    def open(self, a, b):
+    def open(self, a, b, viewport=None, color_scheme="light"):
         report = tempfile.mktemp(suffix=".html")
         status, _ = coordlens("diff", a, b, "-o", report)
         self.addCleanup(os.unlink, report)
         browser = Browser()
         browser.__enter__()
         self.addCleanup(browser.__exit__, None, None, None)
-        page = browser.browser.new_page(viewport={"width": 1440, "height": 900})
+        page = browser.browser.new_page(viewport=viewport or {"width": 1440, "height": 900}, color_scheme=color_scheme)
         requests = []
         page.on("request", lambda request: requests.append(request.url))
         page.goto("file://" + os.path.abspath(report))
@@ -41,6 +52,31 @@ class DiffReportTests(unittest.TestCase):
         # The link leads to the node in the picture.
         target = page.locator("section.fixed li a").first.get_attribute("href")
         self.assertEqual(page.locator("#diff-picture svg " + target).count(), 1)
+
+    def test_the_picture_reads_at_its_size_and_zooms_without_a_script(self):
+        _, page = self.open(BEFORE, AFTER)
+        self.assertGreaterEqual(page.evaluate(MEASURE)["title"], 11, "at 100 %, the default, titles read")
+        page.click("#zoom-fit")
+        fitted = page.evaluate(MEASURE)
+        self.assertLessEqual(fitted["svgWidth"], fitted["frame"] + 0.5, "Fit: the whole picture in its frame")
+        page.click("#zoom-2")
+        self.assertGreater(page.evaluate(MEASURE)["title"], 2 * fitted["title"] - 0.01)
+
+    def test_a_phone_stacks_the_lists_above_the_picture(self):
+        _, page = self.open(BEFORE, AFTER, viewport={"width": 390, "height": 844})
+        lists = page.locator("aside").bounding_box()
+        picture = page.locator("#diff-picture").bounding_box()
+        self.assertGreaterEqual(picture["y"], lists["y"] + lists["height"] - 1, "the picture below the lists")
+        self.assertGreater(picture["width"], 300, "the picture gets the screen's width")
+        measured = page.evaluate(MEASURE)
+        self.assertFalse(measured["pageScrolls"], "the page itself never scrolls sideways; the picture's frame does")
+        self.assertGreaterEqual(measured["title"], 9)
+
+    def test_dark_mode_darkens_the_picture_too(self):
+        _, page = self.open(BEFORE, AFTER, color_scheme="dark")
+        background = page.evaluate("""() => getComputedStyle(document.querySelector(
+          '#diff-picture svg g.graph > polygon[fill="white"]')).fill""")
+        self.assertEqual(background, "rgb(13, 17, 23)", "the picture's white ground turns dark with the page")
 
     def test_the_other_way_round_shows_it_as_new(self):
         status, page = self.open(AFTER, BEFORE)

@@ -53,19 +53,20 @@ function address() {
 }
 
 // The run "previous run of this app" stands for, as the server picks it (the same app, heard from before B); else
-// the latest other run held, said as the fallback it is; else nothing to compare, said without asking the server,
-// whose 404 would be a console error.
+// the app's latest later run, said as the fallback it is; else nothing to compare, said without asking the server,
+// whose 404 would be a console error. Never another app's run: a diff of two apps is every coordinator added and
+// removed, which reads as a regression it is not.
 function baseline() {
   const all = sessions();
   const at = all.findIndex((s) => s.run === chosenB);
   const b = all[at];
   if (!b) return { params: address() };
-  const before = all.slice(0, at);
-  if (before.some((s) => s.app === b.app)) return { params: address() };
-  const other = [...before].reverse()[0] ?? all.filter((s) => s.run !== chosenB).pop();
-  if (!other) return { note: `Only ${b.app} · ${b.run} is here: no earlier run to compare it with yet. Run the app again, or open a recording with coordlens view.` };
-  const params = new URLSearchParams({ a: other.run, b: chosenB });
-  return { params, note: `No earlier run of ${b.app} here; compared with ${other.app} · ${other.run}.` };
+  if (all.slice(0, at).some((s) => s.app === b.app)) return { params: address() };
+  const others = all.filter((s) => s.run !== chosenB);
+  const later = others.filter((s) => s.app === b.app).pop();
+  if (later) return { params: new URLSearchParams({ a: later.run, b: chosenB }), note: `No earlier run of ${b.app} here; compared with its later run ${later.run}.` };
+  if (!others.length) return { note: `Only ${b.app} · ${b.run} is here: no earlier run to compare it with yet. Run the app again, or open a recording with coordlens view.` };
+  return { note: `No earlier run of ${b.app} here to compare it with. Run the app again, or pick run A above to compare with a run of another app.` };
 }
 
 async function load() {
