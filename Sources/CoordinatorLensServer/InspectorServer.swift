@@ -102,7 +102,7 @@ package final class InspectorServer: Sendable {
             .serverChannelInitializer { channel in
                 // Out of file descriptors, accept fails at once on every try: back off instead of spinning.
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: true))
+                    try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler())
                     try channel.pipeline.syncOperations.addHandler(AcceptFailureHandler(gate: gate))
                 }
             }

@@ -122,7 +122,7 @@ final class ConnectionGate: Sendable {
         }
     }
 
-    /// Accepting failed (out of file descriptors, most likely); NIO's `AcceptBackoffHandler` retries later.
+    /// Accepting failed (out of file descriptors, most likely); `AcceptPauseHandler` retries every second.
     func acceptFailed(_ error: any Error) {
         let first = state.withLockedValue { state in
             defer { state.acceptFailing = true }
@@ -132,7 +132,7 @@ final class ConnectionGate: Sendable {
     }
 }
 
-/// Reports accept failures to the gate; sits after `AcceptBackoffHandler` in the server channel's pipeline.
+/// Reports accept failures to the gate; sits after `AcceptPauseHandler` in the server channel's pipeline.
 final class AcceptFailureHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = any Channel
     private let gate: ConnectionGate

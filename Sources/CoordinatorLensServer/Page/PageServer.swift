@@ -57,7 +57,7 @@ final class PageServer: Sendable {
             // Out of file descriptors, accept fails at once on every try: back off instead of spinning.
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler())
+                    try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler())
                 }
             }
             .childChannelInitializer { channel in
