@@ -175,6 +175,7 @@ SWIFT_FORMAT_PATHS = Package.swift Sources Tests Benchmarks samples
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel --configuration .swift-format $(SWIFT_FORMAT_PATHS)
 	@scripts/thread-lint.sh
+	@scripts/thread-lint-selftest.sh
 	@scripts/sleep-lint.sh
 	@scripts/commit-lint.sh
 	@scripts/commit-lint-selftest.sh

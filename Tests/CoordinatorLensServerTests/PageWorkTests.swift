@@ -1,16 +1,18 @@
 import CoordinatorWire
 import Foundation
+import NIOPosix
 import TestSupport
 import Testing
 
 @testable import CoordinatorLensServer
 
-/// The page's blocking work runs on a pool of its own with a bound: past it a request is refused at once.
+/// The page's blocking work runs on the server's pool with a bound: past it a request is refused at once.
 @Suite struct PageWorkTests {
     @Test(.timeLimit(.minutes(1)))
     func pastItsLimitWorkIsRefusedAndRoomComesBackWhenItFinishes() async throws {
-        let work = PageWork(threads: 1, limit: 2)
-        work.start()
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        let work = PageWork(pool: pool, unshed: OrderedWork(on: pool), limit: 2)
         // The first request blocks until released; the second waits behind it.
         let gate = ConditionBox((released: false, started: 0, finished: 0))
         let blocking: @Sendable () -> Void = {
@@ -30,6 +32,6 @@ import Testing
         await waitUntil(seconds: 10, every: 0.002) { () async in work.pending == 0 }
         #expect(work.pending == 0)
         #expect(work.submit {})
-        await work.shutdown()
+        try await pool.shutdownGracefully()
     }
 }

@@ -34,11 +34,9 @@ final class PageFeed: Sendable {
     /// Seconds a page's connection may stay full before the page is dropped.
     private let stallTimeout: Double
     private let log: @Sendable (String) -> Void
-    /// Sends, in order (one thread: its work runs in the order handed in); it judges no tree but a never-judged one
-    /// for a page's first message, so a page that connects is answered while a big session is judged.
-    private let sending = NIOThreadPool(numberOfThreads: 1)
-    /// Judges the changed sessions of each round, one round at a time, then hands the messages to `sending`.
-    private let judging = NIOThreadPool(numberOfThreads: 1)
+    /// Judges the changed sessions of each round and sends, in the order handed in: the server's judging lane
+    /// (`ServerExecutors`), so a message sent is never older than one sent before it.
+    private let judging: OrderedWork
     /// Keeps the feed's clocks (the next round, stalled pages, pings); what they start runs on the pools.
     private let timers: any EventLoop
     private struct State {
@@ -67,10 +65,11 @@ final class PageFeed: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    /// A feed whose clocks run on `timers`; its two threads start at once and end with `shutdown`.
+    /// A feed whose clocks run on `timers` and whose judging and sending run in `judging`, one job at a time.
     init(
         sessions: LiveSessions, context: LeakContext? = nil, stallTimeout: Double = PageLimits().feedStallTimeout,
-        maximumClients: Int = PageFeed.minimumClients, timers: any EventLoop, log: @escaping @Sendable (String) -> Void = { _ in }
+        maximumClients: Int = PageFeed.minimumClients, timers: any EventLoop, judging: OrderedWork,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.maximumClients = max(1, maximumClients)
         self.sessions = sessions
@@ -78,25 +77,16 @@ final class PageFeed: Sendable {
         self.stallTimeout = stallTimeout
         self.timers = timers
         self.log = log
-        sending.start()
-        judging.start()
+        self.judging = judging
     }
 
-    /// Lets the work in hand finish and drops what waits (the pages' connections close anyway), then ends the threads.
-    func shutdown() async {
-        try? await judging.shutdownGracefully()
-        try? await sending.shutdownGracefully()
-    }
-
-    private static func run(on pool: NIOThreadPool, _ body: @escaping @Sendable () -> Void) {
-        pool.submit { state in
-            if case .active = state { body() }
-        }
+    private func onJudging(_ body: @escaping @Sendable () -> Void) {
+        judging.submit(body)
     }
 
     private func sendLater(after seconds: Double, _ body: @escaping @Sendable () -> Void) {
-        let sending = self.sending
-        timers.scheduleTask(in: .nanoseconds(Int64(max(0, seconds) * 1e9))) { Self.run(on: sending, body) }
+        let judging = self.judging
+        timers.scheduleTask(in: .nanoseconds(Int64(max(0, seconds) * 1e9))) { judging.submit(body) }
     }
 
     /// Pages connected now.
@@ -131,7 +121,7 @@ final class PageFeed: Sendable {
             log("inspector page feed: \(maximumClients) pages open; closed \(which) for a new one (a browser reconnects by itself)")
             displaced.channel.close(promise: nil)
         }
-        Self.run(on: sending) { self.sendEverything(to: id) }
+        onJudging { self.sendEverything(to: id) }
         return id
     }
 
@@ -169,7 +159,7 @@ final class PageFeed: Sendable {
             state.fullSince[id] = nil
             return state.lagging.remove(id) != nil
         }
-        if missed { Self.run(on: sending) { self.sendEverything(to: id) } }
+        if missed { onJudging { self.sendEverything(to: id) } }
     }
 
     /// Something changed in the sessions; cheap, called from event loops after each read.
@@ -182,14 +172,14 @@ final class PageFeed: Sendable {
         guard let due else { return }
         // A deadline already past runs at once.
         let judging = self.judging
-        timers.scheduleTask(deadline: due) { Self.run(on: judging) { self.round() } }
+        timers.scheduleTask(deadline: due) { judging.submit { self.round() } }
     }
 
     /// Sessions the refresher judged (the latest judgements, made by the one judge the feed's rounds share).
     func push(_ lives: [LiveSnapshot]) {
         guard !lives.isEmpty else { return }
         let text = lives.map(summary).joined()
-        Self.run(on: sending) { self.broadcast(text) }
+        onJudging { self.broadcast(text) }
     }
 
     private func summary(_ live: LiveSnapshot) -> String {
@@ -231,7 +221,7 @@ final class PageFeed: Sendable {
             for run in gone { state.deadlines[run] = nil }
         }
         let text = gone.sorted().map { Self.message("gone", ["run": $0]) }.joined() + summaries.map(summary).joined()
-        if !text.isEmpty { Self.run(on: sending) { self.broadcast(text) } }
+        if !text.isEmpty { broadcast(text) }
     }
 
     private func sendEverything(to id: Int) {

@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// The inspector page's HTTP listener: binds its port on an event loop group it is given and serves `InspectorPage`
+/// The inspector page's HTTP listener: binds its port on the executors' page loop and serves `InspectorPage`
 /// and `PageFeed` over it, holding at most `gate.limit` connections, each within `PageLimits` deadlines; beyond
 /// loopback, connections that have not shown the token have a small share of their own (`PageGate`).
 final class PageServer: Sendable {
@@ -15,8 +15,8 @@ final class PageServer: Sendable {
     private let summary: RefusalSummary
     private let requestTimeout: Double
     private let headTimeout: Double
-    // Two threads: a page asks for a session's model and picture at once, and only the picture waits for libgvc.
-    private let work = PageWork(threads: 2, limit: 32)
+    private let work: PageWork
+    private let executors: ServerExecutors
     /// Answers built once and handed to every page that asks (`SharedAnswers`).
     let answers = SharedAnswers()
     /// The listening channel, set by `start` and taken by `stop`, which may run on other threads.
@@ -28,14 +28,18 @@ final class PageServer: Sendable {
     init(
         sessions: LiveSessions, grace: Double, paths: SourcePaths = SourcePaths(), editorURL: String? = nil,
         context: LeakContext? = nil, token: AccessToken? = nil, limits: PageLimits = PageLimits(), connectionLimit: Int,
-        feedTimers: any EventLoop, summary: RefusalSummary? = nil, log: @escaping @Sendable (String) -> Void
+        executors: ServerExecutors, summary: RefusalSummary? = nil, log: @escaping @Sendable (String) -> Void
     ) {
         self.token = token
+        self.executors = executors
+        work = PageWork(pool: executors.blocking, unshed: executors.judging)
+        let feedTimers = executors.pageLoops.next()
         page = InspectorPage(sessions: sessions, grace: grace, paths: paths, editorURL: editorURL, context: context)
         // Event streams are one per open page: as many as a quarter of the page's connections, at least 64.
         feed = PageFeed(
             sessions: sessions, context: context, stallTimeout: limits.feedStallTimeout,
-            maximumClients: max(PageFeed.minimumClients, min(1_024, connectionLimit / 4)), timers: feedTimers, log: log)
+            maximumClients: max(PageFeed.minimumClients, min(1_024, connectionLimit / 4)), timers: feedTimers,
+            judging: executors.judging, log: log)
         let summary = summary ?? RefusalSummary(timers: feedTimers, log: log)
         self.summary = summary
         gate = PageGate(
@@ -46,15 +50,14 @@ final class PageServer: Sendable {
     }
 
     /// Binds `host:port` (0: a free port); returns the port bound.
-    func start(host: String, port: Int, group: any EventLoopGroup) async throws -> Int {
-        work.start()
+    func start(host: String, port: Int) async throws -> Int {
         let (page, feed, work, token, answers) = (self.page, self.feed, self.work, self.token, self.answers)
         let (gate, summary, requestTimeout, headTimeout) = (self.gate, self.summary, self.requestTimeout, self.headTimeout)
-        let bootstrap = ServerBootstrap(group: group)
+        let bootstrap = ServerBootstrap(group: executors.pageLoops)
             // Hundreds of pages may connect at once: their connections wait in the kernel's queue for a moment, not refused.
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            // Out of file descriptors, accept fails at once on every try: back off instead of spinning.
+            // Out of file descriptors, accept fails at once on every try: pause instead of spinning.
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(AcceptPauseHandler())
@@ -91,7 +94,7 @@ final class PageServer: Sendable {
         answers.removeAll()
     }
 
-    /// Closes the port, then every open page connection.
+    /// Closes the port, then every open page connection; the executors are their owner's to end.
     func stop() async {
         let channel = self.channel.withLockedValue { channel in
             defer { channel = nil }
@@ -100,7 +103,5 @@ final class PageServer: Sendable {
         try? await channel?.close()
         await gate.closeAll()
         summary.flush()
-        await work.shutdown()
-        await feed.shutdown()
     }
 }

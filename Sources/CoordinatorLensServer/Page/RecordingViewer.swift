@@ -8,7 +8,7 @@ package final class RecordingViewer: Sendable {
     /// The sessions shown, in the order given.
     package let sessions: LiveSessions
     private let page: PageServer
-    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let executors = ServerExecutors()
 
     /// Holds `logs` (a run id seen twice keeps its first session) for a page with grace period `grace`, printing
     /// call sites as `paths` does and opening them with `editorURL`; `context` (a baseline, a history) marks each leak known or new; with `token`, only
@@ -26,22 +26,27 @@ package final class RecordingViewer: Sendable {
         let budget = DescriptorBudget.current(reserved: ListenOptions().reservedDescriptors, pageLimit: limits.maxConnections)
         page = PageServer(
             sessions: sessions, grace: grace, paths: paths, editorURL: editorURL, context: context, token: token, limits: limits,
-            connectionLimit: budget.pageConnections, feedTimers: group.next(), log: log
+            connectionLimit: budget.pageConnections, executors: executors, log: log
         )
     }
 
     /// Binds the page's port (0: a free one); returns the port bound.
     package func start(host: String, port: Int) async throws -> Int {
         do {
-            return try await page.start(host: host, port: port, group: group)
+            return try await page.start(host: host, port: port)
         } catch {
             throw ListenError.binding("serve the inspector page", host: host, port: port, flag: "--http-port", error)
         }
     }
 
+    /// Calls `handler` at each SIGINT or SIGTERM until the server stops (then they take their default action again).
+    package func onInterrupt(_ handler: @escaping @Sendable () -> Void) async throws {
+        try await executors.onInterrupt(handler)
+    }
+
     /// Closes the page's port and its connections.
     package func stop() async {
         await page.stop()
-        try? await group.shutdownGracefully()
+        await executors.shutdown()
     }
 }

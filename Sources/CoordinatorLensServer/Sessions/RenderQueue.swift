@@ -3,7 +3,7 @@ import CoordinatorLensRendering
 import CoordinatorWire
 import Foundation
 
-/// Draws changed sessions' pictures (`listen --out`) one at a time on a thread of its own, fairly: ingestion and the
+/// Draws changed sessions' pictures (`listen --out`) one at a time on a thread of its own (made only then), fairly: ingestion and the
 /// refresher never wait for a render, and a session with a slow picture delays another's by at most one render.
 /// Status lines are not its business (`StatusBoard` prints them in change order); it says only what went wrong.
 ///
@@ -49,7 +49,8 @@ final class RenderQueue: Sendable {
     init(options: ListenOptions, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.log = log
-        JobThread(name: "coordlens-render").enqueue { [self] in drawForever() }
+        // Only `--out` draws pictures: without it no thread waits for one.
+        if options.outputDirectory != nil { JobThread(name: "coordlens-render").enqueue { [self] in drawForever() } }
     }
 
     /// Queues `live` unless its run was last shown in the same state; replaces a snapshot of that run still waiting.

@@ -145,27 +145,13 @@ struct ListenCommand: AsyncParsableCommand {
         }
         let wanted = sessions
         let serving = Task { await server.run(untilEnded: wanted) }
-        let interrupts = Interrupts { serving.cancel() }
-        await serving.value
-        interrupts.cancel()
-    }
-}
-
-/// Cancels work on SIGINT or SIGTERM, so the command stops cleanly rather than dying mid-write.
-struct Interrupts {
-    private let sources: [any DispatchSourceSignal]
-
-    init(_ handler: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber)
-            source.setEventHandler(handler: handler)
-            source.resume()
-            return source
+        do {
+            try await server.onInterrupt { serving.cancel() }
+        } catch {
+            say("coordlens: Ctrl-C cannot stop listen cleanly: \(error)")
         }
+        await serving.value
     }
-
-    func cancel() { sources.forEach { $0.cancel() } }
 }
 
 /// The inspector page's address as a browser takes it: IPv6 literals in brackets.

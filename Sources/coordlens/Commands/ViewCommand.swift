@@ -72,10 +72,14 @@ struct ViewCommand: AsyncParsableCommand {
         for address in ReachableAddresses.forBinding(host) {
             say("  from the network: \(InspectorAddress.url(host: address, port: port, token: token))\(fragment)")
         }
-        let serving = Task { while !Task.isCancelled { try? await Task.sleep(nanoseconds: 200_000_000) } }
-        let interrupts = Interrupts { serving.cancel() }
+        // Sleeps until Ctrl-C cancels it: a sleeping task holds no thread.
+        let serving = Task { while !Task.isCancelled { try? await Task.sleep(nanoseconds: 3_600_000_000_000) } }
+        do {
+            try await viewer.onInterrupt { serving.cancel() }
+        } catch {
+            say("coordlens: Ctrl-C cannot stop view cleanly: \(error)")
+        }
         await serving.value
-        interrupts.cancel()
         await viewer.stop()
     }
 
