@@ -300,6 +300,7 @@ bench: deps browser-tools
 	$(BENCH_BIN)/coordlens-bench
 	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python Benchmarks/browser/latency.py "$(BENCH_BIN)/coordlens"
 	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python Benchmarks/browser/show_all.py "$(BENCH_BIN)/coordlens"
+	CHROMIUM=$(CHROMIUM) $(VENV)/bin/python Benchmarks/browser/big_app.py "$(BENCH_BIN)/coordlens"
 	$(VENV)/bin/python Benchmarks/flood.py "$(BENCH_BIN)/coordlens"
 	$(VENV)/bin/python Benchmarks/readers.py "$(BENCH_BIN)/coordlens"
 	$(VENV)/bin/python Benchmarks/ended_sessions.py "$(BENCH_BIN)/coordlens"

@@ -172,15 +172,24 @@ DAILY = {"first paint": 1_500, "pick": 100, "search": 200, "show all": 3_000}
 
 
 @contextlib.contextmanager
-def viewing(binary, size):
-    """`coordlens view` over a daily recording of `size` coordinators; yields the page's address."""
-    recording = daily_recording(size)
+def serving(binary, recording):
+    """`coordlens view` over `recording`; yields the page's address."""
     process, url = start_view(binary, recording)
     try:
         yield url
     finally:
         process.terminate()
         process.wait(10)
+
+
+@contextlib.contextmanager
+def viewing(binary, size):
+    """`coordlens view` over a daily recording of `size` coordinators; yields the page's address."""
+    recording = daily_recording(size)
+    try:
+        with serving(binary, recording) as url:
+            yield url
+    finally:
         os.unlink(recording)
 
 
