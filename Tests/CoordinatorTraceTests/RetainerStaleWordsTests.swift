@@ -11,12 +11,26 @@ import Testing
 @Suite struct RetainerStaleWordsTests {
     final class Flow {}
 
-    /// The addresses in the storage block at `storage` (of `bytes` bytes) whose word is `address`.
-    private static func places(of address: UInt, in storage: UInt, bytes: Int, reader: MemoryReader) throws -> [UInt] {
+    /// The addresses in the storage block at `storage` whose word is `address`.
+    ///
+    /// Only the block's own bytes: a word past its end belongs to the next allocation, which may hold the same address
+    /// (another test's collection), and the search never asks about it. Inside the block the address may show up more
+    /// than once: malloc hands memory back uninitialised, and an earlier test's words there can name an object whose
+    /// address is now `kept`'s; so a test expects exactly one of the places in use, not one place.
+    private static func places(of address: UInt, in storage: UInt, reader: MemoryReader) throws -> [UInt] {
+        let bytes = try #require(usableSize(of: storage))
         let words = try #require(reader.bytes(storage, count: bytes))
         return words.withUnsafeBytes { raw in
             stride(from: 16, to: bytes - 7, by: 8).compactMap { raw.load(fromByteOffset: $0, as: UInt.self) == address ? storage + UInt($0) : nil }
         }
+    }
+
+    /// The bytes malloc gave the block at `address`: Glibc's module map leaves `malloc.h` out, so the call is looked up
+    /// in the process (nil is RTLD_DEFAULT; under AddressSanitizer it finds the interceptor).
+    private static func usableSize(of address: UInt) -> Int? {
+        typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
+        guard let symbol = dlsym(nil, "malloc_usable_size") else { return nil }
+        return unsafeBitCast(symbol, to: UsableSize.self)(UnsafeMutableRawPointer(bitPattern: address))
     }
 
     private static func tailElements() throws -> (TailElements, LayoutDecoder) {
@@ -48,11 +62,11 @@ import Testing
         flows["gone"] = nil
         let storage = unsafeBitCast(flows, to: UInt.self)
         let (_, decoder) = try Self.tailElements()
-        let stale = try Self.places(of: UInt(bitPattern: ObjectIdentifier(gone)), in: storage, bytes: 1_024, reader: decoder.reader)
-        let live = try Self.places(of: UInt(bitPattern: ObjectIdentifier(kept)), in: storage, bytes: 1_024, reader: decoder.reader)
+        let stale = try Self.places(of: UInt(bitPattern: ObjectIdentifier(gone)), in: storage, reader: decoder.reader)
+        let live = try Self.places(of: UInt(bitPattern: ObjectIdentifier(kept)), in: storage, reader: decoder.reader)
         try #require(!stale.isEmpty, "removing a value leaves its bytes in its bucket")
         #expect(try Self.inUse(stale, storage: storage).allSatisfy { $0 == false })
-        #expect(try Self.inUse(live, storage: storage) == [true])
+        #expect(try Self.inUse(live, storage: storage).filter { $0 == true }.count == 1)
         withExtendedLifetime((flows, kept, gone)) {}
     }
 
@@ -65,11 +79,11 @@ import Testing
         stack.removeLast()
         let storage = unsafeBitCast(stack, to: UInt.self)
         let (_, decoder) = try Self.tailElements()
-        let stale = try Self.places(of: UInt(bitPattern: ObjectIdentifier(gone)), in: storage, bytes: 96, reader: decoder.reader)
-        let live = try Self.places(of: UInt(bitPattern: ObjectIdentifier(kept)), in: storage, bytes: 96, reader: decoder.reader)
+        let stale = try Self.places(of: UInt(bitPattern: ObjectIdentifier(gone)), in: storage, reader: decoder.reader)
+        let live = try Self.places(of: UInt(bitPattern: ObjectIdentifier(kept)), in: storage, reader: decoder.reader)
         try #require(!stale.isEmpty, "removing the last element leaves its bytes in the spare capacity")
         #expect(try Self.inUse(stale, storage: storage) == [false])
-        #expect(try Self.inUse(live, storage: storage) == [true])
+        #expect(try Self.inUse(live, storage: storage).filter { $0 == true }.count == 1)
         withExtendedLifetime((stack, kept, gone)) {}
     }
 
@@ -82,12 +96,12 @@ import Testing
         seen.remove(ObjectIdentifier(gone))
         let storage = unsafeBitCast(seen, to: UInt.self)
         let (_, decoder) = try Self.tailElements()
-        let stale = try Self.places(of: UInt(bitPattern: ObjectIdentifier(gone)), in: storage, bytes: 1_024, reader: decoder.reader)
-        let live = try Self.places(of: UInt(bitPattern: ObjectIdentifier(kept)), in: storage, bytes: 1_024, reader: decoder.reader)
+        let stale = try Self.places(of: UInt(bitPattern: ObjectIdentifier(gone)), in: storage, reader: decoder.reader)
+        let live = try Self.places(of: UInt(bitPattern: ObjectIdentifier(kept)), in: storage, reader: decoder.reader)
         try #require(!stale.isEmpty)
         #expect(try Self.inUse(stale, storage: storage).allSatisfy { $0 == false })
-        #expect(try Self.inUse(live, storage: storage) == [true])
-        withExtendedLifetime((kept, gone)) {}
+        #expect(try Self.inUse(live, storage: storage).filter { $0 == true }.count == 1)
+        withExtendedLifetime((seen, kept, gone)) {}
     }
 }
 #endif
