@@ -205,13 +205,20 @@ RACE_SUITE_NAMES := DefaultBuildHistoryTests
 ALONE_SUITE_NAMES := $(LOAD_SUITE_NAMES) $(HEAP_SUITE_NAMES) $(RACE_SUITE_NAMES)
 ALONE_SUITES := $(subst $(eval) ,|,$(ALONE_SUITE_NAMES))
 
+## TEST_WIDTH: how many test cases Swift Testing runs at once: twice the cores, the runner's own intended default (6.3
+## ships it unbounded). Unbounded, every case's first job is queued on the cooperative pool (2 threads here) at the
+## start, and a case's time limit runs while its body waits behind that backlog: fresh-clone runs failed six
+## time-limited suites at one instant, "exceeded 60 s", while two long tests held both threads. Bounded, a case's clock
+## starts with at most this many cases ahead of it; the parallel run took 202-234 s either way (205 s unbounded).
+TEST_WIDTH := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(shell echo $$(( $$(nproc) * 2 )))
+
 ## test: swift-format's lint, the public API check, the DocC reference (docs: about 1.5 minutes in a fresh clone, 30 s
 ## after), actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its
 ## own build folder), the hot paths' instruction counts against their baselines (bench-check, a release build in .build-bench),
 ## every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
 test: deps lint build-tests api-check docs python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
-	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)'
-	for suite in $(ALONE_SUITE_NAMES); do scripts/suite-times.sh "alone-$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
+	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(TEST_WIDTH) scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)'
+	for suite in $(ALONE_SUITE_NAMES); do $(TEST_WIDTH) scripts/suite-times.sh "alone-$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
 	@$(MAKE) --no-print-directory browser-tests
 
 ## postgres-build: coordlens with the Postgres trait, in a build folder of its own (the default build has no PostgreSQL
@@ -225,7 +232,7 @@ postgres-build: deps
 ## check: the inner loop: the lint and every Swift test that needs no browser, no PostgreSQL server, no root and no
 ## Thread Sanitizer (the PostgreSQL cases skip, saying why). `make test` is the whole suite, what CI runs.
 check: deps lint build-tests
-	$(SWIFT) test --skip-build --skip 'NetworkAccessTests'
+	$(TEST_WIDTH) $(SWIFT) test --skip-build --skip 'NetworkAccessTests'
 
 
 ## test-browser: the inspector page in headless Chromium against real `coordlens listen`/`view` processes and a sample
@@ -259,8 +266,8 @@ TSAN_RUN := TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt"
 TSAN_TARGETS := COORDLENS_TEST_TARGETS=CoordinatorTraceTests,CoordinatorTraceTestingTests,CoordinatorLensTests,EndToEndTests
 test-thread-sanitizer: deps
 	$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan $(WARNINGS_AS_ERRORS)
-	$(TSAN_TARGETS) $(TSAN_RUN) COORDLENS_SANITIZED=thread $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
-	$(TSAN_TARGETS) $(TSAN_RUN) $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter EndToEndTests
+	$(TSAN_TARGETS) $(TSAN_RUN) $(TEST_WIDTH) COORDLENS_SANITIZED=thread $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
+	$(TSAN_TARGETS) $(TSAN_RUN) $(TEST_WIDTH) $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter EndToEndTests
 
 ## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their
 ## allocations): its tests, the zoo of holders, the races with threads that change what it reads and the fuzzed object
@@ -269,7 +276,7 @@ test-thread-sanitizer: deps
 ASAN_TARGETS := COORDLENS_TEST_TARGETS=CoordinatorTraceTests,CoordinatorTraceTestingTests
 test-address-sanitizer: deps
 	$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(WARNINGS_AS_ERRORS)
-	$(ASAN_TARGETS) ASAN_OPTIONS=detect_leaks=0 COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerRootsTests|RetainerModernRootsTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests'
+	$(ASAN_TARGETS) ASAN_OPTIONS=detect_leaks=0 $(TEST_WIDTH) COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerRootsTests|RetainerModernRootsTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps

@@ -71,9 +71,9 @@ import Testing
     }
 
     /// `coordlens arguments…` under `ulimit -v`.
-    static func limitedRun(_ arguments: [String]) throws -> ProcessRun {
+    static func limitedRun(_ arguments: [String]) async throws -> ProcessRun {
         let coordlens = try BuiltProduct.coordlens.locate()
-        return try ProcessRun.run(
+        return try await ProcessRun.runAsync(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", "ulimit -v \(memoryLimitKB) && exec \"$0\" \"$@\"", coordlens.path] + arguments,
             timeout: 600
@@ -81,11 +81,11 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(10)), arguments: Shape.allCases)
-    func theDefaultPictureIsSmallAndAllNeverCrashes(_ shape: Shape) throws {
+    func theDefaultPictureIsSmallAndAllNeverCrashes(_ shape: Shape) async throws {
         let input = try Self.recording(shape)
         defer { try? FileManager.default.removeItem(atPath: (input as NSString).deletingLastPathComponent) }
         let output = input + ".svg"
-        let byDefault = try Self.limitedRun(["render", input, "-o", output])
+        let byDefault = try await Self.limitedRun(["render", input, "-o", output])
         #expect(byDefault.status == 0, "\(byDefault.standardError)")
         let svg = try #require(FileManager.default.contents(atPath: output))
         #expect(svg.count < 2_000_000, "a picture for people: \(svg.count) bytes")
@@ -95,7 +95,7 @@ import Testing
         // An earlier file of that name stays as it was unless a whole new picture replaces it.
         let wholePath = input + "-all.svg"
         try Data("an earlier picture".utf8).write(to: URL(fileURLWithPath: wholePath))
-        let whole = try Self.limitedRun(["render", input, "--all", "-o", wholePath])
+        let whole = try await Self.limitedRun(["render", input, "--all", "-o", wholePath])
         let folder = (input as NSString).deletingLastPathComponent
         let partials = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".partial-") }
         #expect(partials.isEmpty, "no half-written file is left behind: \(partials)")

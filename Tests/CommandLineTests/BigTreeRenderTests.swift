@@ -29,10 +29,10 @@ import Testing
         return (field(16), field(20))
     }
 
-    @Test func aThousandNodeTreeDrawnWholeWrapsIntoALegiblePNG() throws {
+    @Test func aThousandNodeTreeDrawnWholeWrapsIntoALegiblePNG() async throws {
         let input = try Streams.file(Self.recording(size: 1_000, leaks: [37, 402, 977]))
         let output = input + ".png"
-        let result = try BuiltProduct.coordlens.run(["render", input, "--all", "-o", output])
+        let result = try await BuiltProduct.coordlens.runAsync(["render", input, "--all", "-o", output])
         #expect(result.status == 0)
         #expect(result.standardError.isEmpty, "libgvc said nothing, such as that it scaled the bitmap: \(result.standardError)")
         let (width, height) = Self.pngSize(try #require(FileManager.default.contents(atPath: output)))
@@ -41,20 +41,20 @@ import Testing
         #expect(width * height > 1_000 * 220 * 60, "\(width) × \(height) is too small to hold the labels at full size")
     }
 
-    @Test func byDefaultTheSameTreeFitsOnAScreen() throws {
+    @Test func byDefaultTheSameTreeFitsOnAScreen() async throws {
         let input = try Streams.file(Self.recording(size: 1_000, leaks: [37, 402, 977]))
         let output = input + ".png"
-        let result = try BuiltProduct.coordlens.run(["render", input, "-o", output])
+        let result = try await BuiltProduct.coordlens.runAsync(["render", input, "-o", output])
         #expect(result.status == 0)
         let (width, height) = Self.pngSize(try #require(FileManager.default.contents(atPath: output)))
         #expect(width <= 5_000 && height <= 1_500, "\(width) × \(height)")
     }
 
     @Test(.timeLimit(.minutes(3)))
-    func twentyThousandCoordinatorsDrawnWholeComplete() throws {
+    func twentyThousandCoordinatorsDrawnWholeComplete() async throws {
         let input = try Streams.file(Self.recording(size: 20_000, leaks: [37]))
         let output = input + ".svg"
-        let result = try BuiltProduct.coordlens.run(["render", input, "--all", "-o", output])
+        let result = try await BuiltProduct.coordlens.runAsync(["render", input, "--all", "-o", output])
         #expect(result.status == 0, "\(result.standardError)")
         let svg = String(decoding: try #require(FileManager.default.contents(atPath: output)), as: UTF8.self)
         #expect(svg.contains("id=\"c20000\""))

@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 @Suite struct CheckCommandTests {
-    @Test func exitsOneAndNamesTheLeakWithItsPlaceAndPath() throws {
-        let result = try BuiltProduct.coordlens.run(["check", try Streams.file(Streams.leaking)])
+    @Test func exitsOneAndNamesTheLeakWithItsPlaceAndPath() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", try Streams.file(Streams.leaking)])
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("RETAINED CheckoutCoordinator#2: still a child of AppCoordinator#1"))
         #expect(result.standardOutput.contains("added at App.swift:40"))
@@ -12,18 +12,18 @@ import Testing
         #expect(result.standardOutput.contains("1 retained in 1 session"))
     }
 
-    @Test func exitsZeroWhenNothingIsRetained() throws {
-        let result = try BuiltProduct.coordlens.run(["check", try Streams.file(Streams.clean)])
+    @Test func exitsZeroWhenNothingIsRetained() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", try Streams.file(Streams.clean)])
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
         #expect(result.standardOutput.contains("0 retained in 1 session"))
     }
 
-    @Test func graceDecides() throws {
+    @Test func graceDecides() async throws {
         let path = try Streams.file(Streams.leaking)
         // Done 4 s before the end: within a 10 s grace nobody can tell yet, which fails unless allowed.
-        #expect(try BuiltProduct.coordlens.run(["check", path, "--grace", "10"]).status == 1)
-        #expect(try BuiltProduct.coordlens.run(["check", path, "--grace", "10", "--allow-undecided"]).status == 0)
-        #expect(try BuiltProduct.coordlens.run(["check", path, "--at-mark", "opened"]).status == 0)
+        #expect(try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "10"]).status == 1)
+        #expect(try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "10", "--allow-undecided"]).status == 0)
+        #expect(try await BuiltProduct.coordlens.runAsync(["check", path, "--at-mark", "opened"]).status == 0)
     }
 
     @Test(arguments: [
@@ -35,19 +35,19 @@ import Testing
         ["check", "-", "--session", "other"],
         ["check", "-", "--grace", "-1"],
     ])
-    func badUsageOrInputExitsTwo(arguments: [String]) throws {
-        let result = try BuiltProduct.coordlens.run(arguments, input: Streams.leaking)
+    func badUsageOrInputExitsTwo(arguments: [String]) async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(arguments, input: Streams.leaking)
         #expect(result.status == 2, "\(arguments): \(result.standardError)")
         #expect(!result.standardError.isEmpty)
     }
 
-    @Test func jsonOfADeepChainIsLinearInItsSize() throws {
+    @Test func jsonOfADeepChainIsLinearInItsSize() async throws {
         // 20,000 deep, every step leaking: whole paths would be 200 million ids.
         var lines = [#"{"event":"session","v":1,"app":"Deep","run":"chain"}"#, #"{"seq":1,"t":0,"event":"add","id":1,"type":"AppCoordinator"}"#]
         for id in 2...20_000 { lines.append(#"{"seq":\#(id),"t":0.1,"event":"add","id":\#(id),"type":"StepCoordinator","parent":\#(id - 1)}"#) }
         for id in 2...20_000 { lines.append(#"{"seq":\#(20_000 + id),"t":1,"event":"dismiss","id":\#(id)}"#) }
         lines.append(#"{"seq":40001,"t":10,"event":"end"}"#)
-        let result = try BuiltProduct.coordlens.run(["check", try Streams.file(lines.joined(separator: "\n") + "\n"), "--format", "json"])
+        let result = try await BuiltProduct.coordlens.runAsync(["check", try Streams.file(lines.joined(separator: "\n") + "\n"), "--format", "json"])
         #expect(result.status == 1)
         #expect(result.standardOutput.utf8.count < 20_000 * 600, "\(result.standardOutput.utf8.count) bytes")
         let json = try #require(JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -63,8 +63,8 @@ import Testing
         #expect(shallow["omittedSteps"] as? Int == 0)
     }
 
-    @Test func jsonHasTheDocumentedShapeAndOrder() throws {
-        let result = try BuiltProduct.coordlens.run(["check", "-", "--format", "json"], input: Streams.leaking + Streams.clean)
+    @Test func jsonHasTheDocumentedShapeAndOrder() async throws {
+        let result = try await BuiltProduct.coordlens.runAsync(["check", "-", "--format", "json"], input: Streams.leaking + Streams.clean)
         #expect(result.status == 1)
         #expect(
             result.standardOutput.hasPrefix(
@@ -77,9 +77,9 @@ import Testing
         #expect(object?["retained"] as? Int == 1)
     }
 
-    @Test func malformedLinesAreWarningsWithLineNumbersAndTheRestIsJudged() throws {
+    @Test func malformedLinesAreWarningsWithLineNumbersAndTheRestIsJudged() async throws {
         let broken = Streams.leaking.replacingOccurrences(of: #"{"seq":4,"t":0.5,"event":"mark","label":"opened"}"#, with: "{oops")
-        let result = try BuiltProduct.coordlens.run(["check", "-"], input: broken)
+        let result = try await BuiltProduct.coordlens.runAsync(["check", "-"], input: broken)
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("<stdin>:5: malformed JSON"))
         #expect(result.standardOutput.contains("RETAINED CheckoutCoordinator#2"))

@@ -50,7 +50,7 @@ import Glibc
     /// A mark whose line is over `--max-line-bytes`: refused, told to the hook (dropped 1, unconfirmed 0), a gap line
     /// in its place that says why; every other event recorded, and `check` names the reason.
     @Test(.timeLimit(.minutes(1)))
-    func aLineTooLongIsCountedDroppedByTheHookAndMarkedInTheRecording() throws {
+    func aLineTooLongIsCountedDroppedByTheHookAndMarkedInTheRecording() async throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/rec.ndjson"
@@ -77,7 +77,7 @@ import Glibc
         #expect(Set(account.events.map(\.seq)).count == account.events.count)
         #expect(account.events.last?.event == .end)
 
-        let check = try BuiltProduct.coordlens.run(["check", path, "--allow-undecided"], timeout: 30)
+        let check = try await BuiltProduct.coordlens.runAsync(["check", path, "--allow-undecided"], timeout: 30)
         #expect(check.standardOutput.contains("line longer than 100000 bytes"), "\(check.standardOutput)")
     }
 
@@ -100,14 +100,14 @@ import Glibc
     /// counts dropped; the stream ends while the disk is still full, and once space is freed (`resumeWhileRunning`)
     /// or at shutdown, the recording gets its gap line without any new line arriving.
     @Test(.timeLimit(.minutes(1)), arguments: [true, false])
-    func aFullDiskAcknowledgesOnlyWhatIsWrittenAndMarksTheGapLater(resumeWhileRunning: Bool) throws {
+    func aFullDiskAcknowledgesOnlyWhatIsWrittenAndMarksTheGapLater(resumeWhileRunning: Bool) async throws {
         guard getuid() == 0 else {
             print("skipped: mounting a tmpfs needs root (CI runs as root)")
             return
         }
         let mountPoint = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: mountPoint) }
-        let mount = try ProcessRun.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint])
+        let mount = try await ProcessRun.runAsync(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint])
         try #require(mount.status == 0, "mount: \(mount.standardError)")
         defer { _ = try? ProcessRun.run(URL(fileURLWithPath: "/bin/umount"), [mountPoint]) }
         let path = mountPoint + "/rec.ndjson"

@@ -9,7 +9,7 @@ final class ListenedScreen: Sendable {}
 
 @Suite struct ListenProcessTests {
     /// The real `coordlens listen` process, the real hook over TCP, the picture on disk, the recording replayed.
-    @Test func listenRendersRecordsAndExitsAfterTheSession() throws {
+    @Test func listenRendersRecordsAndExitsAfterTheSession() async throws {
         let folder = URL(fileURLWithPath: try Streams.file("")).deletingLastPathComponent().path
         let process = Process()
         process.executableURL = try BuiltProduct.coordlens.locate()
@@ -46,14 +46,14 @@ final class ListenedScreen: Sendable {}
         screen = nil
         tracer.flush()
         // clock: the grace (0.2 s) must pass in the events' own times before the end, or the screen's departure is judged undecided.
-        Thread.sleep(forTimeInterval: 0.4)
+        try await Task.sleep(for: .seconds(0.4))
         tracer.end()
 
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let svg = String(decoding: try #require(FileManager.default.contents(atPath: "\(folder)/\(FileName.forRun(run)).svg")), as: UTF8.self)
         #expect(svg.contains(#"<g id="c2" class="node verdict&#45;retained">"#))
-        let check = try BuiltProduct.coordlens.run(["check", folder + "/rec.ndjson", "--grace", "0.2"])
+        let check = try await BuiltProduct.coordlens.runAsync(["check", folder + "/rec.ndjson", "--grace", "0.2"])
         #expect(check.status == 1)
         #expect(check.standardOutput.contains("RETAINED ListenedCoordinator#2"))
         withExtendedLifetime((root, child)) {}

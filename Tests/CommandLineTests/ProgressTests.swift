@@ -20,16 +20,16 @@ struct ProgressTests {
 
     /// Runs coordlens with its standard error on a pseudo-terminal, through util-linux's `script` (in every Debian, as
     /// `bsdutils`), which copies what the terminal got to its own standard output; the command's own output is dropped.
-    private static func runOnTerminal(_ arguments: [String]) throws -> (status: Int32, terminal: String) {
+    private static func runOnTerminal(_ arguments: [String]) async throws -> (status: Int32, terminal: String) {
         let coordlens = try BuiltProduct.coordlens.locate().path
         let command = ([coordlens] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let run = try ProcessRun.run(
+        let run = try await ProcessRun.runAsync(
             URL(fileURLWithPath: "/usr/bin/script"), ["--quiet", "--return", "--command", command + " >/dev/null", "/dev/null"], timeout: 120)
         return (run.status, run.standardOutput)
     }
 
     @Test(.timeLimit(.minutes(2)))
-    func aLongRenderSaysWhatItDoesOnATerminalAndNothingIntoAPipe() throws {
+    func aLongRenderSaysWhatItDoesOnATerminalAndNothingIntoAPipe() async throws {
         let recording = try Self.bigRecording(60_000)
         defer { try? FileManager.default.removeItem(at: recording) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-progress-\(UUID())")
@@ -37,7 +37,7 @@ struct ProgressTests {
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let started = Date()
-        let (status, terminal) = try Self.runOnTerminal(["render", recording.path, "--all", "-o", folder.appendingPathComponent("all.svg").path])
+        let (status, terminal) = try await Self.runOnTerminal(["render", recording.path, "--all", "-o", folder.appendingPathComponent("all.svg").path])
         let took = Date().timeIntervalSince(started)
         #expect(status == 0, "\(terminal)")
         try #require(took > 1.5, "the render must outlast the first second for this test to mean anything (took \(took) s)")
@@ -45,7 +45,7 @@ struct ProgressTests {
         #expect(terminal.contains(" coordinators into "), "the stage it reached: \(terminal.debugDescription)")
         #expect(terminal.hasSuffix("\r\u{1B}[K"), "the line is cleared at the end: \(terminal.suffix(80).debugDescription)")
 
-        let piped = try BuiltProduct.coordlens.run(["render", recording.path, "--all", "-o", folder.appendingPathComponent("piped.svg").path])
+        let piped = try await BuiltProduct.coordlens.runAsync(["render", recording.path, "--all", "-o", folder.appendingPathComponent("piped.svg").path])
         #expect(piped.status == 0)
         #expect(!piped.standardError.contains("coordlens: "), "no progress into a pipe: \(piped.standardError)")
     }

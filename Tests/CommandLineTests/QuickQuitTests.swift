@@ -5,13 +5,13 @@ import Testing
 
 /// An app that ends right after its leaks must never get a green `check`.
 @Suite struct QuickQuitTests {
-    @Test func appThatQuitsRightAfterALeakFailsCheck() throws {
+    @Test func appThatQuitsRightAfterALeakFailsCheck() async throws {
         let path = try Streams.file("")
         let tracer = Tracer()
         tracer.start(app: "Stranger", sink: .file(path), options: TraceOptions(grace: 0.3))
         let app = StrangerApp.runAndQuit(tracer: tracer)
 
-        let check = try BuiltProduct.coordlens.run(["check", path, "--grace", "0.3"])
+        let check = try await BuiltProduct.coordlens.runAsync(["check", path, "--grace", "0.3"])
         #expect(check.status == 1, "\(check.standardOutput)")
         #expect(check.standardOutput.contains("RETAINED SettingsCoordinator#5: still a child of ProfileCoordinator#4"))
         #expect(check.standardOutput.contains("path: StrangerAppCoordinator#1 › MainTabCoordinator#2 › ProfileCoordinator#4 › SettingsCoordinator#5"))
@@ -27,7 +27,7 @@ import Testing
         withExtendedLifetime(app) {}
     }
 
-    @Test func appThatQuitsRightAfterALeakFailsCheckOverTCP() throws {
+    @Test func appThatQuitsRightAfterALeakFailsCheckOverTCP() async throws {
         let listener = try ListeningProcess(arguments: ["--sessions", "1", "--grace", "0.3"])
         defer { listener.stop() }
         let tracer = Tracer()
@@ -35,7 +35,7 @@ import Testing
         let app = StrangerApp.runAndQuit(tracer: tracer)
         #expect(listener.waitForExit() == 0)
 
-        let check = try BuiltProduct.coordlens.run(["check", listener.recording, "--grace", "0.3"])
+        let check = try await BuiltProduct.coordlens.runAsync(["check", listener.recording, "--grace", "0.3"])
         #expect(check.status == 1, "\(check.standardOutput)")
         #expect(check.standardOutput.contains("RETAINED SettingsCoordinator#5"))
         #expect(check.standardOutput.contains("RETAINED ChatCoordinator#6"))
@@ -54,7 +54,7 @@ import Testing
 
     /// A run whose finished coordinator is still within the grace period when the recording stops is undecided: exit 1,
     /// with the reason on one line; `--allow-undecided` lets it pass.
-    @Test func undecidedCoordinatorsFailUnlessAllowed() throws {
+    @Test func undecidedCoordinatorsFailUnlessAllowed() async throws {
         let path = try Streams.file(
             """
             {"event":"session","v":1,"app":"Shop","run":"short"}
@@ -64,16 +64,16 @@ import Testing
             {"seq":4,"t":0.12,"event":"end"}
 
             """)
-        let check = try BuiltProduct.coordlens.run(["check", path])
+        let check = try await BuiltProduct.coordlens.runAsync(["check", path])
         #expect(check.status == 1)
         #expect(
             check.standardOutput.contains(
                 "UNDECIDED SettingsCoordinator#5: the run ended 0.1 s after SettingsCoordinator#5 was done, within the grace period of 2 s"
             ))
         #expect(check.standardOutput.contains("0 retained, 1 undecided in 1 session"))
-        #expect(try BuiltProduct.coordlens.run(["check", path, "--allow-undecided"]).status == 0)
+        #expect(try await BuiltProduct.coordlens.runAsync(["check", path, "--allow-undecided"]).status == 0)
 
-        let json = try BuiltProduct.coordlens.run(["check", path, "--format", "json"])
+        let json = try await BuiltProduct.coordlens.runAsync(["check", path, "--format", "json"])
         #expect(json.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(object["undecided"] as? Int == 1)
@@ -82,27 +82,27 @@ import Testing
         #expect((session["undecided"] as? [[String: Any]])?.first?["id"] as? Int == 5)
     }
 
-    @Test func emptyOrUnreadableInputExitsTwo() throws {
-        let empty = try BuiltProduct.coordlens.run(["check", try Streams.file("")])
+    @Test func emptyOrUnreadableInputExitsTwo() async throws {
+        let empty = try await BuiltProduct.coordlens.runAsync(["check", try Streams.file("")])
         #expect(empty.status == 2)
         #expect(empty.standardError.contains("no session line and no event to read: the input is empty"))
 
-        let notAStream = try BuiltProduct.coordlens.run([
+        let notAStream = try await BuiltProduct.coordlens.runAsync([
             "check", try Streams.file("// swift-tools-version:6.0\nimport PackageDescription\n", name: "Package.swift"),
         ])
         #expect(notAStream.status == 2)
         #expect(notAStream.standardError.contains("all 2 lines failed to read as wire format v1 (first: line 1: malformed JSON"))
 
-        let render = try BuiltProduct.coordlens.run(["render", try Streams.file("\n\n"), "-o", "-", "--format", "dot"])
+        let render = try await BuiltProduct.coordlens.runAsync(["render", try Streams.file("\n\n"), "-o", "-", "--format", "dot"])
         #expect(render.status == 2)
     }
 
     /// `diff` and `growth` read a recording as `check` does: the same message for an empty input, and a line past
     /// the limit skipped as it streams by rather than read whole (a 128 MiB type name, under an address-space limit that reading it whole would break).
-    @Test func diffAndGrowthReadRecordingsAsCheckDoes() throws {
+    @Test func diffAndGrowthReadRecordingsAsCheckDoes() async throws {
         let empty = try Streams.file("")
         for arguments in [["diff", empty, try Streams.file(Streams.clean)], ["growth", empty, "--mark", "loop"]] {
-            let result = try BuiltProduct.coordlens.run(arguments)
+            let result = try await BuiltProduct.coordlens.runAsync(arguments)
             #expect(result.status == 2, "\(arguments[0])")
             #expect(
                 result.standardError.contains("\(empty): no session line and no event to read: the input is empty"), "\(arguments[0]): \(result.standardError)")
@@ -115,7 +115,7 @@ import Testing
         giant += #"{"seq":4,"t":0.3,"event":"add","id":3,"type":"Leaky","parent":1}"# + "\n"
         giant += #"{"seq":5,"t":0.4,"event":"mark","label":"loop"}"# + "\n"
         let path = try Streams.file(giant, name: "giant.ndjson")
-        let growth = try ProcessRun.run(
+        let growth = try await ProcessRun.runAsync(
             URL(fileURLWithPath: "/bin/sh"),
             ["-c", "ulimit -v 196608 && exec \"$0\" growth \"$1\" --mark loop", try BuiltProduct.coordlens.locate().path, path]
         )
@@ -123,8 +123,8 @@ import Testing
         #expect(growth.standardOutput.contains("Leaky"), "\(growth.standardOutput)")
     }
 
-    @Test func smallGracePeriodsPrintInMilliseconds() throws {
-        let check = try BuiltProduct.coordlens.run(["check", try Streams.file(Streams.clean), "--grace", "0.001"])
+    @Test func smallGracePeriodsPrintInMilliseconds() async throws {
+        let check = try await BuiltProduct.coordlens.runAsync(["check", try Streams.file(Streams.clean), "--grace", "0.001"])
         #expect(check.standardOutput.contains("grace 1 ms"))
     }
 }

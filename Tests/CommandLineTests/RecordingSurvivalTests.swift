@@ -51,7 +51,7 @@ import Testing
     /// A restart on the same file, after a `kill -9` that left a cut line: the first run stays, the cut line stays a
     /// line of its own, and a run that continues across the restart reads as one session.
     @Test(.timeLimit(.minutes(1)))
-    func aRestartAppendsAndARunThatContinuesReadsAsOneSession() throws {
+    func aRestartAppendsAndARunThatContinuesReadsAsOneSession() async throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/rec.ndjson"
@@ -98,7 +98,7 @@ import Testing
         #expect(snapshot.warnings.map(\.message).count == 1, "only the cut line: \(snapshot.warnings)")
         #expect(recording.sessions.count == 2)
 
-        let check = try BuiltProduct.coordlens.run(["check", path, "--allow-undecided"], timeout: 30)
+        let check = try await BuiltProduct.coordlens.runAsync(["check", path, "--allow-undecided"], timeout: 30)
         #expect(check.standardOutput.contains("going"), "\(check.standardOutput)")
         #expect(recording.sessions.allSatisfy { $0.header.recorder == "listen" }, "the recorder marks every run's session line")
         #expect(!check.standardError.contains("note:"), "many runs in one file is listen --record's format: \(check.standardError)")
@@ -106,14 +106,14 @@ import Testing
 
     /// A small tmpfs as the disk: writing fails mid-stream, and later succeeds again once space is freed.
     @Test(.timeLimit(.minutes(1)))
-    func aFullDiskLeavesWholeLinesAndSaysHowManyEventsAreMissingWhenItResumes() throws {
+    func aFullDiskLeavesWholeLinesAndSaysHowManyEventsAreMissingWhenItResumes() async throws {
         let mountPoint = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: mountPoint) }
         guard getuid() == 0 else {
             print("skipped: mounting a tmpfs needs root (CI runs as root)")
             return
         }
-        let mount = try ProcessRun.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint])
+        let mount = try await ProcessRun.runAsync(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint])
         try #require(mount.status == 0, "mount: \(mount.standardError)")
         defer { _ = try? ProcessRun.run(URL(fileURLWithPath: "/bin/umount"), [mountPoint]) }
         let path = mountPoint + "/rec.ndjson"
@@ -130,13 +130,13 @@ import Testing
             try connection.send(Self.events((part * 100 + 1)...(part * 100 + 100)))
             sent += 100
             // clock: parts a tenth of a second apart, all within the recorder's once-a-second retry: the disk fills mid-stream, once.
-            Thread.sleep(forTimeInterval: 0.1)
+            try await Task.sleep(for: .seconds(0.1))
         }
         let stopped = listen.waitForLine(timeout: 10) { $0.hasPrefix("recording stopped") }
         #expect(stopped != nil, "\(listen.lines)")
         try FileManager.default.removeItem(atPath: filler)
         // clock: the recorder tries a refusing disk again at most once a second: that second passes before the last lines.
-        Thread.sleep(forTimeInterval: 1.2)
+        try await Task.sleep(for: .seconds(1.2))
         try connection.send(Self.events(1_001...1_100) + #"{"seq":1101,"t":2,"event":"end"}"# + "\n")
         sent += 101
         let resumed = listen.waitForLine(timeout: 10) { $0.hasPrefix("recording resumed") }

@@ -28,7 +28,7 @@ import Testing
         try SVGElement.parse(Array(text.utf8)).descendants.compactMap { $0.attributes["id"] }.sorted()
     }
 
-    @Test func theFixedRunShowsTheLeakFixedAndTheOtherWayNew() throws {
+    @Test func theFixedRunShowsTheLeakFixedAndTheOtherWayNew() async throws {
         let (leaking, fixed, folder) = try Self.runs()
         defer { try? FileManager.default.removeItem(at: folder) }
         let view = try PageProcess(["view", "--http-port", "0", "--compare", leaking, fixed])
@@ -45,7 +45,7 @@ import Testing
         #expect(Self.leaks(comparison, "stillLeaking").map { $0["type"] as? String } == ["SettingsCoordinator"])
 
         // The picture is the one `coordlens diff --format svg` draws: the same element ids.
-        let diff = try BuiltProduct.coordlens.run(["diff", leaking, fixed, "--format", "svg"], timeout: 60)
+        let diff = try await BuiltProduct.coordlens.runAsync(["diff", leaking, fixed, "--format", "svg"], timeout: 60)
         #expect(diff.status == 0, "\(diff.standardError)")
         let drawn = try Self.ids(ofSVG: try #require(comparison["svg"] as? String))
         #expect(!drawn.isEmpty)
@@ -139,22 +139,22 @@ import Testing
         #expect(try view.get("/api/compare?a=r1&b=r2", cookie: "coordlens_token_\(view.port)=\(token)", host: "evil.example:\(view.port)").status == 403)
     }
 
-    @Test func compareTakesExactlyTwoRecordingsOfTwoRuns() throws {
+    @Test func compareTakesExactlyTwoRecordingsOfTwoRuns() async throws {
         let (leaking, _, folder) = try Self.runs()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let one = try BuiltProduct.coordlens.run(["view", "--http-port", "0", "--compare", leaking], timeout: 30)
+        let one = try await BuiltProduct.coordlens.runAsync(["view", "--http-port", "0", "--compare", leaking], timeout: 30)
         #expect(one.status != 0)
         #expect(one.standardError.contains("--compare takes two recordings"), "\(one.standardError)")
-        let same = try BuiltProduct.coordlens.run(["view", "--http-port", "0", "--compare", leaking, leaking], timeout: 30)
+        let same = try await BuiltProduct.coordlens.runAsync(["view", "--http-port", "0", "--compare", leaking, leaking], timeout: 30)
         #expect(same.status == 2)
         #expect(same.standardError.contains("hold the same run r1"), "\(same.standardError)")
     }
 
-    @Test func listenWithABaselineMarksLeaksKnownOrNew() throws {
+    @Test func listenWithABaselineMarksLeaksKnownOrNew() async throws {
         let (leaking, fixed, folder) = try Self.runs()
         defer { try? FileManager.default.removeItem(at: folder) }
         let baseline = folder.appendingPathComponent("baseline.json").path
-        let made = try BuiltProduct.coordlens.run(["baseline", fixed, "-o", baseline], timeout: 30)
+        let made = try await BuiltProduct.coordlens.runAsync(["baseline", fixed, "-o", baseline], timeout: 30)
         #expect(made.status == 0, "\(made.standardError)")
         let listen = try PageProcess(["listen", "--port", "0", "--http-port", "0", "--baseline", baseline])
         defer { listen.stop() }

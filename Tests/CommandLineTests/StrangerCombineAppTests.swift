@@ -84,7 +84,7 @@ import Testing
         let output = run.process.standardOutput
         #expect(output.contains(withoutClosures(composerHeld, "ComposerCoordinator#\(composer.id)")), "\(output)")
         #expect(output.contains(withoutClosures(settingsHeld, "SettingsFlowCoordinator#\(settings.id)")), "\(output)")
-        let check = try BuiltProduct.coordlens.run(["check", run.recording])
+        let check = try await BuiltProduct.coordlens.runAsync(["check", run.recording])
         #expect(check.status == 1, "\(check.standardError)")
         for (coordinator, chain) in [("ComposerCoordinator#\(composer.id)", composerChain), ("SettingsFlowCoordinator#\(settings.id)", settingsChain)] {
             #expect(check.standardOutput.contains("RETAINED \(coordinator):"), "\(check.standardOutput)")
@@ -121,7 +121,7 @@ import Testing
         #expect(try run.node("RoomCoordinator").verdict == .released)
         #expect(try run.node("SearchCoordinator").verdict == .alive)
 
-        let check = try BuiltProduct.coordlens.run(["check", run.recording])
+        let check = try await BuiltProduct.coordlens.runAsync(["check", run.recording])
         #expect(check.status == 1, "\(check.standardError)")
         #expect(check.standardOutput.components(separatedBy: "RETAINED ").count == 5, "\(check.standardOutput)")
         #expect(check.standardOutput.contains("4 retained in 1 session"), "\(check.standardOutput)")
@@ -139,7 +139,7 @@ import Testing
         #expect(try run.node("ComposerCoordinator").verdict == .pending)
         #expect(try run.node("RoomCoordinator").verdict == .released)
 
-        let check = try BuiltProduct.coordlens.run(["check", run.recording])
+        let check = try await BuiltProduct.coordlens.runAsync(["check", run.recording])
         #expect(check.standardOutput.contains("the app stopped without end()"), "\(check.standardOutput)")
         #expect(check.standardOutput.contains("2 undecided in 1 session"), "\(check.standardOutput)")
     }

@@ -15,18 +15,18 @@ struct StringIDCommandTests {
 
         """
 
-    @Test func checkAndRenderKeepTheSpelling() throws {
+    @Test func checkAndRenderKeepTheSpelling() async throws {
         let file = try Streams.file(Self.stream)
-        let gcc = try BuiltProduct.coordlens.run(["check", file, "--format", "gcc"])
+        let gcc = try await BuiltProduct.coordlens.runAsync(["check", file, "--format", "gcc"])
         #expect(gcc.status == 1, "\(gcc.standardError)")
         #expect(gcc.standardOutput.contains("Shop/Home.swift:21:1: error: SettingsCoordinator#7 retained: still a child of HomeCoordinator#home-1"))
-        let svg = try BuiltProduct.coordlens.run(["render", file, "-o", "-", "--format", "svg"])
+        let svg = try await BuiltProduct.coordlens.runAsync(["render", file, "-o", "-", "--format", "svg"])
         #expect(svg.status == 0, "\(svg.standardError)")
         #expect(svg.standardOutput.contains(#"id="cs686f6d652d31""#), "home-1 in hex")
         #expect(svg.standardOutput.contains("HomeCoordinator#home&#45;1"), "Graphviz writes the hyphen as a character reference")
     }
 
-    @Test func aStreamWhoseEveryEventFailsAlikeExitsTwoAndSaysSo() throws {
+    @Test func aStreamWhoseEveryEventFailsAlikeExitsTwoAndSaysSo() async throws {
         let text = """
             {"event":"session","v":1,"app":"Shop","run":"r"}
             {"seq":1,"event":"add","id":1,"type":"A"}
@@ -34,7 +34,7 @@ struct StringIDCommandTests {
             {"seq":3,"event":"dismiss","id":2}
 
             """
-        let check = try BuiltProduct.coordlens.run(["check", try Streams.file(text)])
+        let check = try await BuiltProduct.coordlens.runAsync(["check", try Streams.file(text)])
         #expect(check.status == 2)
         #expect(
             check.standardError.contains("no event could be used: all 3 of its event lines failed to read, every one the same way: missing \"t\""),

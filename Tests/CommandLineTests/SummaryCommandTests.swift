@@ -66,9 +66,9 @@ struct SummaryCommandTests {
         return root.path
     }
 
-    @Test func groupsAGeneratedFolderByFingerprintWithKnownCounts() throws {
+    @Test func groupsAGeneratedFolderByFingerprintWithKnownCounts() async throws {
         let root = try Self.folder(withBadOnes: false)
-        let result = try BuiltProduct.coordlens.run(["check", "--summary", root, "--format", "json"])
+        let result = try await BuiltProduct.coordlens.runAsync(["check", "--summary", root, "--format", "json"])
         #expect(result.status == 1, "\(result.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(object["recordings"] as? Int == 30)
@@ -103,7 +103,7 @@ struct SummaryCommandTests {
         #expect(causes.map { $0["count"] as? Int } == [32, 11, 6] && causes.map { $0["runs"] as? Int } == [15, 10, 6])
         #expect(groups.first?["causes"] as? [String] == ["SettingsCoordinator still a child of HomeCoordinator"])
 
-        let text = try BuiltProduct.coordlens.run(["check", "--summary", root])
+        let text = try await BuiltProduct.coordlens.runAsync(["check", "--summary", root])
         #expect(text.status == 1)
         #expect(
             text.standardOutput.hasPrefix(
@@ -117,20 +117,20 @@ struct SummaryCommandTests {
         #expect(text.standardOutput.contains("e.g. SettingsCoordinator#3 in \(root)/a/rec-00.ndjson (run run-0-0), added at Shop/SettingsCoordinator.swift:20"))
         #expect(text.standardOutput.hasSuffix("3 leaks by fingerprint: 49 retained, 0 undecided in 30 recordings (31 sessions)\n"))
 
-        let gcc = try BuiltProduct.coordlens.run(["check", "--summary", root, "--format", "gcc"])
+        let gcc = try await BuiltProduct.coordlens.runAsync(["check", "--summary", root, "--format", "gcc"])
         #expect(
             gcc.standardOutput.split(separator: "\n").first?.hasPrefix(
                 "Shop/SettingsCoordinator.swift:20:1: error: SettingsCoordinator retained in 15 of 30 recordings (32 coordinators, 16 sessions") == true,
             "\(gcc.standardOutput)")
-        let github = try BuiltProduct.coordlens.run(["check", "--summary", root, "--format", "github"])
+        let github = try await BuiltProduct.coordlens.runAsync(["check", "--summary", root, "--format", "github"])
         #expect(
             github.standardOutput.hasPrefix("::error file=Shop/SettingsCoordinator.swift,line=20,title=SettingsCoordinator retained in 15 recordings::"),
             "\(github.standardOutput)")
     }
 
-    @Test func unusableRecordingsExitTwoNamingFileAndLineWhileTheRestAreCounted() throws {
+    @Test func unusableRecordingsExitTwoNamingFileAndLineWhileTheRestAreCounted() async throws {
         let root = try Self.folder(withBadOnes: true)
-        let result = try BuiltProduct.coordlens.run(["check", "--summary", root, "--format", "json"])
+        let result = try await BuiltProduct.coordlens.runAsync(["check", "--summary", root, "--format", "json"])
         #expect(result.status == 2)
         #expect(
             result.standardError.contains(
@@ -142,28 +142,28 @@ struct SummaryCommandTests {
         #expect((object["unusable"] as? [[String: Any]])?.map { $0["line"] as? Int } == [0, 1])
     }
 
-    @Test func aCleanFolderExitsZeroAndSarifIsRefused() throws {
+    @Test func aCleanFolderExitsZeroAndSarifIsRefused() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("coordlens-summary-\(UUID())").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try Self.recording(1).write(toFile: root + "/clean.ndjson", atomically: true, encoding: .utf8)
-        let clean = try BuiltProduct.coordlens.run(["check", "--summary", root])
+        let clean = try await BuiltProduct.coordlens.runAsync(["check", "--summary", root])
         #expect(clean.status == 0, "\(clean.standardOutput)\(clean.standardError)")
         #expect(clean.standardOutput == "0 leaks by fingerprint: 0 retained, 0 undecided in 1 recording (1 session)\n")
-        let sarif = try BuiltProduct.coordlens.run(["check", "--summary", root, "--format", "sarif"])
+        let sarif = try await BuiltProduct.coordlens.runAsync(["check", "--summary", root, "--format", "sarif"])
         #expect(sarif.status == 2)
         #expect(sarif.standardError.contains("--summary prints text, json, gcc or github"))
-        let empty = try BuiltProduct.coordlens.run(["check", "--summary", root + "/nothing-here"])
+        let empty = try await BuiltProduct.coordlens.runAsync(["check", "--summary", root + "/nothing-here"])
         #expect(empty.status == 2)
     }
 
     /// docs/CI.md's summary excerpt is what the built `coordlens` prints over the samples, line for line.
-    @Test func ciDocExcerptIsRealOutput() throws {
+    @Test func ciDocExcerptIsRealOutput() async throws {
         let ciDoc = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/CI.md"), encoding: .utf8)
         let section = try #require(ciDoc.components(separatedBy: "\n## Leak summaries across many runs\n").dropFirst().first)
         let block = try #require(section.components(separatedBy: "```console\n").dropFirst().first?.components(separatedBy: "\n```").first)
         let lines = block.split(separator: "\n").map(String.init)
         #expect(lines.first == "$ coordlens check --summary samples")
-        let result = try BuiltProduct.coordlens.run(["check", "--summary", "samples"], in: PackageRoot.url)
+        let result = try await BuiltProduct.coordlens.runAsync(["check", "--summary", "samples"], in: PackageRoot.url)
         #expect(result.status == 1)
         let real = Set(result.standardOutput.split(separator: "\n").map(String.init))
         for line in lines.dropFirst() where line != "…" {

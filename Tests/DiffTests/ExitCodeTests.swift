@@ -31,32 +31,32 @@ struct ExitCodeTests {
     }
 
     @Test("0 when B fixes a leak or leaks only what A leaked")
-    func noNewLeak() throws {
+    func noNewLeak() async throws {
         let directory = try Self.workspace()
-        let fixed = try BuiltProduct.coordlens.run(["diff", "before.ndjson", "fixed.ndjson"], in: directory)
+        let fixed = try await BuiltProduct.coordlens.runAsync(["diff", "before.ndjson", "fixed.ndjson"], in: directory)
         #expect(fixed.status == 0)
         #expect(fixed.standardOutput.contains("✓     CheckoutCoordinator"))
         #expect(fixed.standardOutput.hasSuffix("+0 -0, new leaks 0, fixed 1 (CheckoutCoordinator)\n"))
 
-        let same = try BuiltProduct.coordlens.run(["diff", "before.ndjson", "same.ndjson"], in: directory)
+        let same = try await BuiltProduct.coordlens.runAsync(["diff", "before.ndjson", "same.ndjson"], in: directory)
         #expect(same.status == 0)
         #expect(same.standardOutput.contains("still leaking 1 (CheckoutCoordinator)"))
     }
 
     @Test("1 when B has a leak A does not")
-    func newLeak() throws {
+    func newLeak() async throws {
         let directory = try Self.workspace()
-        let outcome = try BuiltProduct.coordlens.run(["diff", "before.ndjson", "branch.ndjson"], in: directory)
+        let outcome = try await BuiltProduct.coordlens.runAsync(["diff", "before.ndjson", "branch.ndjson"], in: directory)
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput.contains("!   BannerCoordinator"))
         #expect(outcome.standardOutput.hasSuffix("+1 -0, new leaks 1 (BannerCoordinator), fixed 0, still leaking 1 (CheckoutCoordinator)\n"))
 
-        let reverse = try BuiltProduct.coordlens.run(["diff", "branch.ndjson", "before.ndjson"], in: directory)
+        let reverse = try await BuiltProduct.coordlens.runAsync(["diff", "branch.ndjson", "before.ndjson"], in: directory)
         #expect(reverse.status == 0)
     }
 
     @Test("2 on bad usage or input")
-    func badUsage() throws {
+    func badUsage() async throws {
         let directory = try Self.workspace()
         try Data("not json at all\n".utf8).write(to: directory.appendingPathComponent("garbage.txt"))
         let cases: [([String], String)] = [
@@ -70,16 +70,16 @@ struct ExitCodeTests {
             (["diff", "--growth", "before.ndjson"], "--mark"),
         ]
         for (arguments, message) in cases {
-            let outcome = try BuiltProduct.coordlens.run(arguments, in: directory)
+            let outcome = try await BuiltProduct.coordlens.runAsync(arguments, in: directory)
             #expect(outcome.status == 2, "\(arguments)")
             #expect(outcome.standardError.contains(message), "\(arguments): \(outcome.standardError)")
         }
     }
 
     @Test("--session twice picks A's and B's run from one file")
-    func sessionPerSide() throws {
+    func sessionPerSide() async throws {
         let directory = try Self.workspace()
-        let outcome = try BuiltProduct.coordlens.run(
+        let outcome = try await BuiltProduct.coordlens.runAsync(
             ["diff", "both.ndjson", "both.ndjson", "--session", "before", "--session", "branch"], in: directory
         )
         #expect(outcome.status == 1)
@@ -88,25 +88,25 @@ struct ExitCodeTests {
     }
 
     @Test("a JSON snapshot from render --format json diffs against a recording")
-    func snapshotInput() throws {
+    func snapshotInput() async throws {
         let directory = try Self.workspace()
-        let render = try BuiltProduct.coordlens.run(["render", "before.ndjson", "-o", "before.json"], in: directory)
+        let render = try await BuiltProduct.coordlens.runAsync(["render", "before.ndjson", "-o", "before.json"], in: directory)
         #expect(render.status == 0)
-        let outcome = try BuiltProduct.coordlens.run(["diff", "before.json", "fixed.ndjson", "--format", "json"], in: directory)
+        let outcome = try await BuiltProduct.coordlens.runAsync(["diff", "before.json", "fixed.ndjson", "--format", "json"], in: directory)
         #expect(outcome.status == 0)
         let json = try JSONObject.parse(Array(outcome.standardOutput.utf8))
         #expect((json["summary"] as? [String: Any])?["fixedLeaks"] as? Int == 1)
         #expect((json["a"] as? [String: Any])?["source"] as? String == "before.json")
 
-        let cut = try BuiltProduct.coordlens.run(["diff", "before.json", "fixed.ndjson", "--at-seq", "3"], in: directory)
+        let cut = try await BuiltProduct.coordlens.runAsync(["diff", "before.json", "fixed.ndjson", "--at-seq", "3"], in: directory)
         #expect(cut.status == 2)
         #expect(cut.standardError.contains("is a snapshot"))
     }
 
     @Test("-o writes the picture; the exit status still reports the new leak")
-    func pictureOutput() throws {
+    func pictureOutput() async throws {
         let directory = try Self.workspace()
-        let outcome = try BuiltProduct.coordlens.run(["diff", "before.ndjson", "branch.ndjson", "-o", "diff.svg"], in: directory)
+        let outcome = try await BuiltProduct.coordlens.runAsync(["diff", "before.ndjson", "branch.ndjson", "-o", "diff.svg"], in: directory)
         #expect(outcome.status == 1)
         let svg = try SVGElement.parse(Array(try Data(contentsOf: directory.appendingPathComponent("diff.svg"))))
         #expect(svg.elements(withClass: "diff-new-leak").count == 1)
@@ -114,7 +114,7 @@ struct ExitCodeTests {
     }
 
     @Test("--growth exits 1 when a type grows at every mark, 0 when none does")
-    func growth() throws {
+    func growth() async throws {
         let directory = try Self.workspace()
         var leaking = RunRecording(run: "loop")
         var clean = RunRecording(run: "clean")
@@ -131,29 +131,29 @@ struct ExitCodeTests {
         try Data(leaking.ndjson.utf8).write(to: directory.appendingPathComponent("loop.ndjson"))
         try Data(clean.ndjson.utf8).write(to: directory.appendingPathComponent("clean.ndjson"))
 
-        let grows = try BuiltProduct.coordlens.run(["diff", "--growth", "loop.ndjson", "--mark", "iteration"], in: directory)
+        let grows = try await BuiltProduct.coordlens.runAsync(["diff", "--growth", "loop.ndjson", "--mark", "iteration"], in: directory)
         #expect(grows.status == 1)
         #expect(grows.standardOutput.contains("DetailCoordinator  1 → 2 → 3"))
-        let json = try BuiltProduct.coordlens.run(["diff", "--growth", "loop.ndjson", "--mark", "iteration", "--format", "json"], in: directory)
+        let json = try await BuiltProduct.coordlens.runAsync(["diff", "--growth", "loop.ndjson", "--mark", "iteration", "--format", "json"], in: directory)
         #expect(json.status == 1)
         let growing = try JSONObject.parse(Array(json.standardOutput.utf8))["growing"] as? [[String: Any]]
         #expect(growing?.first?["counts"] as? [Int] == [1, 2, 3])
 
-        let flat = try BuiltProduct.coordlens.run(["diff", "--growth", "clean.ndjson", "--mark", "iteration"], in: directory)
+        let flat = try await BuiltProduct.coordlens.runAsync(["diff", "--growth", "clean.ndjson", "--mark", "iteration"], in: directory)
         #expect(flat.status == 0)
         #expect(flat.standardOutput.hasSuffix("no type grows at every mark\n"))
 
-        let missing = try BuiltProduct.coordlens.run(["diff", "--growth", "clean.ndjson", "--mark", "nope"], in: directory)
+        let missing = try await BuiltProduct.coordlens.runAsync(["diff", "--growth", "clean.ndjson", "--mark", "nope"], in: directory)
         #expect(missing.status == 2)
 
         // `coordlens growth` is the command; `diff --growth` its old name, with the same output.
-        let command = try BuiltProduct.coordlens.run(["growth", "loop.ndjson", "--mark", "iteration"], in: directory)
+        let command = try await BuiltProduct.coordlens.runAsync(["growth", "loop.ndjson", "--mark", "iteration"], in: directory)
         #expect(command.status == 1)
         #expect(command.standardOutput == grows.standardOutput)
-        let written = try BuiltProduct.coordlens.run(["growth", "loop.ndjson", "--mark", "iteration", "-o", "growth.json"], in: directory)
+        let written = try await BuiltProduct.coordlens.runAsync(["growth", "loop.ndjson", "--mark", "iteration", "-o", "growth.json"], in: directory)
         #expect(written.status == 1)
         let file = try Data(contentsOf: directory.appendingPathComponent("growth.json"))
         #expect((try JSONObject.parse(Array(file))["growing"] as? [[String: Any]])?.count == 1)
-        #expect(try BuiltProduct.coordlens.run(["growth", "clean.ndjson", "--mark", "iteration"], in: directory).status == 0)
+        #expect(try await BuiltProduct.coordlens.runAsync(["growth", "clean.ndjson", "--mark", "iteration"], in: directory).status == 0)
     }
 }

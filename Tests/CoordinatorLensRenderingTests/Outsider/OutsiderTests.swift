@@ -62,13 +62,13 @@ struct OutsiderTests {
         return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.map { String($0.dropFirst(2).drop { $0 != " " }.dropFirst()) }
     }
 
-    @Test func theOutsidersCodeCompilesWithoutPackageAccess() throws {
+    @Test func theOutsidersCodeCompilesWithoutPackageAccess() async throws {
         let file = PackageRoot.url.appendingPathComponent("Tests/CoordinatorLensRenderingTests/Outsider/ReadingRecordings.swift")
-        let run = try Self.typecheck(file, asLibrary: true)
+        let run = try await Self.typecheck(file, asLibrary: true)
         #expect(run.status == 0, "ReadingRecordings.swift needs more than the public surface:\n\(run.standardError)")
     }
 
-    @Test func theReadingRecordingsSnippetCompilesWithoutPackageAccess() throws {
+    @Test func theReadingRecordingsSnippetCompilesWithoutPackageAccess() async throws {
         let page = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/READING-RECORDINGS.md"), encoding: .utf8)
         guard let section = page.range(of: "# Reading recordings from Swift"),
             let open = page.range(of: "```swift\n", range: section.upperBound..<page.endIndex),
@@ -80,13 +80,13 @@ struct OutsiderTests {
         let folder = try TemporaryFolder("outsider")
         let file = URL(fileURLWithPath: folder.file("main.swift"))
         try String(page[open.upperBound..<close.lowerBound]).write(to: file, atomically: true, encoding: .utf8)
-        let run = try Self.typecheck(file, asLibrary: false)
+        let run = try await Self.typecheck(file, asLibrary: false)
         #expect(run.status == 0, "docs/READING-RECORDINGS.md's snippet needs more than the public surface:\n\(run.standardError)")
     }
 
     /// The control: the same compile refuses what the project's modules share with `package`, so the two tests above
     /// could fail.
-    @Test func packageDeclarationsAreHiddenFromTheOutsider() throws {
+    @Test func packageDeclarationsAreHiddenFromTheOutsider() async throws {
         let folder = try TemporaryFolder("outsider")
         let file = URL(fileURLWithPath: folder.file("main.swift"))
         try """
@@ -95,7 +95,7 @@ struct OutsiderTests {
         var strings = StringInterner()
         _ = GraphvizRenderer.shared
         """.write(to: file, atomically: true, encoding: .utf8)
-        let run = try Self.typecheck(file, asLibrary: false)
+        let run = try await Self.typecheck(file, asLibrary: false)
         #expect(run.status != 0)
         #expect(run.standardError.contains("cannot find 'StringInterner' in scope"), "\(run.standardError)")
         #expect(run.standardError.contains("cannot find 'GraphvizRenderer' in scope"), "\(run.standardError)")
@@ -104,18 +104,18 @@ struct OutsiderTests {
     /// Type-checks `file` as another package would see the built CoordinatorLens and CoordinatorLensRendering: their
     /// module files from the products directory of this test binary, libgvc's headers for the CGraphviz module they
     /// import, and no `-package-name`.
-    static func typecheck(_ file: URL, asLibrary: Bool) throws -> ProcessRun {
+    static func typecheck(_ file: URL, asLibrary: Bool) async throws -> ProcessRun {
         let modules = try #require(
             BuiltProduct("").searchedDirectories.lazy.flatMap { [$0.appendingPathComponent("Modules"), $0] }.first {
                 FileManager.default.fileExists(atPath: $0.appendingPathComponent("CoordinatorLensRendering.swiftmodule").path)
             }, "no CoordinatorLensRendering.swiftmodule near the test binary")
         let environment = URL(fileURLWithPath: "/usr/bin/env")
-        let flags = try ProcessRun.run(environment, ["pkg-config", "--cflags-only-I", "libgvc"], timeout: 30)
+        let flags = try await ProcessRun.runAsync(environment, ["pkg-config", "--cflags-only-I", "libgvc"], timeout: 30)
         try #require(flags.status == 0, "pkg-config libgvc: \(flags.standardError)")
         let includes = flags.standardOutput.split(whereSeparator: \.isWhitespace).flatMap { ["-Xcc", String($0)] }
         let arguments =
             ["swiftc", "-typecheck", "-I", modules.path, "-I", PackageRoot.path("Sources/CGraphviz")] + includes
             + (asLibrary ? ["-parse-as-library"] : []) + [file.path]
-        return try ProcessRun.run(environment, arguments, timeout: 300)
+        return try await ProcessRun.runAsync(environment, arguments, timeout: 300)
     }
 }
