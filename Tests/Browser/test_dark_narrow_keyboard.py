@@ -167,6 +167,11 @@ class DarkNarrowKeyboardTests(unittest.TestCase):
         page = self.open(PHONE)
         fitted = "() => { const t = document.querySelector('#tree svg').getBoundingClientRect(), v = document.getElementById('viewport').getBoundingClientRect(); return Math.max(t.width / v.width, t.height / v.height); }"
         page.set_viewport_size({"width": 1440, "height": 900})
+        # The picture wrapped for the wider frame has arrived (the one wrapped for the phone is fitted first, then
+        # replaced): moving the view before it lands would see the new picture anchored about the old one's nodes.
+        page.wait_for_function("() => { const b = document.getElementById('viewport').getBoundingClientRect();"
+                               " return b.width > 400 && state.shownAspect === 2 ** (Math.max(-8, Math.min(8,"
+                               " Math.round(4 * Math.log2(b.width / b.height)))) / 4); }", timeout=10_000)
         # Fitted again: the picture fills the wider view as it would have had the page opened at that size.
         page.wait_for_function("() => (" + fitted + ")() > 0.85", timeout=10_000)
         # Once the user moves the view, a resize leaves it where they put it.
