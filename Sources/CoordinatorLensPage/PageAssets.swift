@@ -42,10 +42,20 @@ package enum PageAssets {
     /// The module the page loads (`<script type="module" src="/main.js">`).
     package static let entryModule = "main.js"
 
+    /// `index.html` as served: a `modulepreload` link for every module but the entry, so the browser fetches and
+    /// compiles them at once rather than one level of imports at a time (five levels; about 45 ms each here).
+    package static let page: [UInt8] = {
+        let html = String(decoding: PackageResources.index_html, as: UTF8.self)
+        let entry = "<script type=\"module\" src=\"/\(entryModule)\"></script>"
+        let links = modules.keys.filter { $0 != entryModule }.sorted().map { "<link rel=\"modulepreload\" href=\"/\($0)\">\n" }
+        guard let script = html.range(of: entry) else { return PackageResources.index_html }
+        return Array(html.replacingCharacters(in: script.lowerBound..<script.lowerBound, with: links.joined()).utf8)
+    }()
+
     /// The file served at `path` (`/`, `/inspector.css`, `/main.js`), nil for any other path.
     package static func asset(at path: String) -> Asset? {
         switch path {
-        case "/", "/index.html": Asset(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8")
+        case "/", "/index.html": Asset(bytes: page, contentType: "text/html; charset=utf-8")
         case "/inspector.css": Asset(bytes: PackageResources.inspector_css, contentType: "text/css; charset=utf-8")
         case "/known-leaks.css": Asset(bytes: PackageResources.known_leaks_css, contentType: "text/css; charset=utf-8")
         case "/lifetimes.css": Asset(bytes: PackageResources.lifetimes_css, contentType: "text/css; charset=utf-8")

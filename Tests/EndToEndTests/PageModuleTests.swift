@@ -59,6 +59,19 @@ struct PageModuleTests {
         await server.stop()
     }
 
+    @Test func thePageAsServedPreloadsEveryModuleBeforeItsEntry() throws {
+        let served = String(decoding: try #require(PageAssets.asset(at: "/")).bytes, as: UTF8.self)
+        let lines = served.split(separator: "\n").map(String.init)
+        let preloads = lines.compactMap { $0.firstMatch(of: /^<link rel="modulepreload" href="\/([a-z-]+\.js)">$/)?.1 }.map(String.init)
+        #expect(Set(preloads) == Set(PageAssets.modules.keys).subtracting([PageAssets.entryModule]))
+        #expect(preloads.count == PageAssets.modules.count - 1, "each once")
+        let entry = try #require(lines.firstIndex(of: #"<script type="module" src="/main.js"></script>"#))
+        #expect(lines.firstIndex { $0.contains("modulepreload") }.map { $0 < entry } == true, "fetched before the entry asks")
+        let original = String(decoding: PackageResources.index_html, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.filter { !$0.contains("modulepreload") } == original, "otherwise the page as written")
+        #expect(PageAssets.asset(at: "/index.html")?.bytes == PageAssets.asset(at: "/")?.bytes)
+    }
+
     @Test func theReportRunsEveryModuleOnceAfterWhatItImports() throws {
         let joined = try InlineModules.join(entry: PageAssets.entryModule, sources: Self.sources)
         #expect(Set(joined.order) == Set(PageAssets.modules.keys), "every listed module is used")
