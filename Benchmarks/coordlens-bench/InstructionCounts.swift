@@ -39,7 +39,7 @@ func countedRegion(_ name: String, operations: Int, _ body: () -> Void) {
 }
 
 /// The groups `make bench-check` runs, each a process of its own under callgrind.
-let instructionCountGroups = ["empty", "hook", "writer", "decode", "reader", "check", "diff", "dot", "page", "baseline"]
+let instructionCountGroups = ["empty", "hook", "writer", "decode", "reader", "check", "diff", "dot", "page", "baseline", "retainer"]
 
 /// Groups that count code older trees lack, registered by this tree's main.swift with the folder `count-inputs`
 /// wrote: built into an older tree's bench (`make bench-compare COUNTS=1`), they say they are unavailable there.

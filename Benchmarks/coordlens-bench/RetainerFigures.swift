@@ -4,14 +4,25 @@ import Foundation
 /// An app's object graph for the retainer search: a living root coordinator holds `objects` screens in an array,
 /// each with a closure capturing the next screen and a value, and the retained coordinator hangs off the last one
 /// (or off nothing: then every object is looked at twice, from the roots and around a cycle).
-private final class BenchScreen {
+final class BenchScreen {
     var next: (() -> Int)?
     var title = "screen"
     var coordinator: AnyObject?
 }
 
-private final class BenchRoot {
+final class BenchRoot {
     var screens: [BenchScreen] = []
+
+    /// `objects` screens chained by their closures, with `retained` hung off the last one when `held`.
+    init(objects: Int, holding retained: BenchCoordinator? = nil) {
+        screens = (0..<objects).map { _ in BenchScreen() }
+        for (index, screen) in screens.enumerated().dropLast() {
+            let following = screens[index + 1]
+            let tag = index
+            screen.next = { tag + following.title.count }
+        }
+        screens.last?.coordinator = retained
+    }
 }
 
 /// The search's cost per retained coordinator with `objects` objects reachable: median and worst wall time of
@@ -21,15 +32,8 @@ func retainerSearchTime(objects: Int = 10_000, rounds: Int = 9) {
         var times: [Double] = []
         var visited = 0
         for _ in 0..<rounds {
-            let root = BenchRoot()
-            root.screens = (0..<objects).map { _ in BenchScreen() }
-            for (index, screen) in root.screens.enumerated().dropLast() {
-                let following = root.screens[index + 1]
-                let tag = index
-                screen.next = { tag + following.title.count }
-            }
             let retained = BenchCoordinator()
-            if held { root.screens.last?.coordinator = retained }
+            let root = BenchRoot(objects: objects, holding: held ? retained : nil)
             let (milliseconds, paths) = timedSearch(
                 root: root, retained: retained, RetainerSearchOptions(maximumObjects: objects * 2, timeBudget: 10))
             times.append(milliseconds)
@@ -69,7 +73,7 @@ func retainerBackwardTime(megabytes: Int = 100, rounds: Int = 5) {
     var times: [Double] = []
     var read = ""
     for _ in 0..<rounds {
-        let root = BenchRoot()
+        let root = BenchRoot(objects: 0)
         let retained = BenchCoordinator()
         let kept = Unmanaged.passRetained(retained)
         let (milliseconds, paths) = timedSearch(root: root, retained: retained, RetainerSearchOptions(timeBudget: 10, totalTimeBudget: 20))

@@ -291,6 +291,7 @@ func hostileShapes() {
 
 // `count-inputs DIR`, then `count GROUP DIR`: `make bench-check`'s instruction counts (InstructionCounts.swift).
 laterCountGroups["baseline"] = countBaselines
+laterCountGroups["retainer"] = countRetainerSearch
 try runInstructionCountCommand()
 try runDecodeCommand()
 // `coordlens-bench [hook|hook-ratios|idle|sweep|stalls|drain|hold|growth|decode|decode-only|decode-sites|decoder-ratio|check|diff|diff-1m|shapes|summary|render]...` runs a subset, for profiling one figure.
