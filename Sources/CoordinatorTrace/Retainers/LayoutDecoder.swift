@@ -13,12 +13,14 @@ import Glibc
 final class LayoutDecoder {
     let reader: MemoryReader
     let runtime: RuntimeEntryPoints
-    private var types: [UInt: TypeLayout?] = [:]
-    private var heaps: [UInt: HeapLayout] = [:]
-    private var names: [UInt: String] = [:]
-    private var modules: [UInt: String?] = [:]
-    private var descriptorsInImages: [UInt: Bool] = [:]
-    private var mangledNames: [UInt: UInt?] = [:]
+    // One decoder serves one search on one thread, and no cache is touched while it is being changed: the runtime's
+    // exclusivity checks on them (about 80 instructions an access) are left out.
+    @exclusivity(unchecked) private var types: [UInt: TypeLayout?] = [:]
+    @exclusivity(unchecked) private var heaps: [UInt: HeapLayout] = [:]
+    @exclusivity(unchecked) private var names: [UInt: String] = [:]
+    @exclusivity(unchecked) private var modules: [UInt: String?] = [:]
+    @exclusivity(unchecked) private var descriptorsInImages: [UInt: Bool] = [:]
+    @exclusivity(unchecked) private var mangledNames: [UInt: UInt?] = [:]
     private lazy var nativeObjectTypes: Set<UInt> = Set(["Bo", "BO", "Bb"].compactMap(resolveBuiltin))
 
     init(reader: MemoryReader, runtime: RuntimeEntryPoints) {
@@ -172,6 +174,12 @@ final class LayoutDecoder {
                 return .unread("an enum payload of a type that does not resolve")
             }
             cases.payloads.append(payload)
+        }
+        if isOptional, payloadCount == 1, cases.indirect.first == false, let some = cases.payloads.first ?? nil {
+            switch layout(ofType: some)?.shape {
+            case .object?, .classExistential?, .function?: cases.isNilWhenZero = true
+            default: break
+            }
         }
         return .enumeration(cases)
     }

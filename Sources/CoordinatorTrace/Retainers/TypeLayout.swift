@@ -59,6 +59,9 @@ struct TypeLayout {
         /// Two or more payload cases: the tag may sit in a payload's spare bits, which pointer masking strips.
         var isMultiPayload: Bool
         var isOptional: Bool
+        /// An optional of a reference or an escaping function: `none` exactly when word 0 is zero (the spare pointer
+        /// value the optional uses), so the walker reads that word instead of asking the runtime for the case.
+        var isNilWhenZero = false
     }
 }
 
