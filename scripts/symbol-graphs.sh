@@ -3,7 +3,8 @@
 # `swift symbolgraph-extract` (well under a second). `swift package dump-symbol-graph` built the package again with
 # flags of its own, and the next `swift build` then recompiled every module of it: 200 s and 113 s of a fresh clone's
 # `make test`. On macOS, where the SDK must be named too, the Makefile keeps dump-symbol-graph.
-# Usage: scripts/symbol-graphs.sh OUT_DIR MODULE...   (after `swift build --build-tests`)
+# Usage: scripts/symbol-graphs.sh OUT_DIR MODULE...   (after `swift build --build-tests`); SYMBOL_GRAPH_FLAGS adds
+# symbolgraph-extract flags (scripts/docs.sh asks for extension blocks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="$1"
@@ -21,5 +22,5 @@ for module in "$@"; do
     echo "api: $bin/Modules/$module.swiftmodule is not built (swift build --build-tests first)" >&2
     exit 1
   fi
-  "$swift" symbolgraph-extract -module-name "$module" "${includes[@]}" -target "$triple" -minimum-access-level public -output-dir "$out"
+  "$swift" symbolgraph-extract -module-name "$module" "${includes[@]}" -target "$triple" -minimum-access-level public ${SYMBOL_GRAPH_FLAGS:-} -output-dir "$out"
 done
