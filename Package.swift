@@ -123,7 +123,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "coordlens-bench",
-            dependencies: ["CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensServer", "CoordinatorWire"],
+            dependencies: [
+                "CoordinatorTrace", "CoordinatorLens", "CoordinatorLensRendering", "CoordinatorLensPage", "CoordinatorWire", "StreamFuzzing",
+                // The intake-hold figure's server; without `Tools` (bench-check's build) neither it nor swift-nio is compiled.
+                .target(name: "CoordinatorLensServer", condition: .when(traits: ["Tools"])),
+            ],
             path: "Benchmarks/coordlens-bench"
         ),
         // The fuzzing engine: hostile input shapes and a mutator over recordings, checked through the core and DOT.

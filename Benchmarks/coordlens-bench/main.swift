@@ -336,6 +336,7 @@ if wanted.isEmpty || wanted.contains("decoder-ratio") { decoderVersusFoundation(
 if wanted.isEmpty || wanted.contains("diff") { diffTime() }
 if wanted.isEmpty || wanted.contains("diff-1m") { diffOfMillions() }
 if wanted.isEmpty || wanted.contains("shapes") { hostileShapes() }
+if wanted.isEmpty || wanted.contains("fuzz-shapes") { fuzzShapeGrowth() }
 if wanted.isEmpty || wanted.contains("summary") { summaryTime() }
 if wanted.isEmpty || wanted.contains("baseline") { baselineFigures() }
 if wanted.isEmpty || wanted.contains("render") { renderFigures() }
