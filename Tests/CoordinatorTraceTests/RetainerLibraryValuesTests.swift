@@ -33,6 +33,25 @@ extension RetainerSearchTests {
         #expect(found.outcome == .live, "\(found)")
         #expect(found.description == "static LibraryValues.mutex › Coordinator#3", "\(found)")
     }
+
+    /// Swift's reflection hides a noncopyable field (its record names a function that returns `()`), so the walk read
+    /// the box as holding nothing: its words are read one by one now.
+    @Test func aNoncopyableFieldHoldsIt() throws {
+        let found = try search { _, _, _, share in LibraryValues.token.token = FlowToken(owner: share) }
+        LibraryValues.token.token = FlowToken(owner: nil)
+        #expect(found.outcome == .live, "\(found)")
+        #expect(found.description == "static LibraryValues.token › TokenBox.token (noncopyable, read word by word) › Coordinator#3", "\(found)")
+    }
+}
+
+/// A move-only token that keeps what it was issued for, as a flow's one-time permission does.
+struct FlowToken: ~Copyable {
+    var owner: AnyObject?
+}
+
+/// A class that keeps a noncopyable value.
+final class TokenBox: @unchecked Sendable {
+    var token = FlowToken(owner: nil)
 }
 
 /// A hashable key that keeps its object, as a flow's identity in an app's cache does.
@@ -57,5 +76,6 @@ enum LibraryValues {
     static let inline = StaticBox<InlineArray<2, AnyObject?>>([nil, nil])
     static let buffer = StaticBox<FlowBuffer?>(nil)
     static let mutex = Mutex<RetainerSearchTests.Coordinator?>(nil)
+    static let token = TokenBox()
 }
 #endif

@@ -87,7 +87,7 @@ final class LayoutDecoder {
             layout.shape = .object
         case .structure:
             guard let descriptor = nominalDescriptor(of: metadata, kind: 17) else { return nil }
-            layout.shape = structShape(metadata, descriptor: descriptor)
+            layout.shape = structShape(metadata, descriptor: descriptor, size: size)
         case .enumeration, .optional:
             guard let descriptor = nominalDescriptor(of: metadata, kind: 18) else { return nil }
             layout.shape = enumShape(metadata, descriptor: descriptor, isOptional: kind == .optional)
@@ -128,7 +128,7 @@ final class LayoutDecoder {
         }
     }
 
-    private func structShape(_ metadata: UInt, descriptor: UInt) -> TypeLayout.Shape {
+    private func structShape(_ metadata: UInt, descriptor: UInt, size: Int) -> TypeLayout.Shape {
         if let module = moduleName(of: descriptor), Self.libraryModules.contains(module) {
             guard module == "Swift", let name = descriptorName(descriptor) else { return .inert }
             // Value types' generic arguments follow the kind and the description.
@@ -148,13 +148,13 @@ final class LayoutDecoder {
                 return .parts((0..<Int(count)).map { TypeLayout.Part(name: "[\($0)]", offset: $0 * stride, type: element) })
             case "AnyHashable", "_ConcreteHashableBox":
                 // A box around any hashable value (a set's or a dictionary's key): its one field, said by no name.
-                guard let fields = storedFields(of: metadata) else { return .unread("an AnyHashable that does not read") }
+                guard let fields = storedFields(of: metadata, end: size) else { return .unread("an AnyHashable that does not read") }
                 return .parts(fields.filter(\.isStrong).map { TypeLayout.Part(name: nil, offset: $0.offset, type: $0.type) })
             default: return .inert
             }
         }
-        guard let fields = storedFields(of: metadata) else { return .unread("a type with no reflection metadata") }
-        return .parts(fields.filter(\.isStrong).map { TypeLayout.Part(name: $0.name, offset: $0.offset, type: $0.type) })
+        guard let fields = storedFields(of: metadata, end: size) else { return .unread("a type with no reflection metadata") }
+        return .parts(fields.filter(\.isStrong).map { TypeLayout.Part(name: $0.name, offset: $0.offset, type: $0.type, hiddenWords: $0.hiddenWords) })
     }
 
     private func enumShape(_ metadata: UInt, descriptor: UInt, isOptional: Bool) -> TypeLayout.Shape {
@@ -245,7 +245,7 @@ final class LayoutDecoder {
         // An actor's fields are read as any class's: its executor may change them meanwhile, as any thread may change
         // any object's, and the path's re-read covers both. Its `$defaultActor` (the executor's state and job queue) is
         // a builtin the walker reads as holding nothing.
-        guard var fields = storedFields(of: metadata) else {
+        guard var fields = storedFields(of: metadata, end: Int(size)) else {
             if layout.ends == nil { layout.ends = "a type with no reflection metadata" }
             return layout
         }
@@ -337,6 +337,8 @@ final class LayoutDecoder {
         var isStrong: Bool
         /// What a path calls it: the name, or the property the source declares for a macro's backing storage.
         var label: String
+        /// A noncopyable field's size in words, read word by word (reflection reports its type as `()`); else 0.
+        var hiddenWords = 0
 
         init(name: String, offset: Int, type: UInt, isStrong: Bool) {
             (self.name, self.offset, self.type, self.isStrong, label) = (name, offset, type, isStrong, name)
@@ -344,8 +346,8 @@ final class LayoutDecoder {
     }
 
     /// A struct's or class's stored properties through the runtime's reflection (given only the validated type), or
-    /// nil when the type has no reflection metadata.
-    private func storedFields(of metadata: UInt) -> [StoredField]? {
+    /// nil when the type has no reflection metadata. `end` is where the value ends (a struct's size, an instance's).
+    private func storedFields(of metadata: UInt, end: Int) -> [StoredField]? {
         guard let type = UnsafeRawPointer(bitPattern: metadata) else { return nil }
         let count = runtime.fieldCount(type)
         guard count >= 0, count < 4096 else { return nil }
@@ -359,8 +361,17 @@ final class LayoutDecoder {
             guard offset >= 0, offset < 1 << 24 else { return nil }
             fields.append(StoredField(name: name, offset: offset, type: UInt(bitPattern: fieldType), isStrong: info.isStrong))
         }
+        // The compiler hides a noncopyable field (`~Copyable`, a Mutex's value, an atomic) from reflection: its field
+        // record names a function that returns `()`, whatever the type, so the type is nowhere to be read. Its bytes,
+        // up to the next field or the value's end, are read word by word: each word that is a Swift object is followed.
+        for index in fields.indices where fields[index].type == Self.emptyTuple {
+            let next = fields.lazy.map(\.offset).filter { $0 > fields[index].offset }.min() ?? end
+            fields[index].hiddenWords = max(0, min(next, end) - fields[index].offset) / 8
+        }
         return fields
     }
+
+    private static let emptyTuple = unsafeBitCast(Void.self as Any.Type, to: UInt.self)
 
     /// The nominal type descriptor of value metadata, checked to be in an image and of `kind` (17 struct, 18 enum).
     private func nominalDescriptor(of metadata: UInt, kind: UInt32) -> UInt? {

@@ -351,8 +351,11 @@ final class RetainerSearch {
         readInline.removeAll(keepingCapacity: true)
         let walkFields = { (buffer: UnsafeRawBufferPointer) in
             for field in layout.fields where field.isStrong {
-                guard self.walk(field.type, in: buffer, at: field.offset, source: address, field: field.label, kind: .property, depth: 0, from: node)
-                else { return }
+                let going =
+                    field.hiddenWords > 0
+                    ? self.walkHidden(words: field.hiddenWords, in: buffer, at: field.offset, source: address, field: field.label, kind: .property, from: node)
+                    : self.walk(field.type, in: buffer, at: field.offset, source: address, field: field.label, kind: .property, depth: 0, from: node)
+                guard going else { return }
             }
         }
         if layout.instanceSize <= got {
@@ -424,8 +427,11 @@ final class RetainerSearch {
             for part in parts {
                 // A position (`[1]` of an inline array) follows its field as an array's does.
                 let named = part.name.map { field.isEmpty || $0.hasPrefix("[") ? field + $0 : "\(field).\($0)" } ?? field
-                guard walk(part.type, in: buffer, at: offset + part.offset, source: source, field: named, kind: kind, depth: depth + 1, from: node)
-                else { return false }
+                let going =
+                    part.hiddenWords > 0
+                    ? walkHidden(words: part.hiddenWords, in: buffer, at: offset + part.offset, source: source, field: named, kind: kind, from: node)
+                    : walk(part.type, in: buffer, at: offset + part.offset, source: source, field: named, kind: kind, depth: depth + 1, from: node)
+                guard going else { return false }
             }
             return true
         case .enumeration(let cases):
@@ -515,6 +521,25 @@ final class RetainerSearch {
         return bytes.withUnsafeBytes {
             walk(type, in: $0, at: 0, source: box + UInt(valueOffset), field: field, kind: kind, depth: depth + 1, from: node)
         }
+    }
+
+    /// A noncopyable value, whose type reflection hides: each of its words that is the address of a Swift object (its
+    /// header names metadata the decoder reads as a class) is followed as a strong reference. An `unowned` reference
+    /// inside such a value reads as strong too: the path says the value was read word by word.
+    private func walkHidden(words: Int, in buffer: UnsafeRawBufferPointer, at offset: Int, source: UInt, field: String, kind: RetainerPath.Kind, from node: Int)
+        -> Bool
+    {
+        guard let decoder else { return false }
+        for index in 0..<words where offset + (index + 1) * 8 <= buffer.count {
+            let word = buffer.loadUnaligned(fromByteOffset: offset + index * 8, as: UInt.self)
+            let object = Self.pointerMask & word
+            guard object != 0, LayoutDecoder.isPlausible(object), !Self.isTaggedPointer(word), let header = decoder.reader.word(object),
+                case .instance? = decoder.layout(ofHeapObjectWith: Self.isaMask & header)
+            else { continue }
+            guard follow(object: word, at: source + UInt(offset + index * 8), field: field + " (noncopyable, read word by word)", kind: kind, from: node)
+            else { return false }
+        }
+        return true
     }
 
     // MARK: References

@@ -47,6 +47,8 @@ struct TypeLayout {
         var offset: Int
         /// The part's type metadata.
         var type: UInt
+        /// A noncopyable part's size in words, read word by word (its type is hidden from reflection); else 0.
+        var hiddenWords = 0
     }
 
     /// An enum's cases in tag order, payload cases first (as the runtime numbers them).
