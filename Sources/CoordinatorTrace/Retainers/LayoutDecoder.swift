@@ -20,7 +20,17 @@ final class LayoutDecoder {
     @exclusivity(unchecked) private var names: [UInt: String] = [:]
     @exclusivity(unchecked) private var modules: [UInt: String?] = [:]
     @exclusivity(unchecked) private var descriptorsInImages: [UInt: Bool] = [:]
+    #if canImport(Glibc)
+    /// Taken once per search, as the decoder is: an image loaded during a search is not looked into.
+    private lazy var segments = LoadedSegments.current()
+    #endif
     @exclusivity(unchecked) private var mangledNames: [UInt: UInt?] = [:]
+    // The direct-mapped caches in front of `types` and `heaps`: a slot holds a key (0: none) and its answer.
+    private static let recentSlots = 64
+    @exclusivity(unchecked) private var recentTypeKeys = [UInt](repeating: 0, count: recentSlots)
+    @exclusivity(unchecked) private var recentTypes = [TypeLayout?](repeating: nil, count: recentSlots)
+    @exclusivity(unchecked) private var recentHeapKeys = [UInt](repeating: 0, count: recentSlots)
+    @exclusivity(unchecked) private var recentHeaps = [HeapLayout?](repeating: nil, count: recentSlots)
     private lazy var nativeObjectTypes: Set<UInt> = Set(["Bo", "BO", "Bb"].compactMap(resolveBuiltin))
 
     init(reader: MemoryReader, runtime: RuntimeEntryPoints) {
@@ -60,10 +70,19 @@ final class LayoutDecoder {
 
     /// The layout of values of the type whose metadata is at `metadata`, or nil when the word is not metadata.
     func layout(ofType metadata: UInt) -> TypeLayout? {
-        if let known = types[metadata] { return known }
+        // A walk asks for the same few types over and over: a direct-mapped cache answers most asks without hashing
+        // (the dictionary's SipHash was the search's costliest function, 10 % of its instructions).
+        let slot = Int(truncatingIfNeeded: metadata >> 4) & (Self.recentSlots - 1)
+        if recentTypeKeys[slot] == metadata { return recentTypes[slot] }
+        if let known = types[metadata] {
+            (recentTypeKeys[slot], recentTypes[slot]) = (metadata, known)
+            return known
+        }
         types[metadata] = .some(nil)  // a type that contains itself reads as unknown while it is decoded
         let decoded = decodeType(metadata)
         types[metadata] = .some(decoded)
+        // A look-up during the decoding may have kept the unknown in the slot.
+        (recentTypeKeys[slot], recentTypes[slot]) = (metadata, decoded)
         return decoded
     }
 
@@ -203,7 +222,12 @@ final class LayoutDecoder {
 
     /// The layout of heap objects whose metadata is at `metadata`, or nil when the word is not heap metadata.
     func layout(ofHeapObjectWith metadata: UInt) -> HeapLayout? {
-        if let known = heaps[metadata] { return known }
+        let slot = Int(truncatingIfNeeded: metadata >> 4) & (Self.recentSlots - 1)
+        if recentHeapKeys[slot] == metadata { return recentHeaps[slot] }
+        if let known = heaps[metadata] {
+            (recentHeapKeys[slot], recentHeaps[slot]) = (metadata, known)
+            return known
+        }
         guard let decoded = decodeHeap(metadata) else { return nil }
         heaps[metadata] = decoded
         return decoded
@@ -387,6 +411,9 @@ final class LayoutDecoder {
 
     /// Whether `address` lies in a loaded image: where the compiler puts descriptors, capture descriptors and names.
     private func isInImage(_ address: UInt) -> Bool {
+        #if canImport(Glibc)
+        if !segments.isEmpty { return segments.contains(address) }
+        #endif
         if let known = descriptorsInImages[address] { return known }
         let found = runtime.isInImage(address)
         descriptorsInImages[address] = found
