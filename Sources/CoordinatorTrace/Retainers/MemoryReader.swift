@@ -102,6 +102,19 @@ struct MemoryReader: @unchecked Sendable {
             var local = iovec(iov_base: buffer, iov_len: count)
             var remote = iovec(iov_base: UnsafeMutableRawPointer(bitPattern: address), iov_len: count)
             if call(pid, &local, 1, &remote, 1, 0) == count { return count }
+        } else {
+            // A word, a header, an object: at most two pages, described on the stack. The array below cost a
+            // malloc and a free for each of them, about 600 instructions an object a search reads.
+            let first = min(count, Self.pageSize - Int(address % UInt(Self.pageSize)))
+            var local = iovec(iov_base: buffer, iov_len: count)
+            var remote = (
+                iovec(iov_base: UnsafeMutableRawPointer(bitPattern: address), iov_len: first),
+                iovec(iov_base: UnsafeMutableRawPointer(bitPattern: address + UInt(first)), iov_len: count - first)
+            )
+            let read = withUnsafeMutableBytes(of: &remote) { ranges in
+                call(pid, &local, 1, ranges.baseAddress!.assumingMemoryBound(to: iovec.self), first == count ? 1 : 2, 0)
+            }
+            return max(0, read)
         }
         var remote: [iovec] = []
         var at = address
