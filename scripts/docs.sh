@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 out="$1"
 shift
 docc="$(dirname "$(readlink -f "$(command -v "${SWIFT:-swift}")")")/docc"
-[ -x "$docc" ] || docc="$(command -v docc)"
+[ -x "$docc" ] || docc="$(command -v docc)" || { echo "docs: no docc beside ${SWIFT:-swift} nor on PATH (it ships with the toolchain)" >&2; exit 1; }
 mkdir -p "$out"
 for target in "$@"; do
   echo "docs: $target"

@@ -3,15 +3,17 @@
 # starts at a command make prints (a build, a test run, a check), so a fresh clone's run says where its time went
 # (issue 53: builds were 800 s of 1,700). Usage: make test 2>&1 | scripts/phase-clock.sh
 start=$SECONDS
-phases=()
-starts=()
+# Make's silent recipes (installs, the PostgreSQL server) print `phase: TARGET` first; what comes before any phase is
+# its own row.
+phases=("(before the first phase)")
+starts=(0)
 while IFS= read -r line; do
   elapsed=$((SECONDS - start))
   printf '[%5ds] %s\n' "$elapsed" "$line"
   case "$line" in
     "swift build"* | "swift test"* | "swift format"* | "swift package"* | "python3 scripts/"* | ". .build/"* | "for suite"* | \
       "cd Tests/Browser"* | "bash scripts/"* | *"swift build --build-tests"* | *" swift test --skip-build"* | "docs: "* | \
-      *"/actionlint "*)
+      *"/actionlint "* | "phase: "*)
       phases+=("${line:0:110}")
       starts+=("$elapsed")
       ;;

@@ -2,7 +2,8 @@ import CoordinatorLens
 @_spi(Locking) import CoordinatorWire
 import Foundation
 
-#if canImport(CoordinatorLensServer)
+// The trait, not canImport: a server module left in the build folder from another build would import but not link.
+#if Tools
 import CoordinatorLensServer
 
 /// How long applying one line holds the live server's session table while the refresher judges the growing tree, as

@@ -42,6 +42,49 @@ extension RetainerSearchTests {
         #expect(found.outcome == .live, "\(found)")
         #expect(found.description == "static LibraryValues.token › TokenBox.token (noncopyable, read word by word) › Coordinator#3", "\(found)")
     }
+
+    /// The move-only completion: a noncopyable value whose closure captures the coordinator.
+    @Test func aNoncopyableValuesClosureHoldsIt() throws {
+        let found = try search { _, _, _, share in LibraryValues.oneShot.handler = OneShot { [share] in _ = share } }
+        LibraryValues.oneShot.handler = OneShot {}
+        #expect(found.outcome == .live, "\(found)")
+        #expect(found.description.hasPrefix("static LibraryValues.oneShot › OneShotBox.handler (noncopyable, read word by word)"), "\(found)")
+        #expect(found.description.hasSuffix("› Coordinator#3"), "\(found)")
+    }
+
+    /// An empty noncopyable permit takes no bytes: the `unowned` reference after it is not read as its word.
+    @Test func anEmptyNoncopyableFieldDoesNotReadTheNextFieldsWord() throws {
+        // Kept alive by a retain nothing names, so that only a misread word could make a path.
+        var kept: Unmanaged<RetainerSearchTests.Coordinator>?
+        let found = try search { _, _, _, share in
+            kept = Unmanaged.passRetained(share)
+            LibraryValues.permit.owner = share
+        }
+        LibraryValues.permit.owner = nil
+        kept?.release()
+        #expect(found.outcome != .live, "\(found)")
+        #expect(!found.description.contains("PermitBox"), "\(found)")
+    }
+}
+
+/// A noncopyable value with nothing in it, as a flow's one-time permission without state is.
+struct Permit: ~Copyable {}
+
+/// A class whose empty noncopyable field is followed by an `unowned(unsafe)` reference at the same offset.
+final class PermitBox: @unchecked Sendable {
+    var permit = Permit()
+    unowned(unsafe) var owner: AnyObject? = nil
+}
+
+/// A move-only completion handler, called once.
+struct OneShot: ~Copyable {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+/// A class that keeps a move-only completion handler.
+final class OneShotBox: @unchecked Sendable {
+    var handler = OneShot {}
 }
 
 /// A move-only token that keeps what it was issued for, as a flow's one-time permission does.
@@ -77,5 +120,7 @@ enum LibraryValues {
     static let buffer = StaticBox<FlowBuffer?>(nil)
     static let mutex = Mutex<RetainerSearchTests.Coordinator?>(nil)
     static let token = TokenBox()
+    static let oneShot = OneShotBox()
+    static let permit = PermitBox()
 }
 #endif

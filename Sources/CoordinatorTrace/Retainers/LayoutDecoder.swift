@@ -172,7 +172,7 @@ final class LayoutDecoder {
             default: return .inert
             }
         }
-        guard let fields = storedFields(of: metadata, end: size) else { return .unread("a type with no reflection metadata") }
+        guard let fields = storedFields(of: metadata, descriptor: descriptor, end: size) else { return .unread("a type with no reflection metadata") }
         return .parts(fields.filter(\.isStrong).map { TypeLayout.Part(name: $0.name, offset: $0.offset, type: $0.type, hiddenWords: $0.hiddenWords) })
     }
 
@@ -269,7 +269,7 @@ final class LayoutDecoder {
         // An actor's fields are read as any class's: its executor may change them meanwhile, as any thread may change
         // any object's, and the path's re-read covers both. Its `$defaultActor` (the executor's state and job queue) is
         // a builtin the walker reads as holding nothing.
-        guard var fields = storedFields(of: metadata, end: Int(size)) else {
+        guard var fields = storedFields(of: metadata, descriptor: description, end: Int(size)) else {
             if layout.ends == nil { layout.ends = "a type with no reflection metadata" }
             return layout
         }
@@ -370,8 +370,9 @@ final class LayoutDecoder {
     }
 
     /// A struct's or class's stored properties through the runtime's reflection (given only the validated type), or
-    /// nil when the type has no reflection metadata. `end` is where the value ends (a struct's size, an instance's).
-    private func storedFields(of metadata: UInt, end: Int) -> [StoredField]? {
+    /// nil when the type has no reflection metadata. `end` is where the value ends (a struct's size, an instance's);
+    /// `descriptor`, the type's own, lets its noncopyable fields be found (a superclass's are not).
+    private func storedFields(of metadata: UInt, descriptor: UInt? = nil, end: Int) -> [StoredField]? {
         guard let type = UnsafeRawPointer(bitPattern: metadata) else { return nil }
         let count = runtime.fieldCount(type)
         guard count >= 0, count < 4096 else { return nil }
@@ -386,11 +387,18 @@ final class LayoutDecoder {
             fields.append(StoredField(name: name, offset: offset, type: UInt(bitPattern: fieldType), isStrong: info.isStrong))
         }
         // The compiler hides a noncopyable field (`~Copyable`, a Mutex's value, an atomic) from reflection: its field
-        // record names a function that returns `()`, whatever the type, so the type is nowhere to be read. Its bytes,
-        // up to the next field or the value's end, are read word by word: each word that is a Swift object is followed.
+        // record names an accessor function (symbolic reference 0x09) that returns `()` whatever the type, so the type
+        // is nowhere to be read. Its bytes, up to the next field or the value's end, are read word by word: each word
+        // that is a Swift object is followed. A `()` the runtime gives for a name it cannot demangle, or a field that
+        // really is `()` (it takes no bytes, the next field starts where it does), is not.
+        guard let descriptor, fields.contains(where: { $0.type == Self.emptyTuple }), let records = fieldRecords(descriptor) else { return fields }
         for index in fields.indices where fields[index].type == Self.emptyTuple {
-            let next = fields.lazy.map(\.offset).filter { $0 > fields[index].offset }.min() ?? end
-            fields[index].hiddenWords = max(0, min(next, end) - fields[index].offset) / 8
+            guard let record = records.first(where: { $0.name == fields[index].name }), let typeName = record.typeName,
+                reader.bytes(typeName, count: 1)?.first == 0x09
+            else { continue }
+            let offset = fields[index].offset
+            let next = fields.indices.lazy.filter { $0 != index && fields[$0].offset >= offset }.map { fields[$0].offset }.min() ?? end
+            fields[index].hiddenWords = max(0, min(next, end) - offset) / 8
         }
         return fields
     }
@@ -455,7 +463,8 @@ final class LayoutDecoder {
         var typeName: UInt?
     }
 
-    /// An enum descriptor's field records: case names, flags and payload type names.
+    /// A type descriptor's field records: an enum's case names, flags and payload type names, a struct's or class's
+    /// stored properties' names and type names.
     private func fieldRecords(_ descriptor: UInt) -> [FieldRecord]? {
         guard let fields = reader.relative(descriptor + 16), isInImage(fields), let header = reader.bytes(fields + 8, count: 8) else { return nil }
         // The header: type name, superclass, kind (16 bits), record size (16 bits), record count (32 bits).

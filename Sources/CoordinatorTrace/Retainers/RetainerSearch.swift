@@ -353,7 +353,8 @@ final class RetainerSearch {
             for field in layout.fields where field.isStrong {
                 let going =
                     field.hiddenWords > 0
-                    ? self.walkHidden(words: field.hiddenWords, in: buffer, at: field.offset, source: address, field: field.label, kind: .property, from: node)
+                    ? self.walkHidden(
+                        words: field.hiddenWords, in: buffer, at: field.offset, source: address, field: field.label, kind: .property, depth: 0, from: node)
                     : self.walk(field.type, in: buffer, at: field.offset, source: address, field: field.label, kind: .property, depth: 0, from: node)
                 guard going else { return }
             }
@@ -429,7 +430,8 @@ final class RetainerSearch {
                 let named = part.name.map { field.isEmpty || $0.hasPrefix("[") ? field + $0 : "\(field).\($0)" } ?? field
                 let going =
                     part.hiddenWords > 0
-                    ? walkHidden(words: part.hiddenWords, in: buffer, at: offset + part.offset, source: source, field: named, kind: kind, from: node)
+                    ? walkHidden(
+                        words: part.hiddenWords, in: buffer, at: offset + part.offset, source: source, field: named, kind: kind, depth: depth, from: node)
                     : walk(part.type, in: buffer, at: offset + part.offset, source: source, field: named, kind: kind, depth: depth + 1, from: node)
                 guard going else { return false }
             }
@@ -523,24 +525,33 @@ final class RetainerSearch {
         }
     }
 
-    /// A noncopyable value, whose type reflection hides: each of its words that is the address of a Swift object (its
-    /// header names metadata the decoder reads as a class) is followed as a strong reference. An `unowned` reference
-    /// inside such a value reads as strong too: the path says the value was read word by word.
-    private func walkHidden(words: Int, in buffer: UnsafeRawBufferPointer, at offset: Int, source: UInt, field: String, kind: RetainerPath.Kind, from node: Int)
-        -> Bool
-    {
+    /// A noncopyable value, whose type reflection hides: each of its words that is a native object, a closure's
+    /// context or a box (its header names metadata the decoder reads) is followed, as a global's words are. An
+    /// `unowned` reference inside such a value reads as strong too: the path says the value was read word by word.
+    private func walkHidden(
+        words: Int, in buffer: UnsafeRawBufferPointer, at offset: Int, source: UInt, field: String, kind: RetainerPath.Kind, depth: Int, from node: Int
+    ) -> Bool {
         guard let decoder else { return false }
-        for index in 0..<words where offset + (index + 1) * 8 <= buffer.count {
+        for index in 0..<min(words, Self.maximumHiddenWords) where offset + (index + 1) * 8 <= buffer.count {
+            valuesRead += 1
+            if valuesRead & 0xFF == 0, budget.isSpent {
+                outOfBudget = true
+                return false
+            }
             let word = buffer.loadUnaligned(fromByteOffset: offset + index * 8, as: UInt.self)
-            let object = Self.pointerMask & word
-            guard object != 0, LayoutDecoder.isPlausible(object), !Self.isTaggedPointer(word), let header = decoder.reader.word(object),
-                case .instance? = decoder.layout(ofHeapObjectWith: Self.isaMask & header)
+            let address = Self.pointerMask & word
+            guard address != 0, LayoutDecoder.isPlausible(address), !Self.isTaggedPointer(word), let header = decoder.reader.word(address),
+                decoder.layout(ofHeapObjectWith: Self.isaMask & header) != nil
             else { continue }
-            guard follow(object: word, at: source + UInt(offset + index * 8), field: field + " (noncopyable, read word by word)", kind: kind, from: node)
+            let named = field + " (noncopyable, read word by word)"
+            guard follow(context: word, at: source + UInt(offset + index * 8), field: named, valueKind: kind, depth: depth + 1, from: node)
             else { return false }
         }
         return true
     }
+
+    /// A hidden value's words read at most: a noncopyable field is a token or a lock's value, not a buffer.
+    private static let maximumHiddenWords = 512
 
     // MARK: References
 
