@@ -89,6 +89,26 @@ import Testing
         #expect(sarif.components(separatedBy: #""leakCause/v1":"a cycle through TabCoordinator.items[].onSelect (capture)""#).count == 7)
     }
 
+    /// A chain of leaks, each the child of the one above: all of them go with the top one's cause, each held through its
+    /// parent, in the order added. The chain's walk is shared (a deep chain once took minutes in `check`).
+    @Test func aDeepChainOfLeaksIsOneCauseEachHeldThroughItsParent() throws {
+        let depth = 300
+        var lines = [#"{"seq":1,"t":0,"event":"add","id":1,"type":"App"}"#]
+        for id in 2...depth { lines.append(#"{"seq":0,"t":0,"event":"add","id":\#(id),"type":"StepCoordinator","parent":\#(id - 1)}"#) }
+        lines.append(#"{"seq":0,"t":1,"event":"remove","id":2,"parent":1}"#)
+        for id in 2...depth { lines.append(#"{"seq":0,"t":1,"event":"dismiss","id":\#(id)}"#) }
+        lines.append(#"{"seq":0,"t":5,"event":"held","id":2,"via":"cycle","count":2,"label":"StepCoordinator\u001f2\u001fonDone\u001fcapture"}"#)
+        lines.append(#"{"seq":0,"t":5,"event":"end"}"#)
+        let snapshot = try check(lines).sessions[0].snapshot
+        #expect(snapshot.retained.count == depth - 1)
+        let groups = snapshot.causeGroups()
+        #expect(groups.count == 1, "\(groups.map(\.cause.description))")
+        let group = try #require(groups.first)
+        #expect(group.ids == [2])
+        #expect(group.heldThrough.map(\.id) == (3...depth).map { CoordinatorID($0) })
+        #expect(group.heldThrough.allSatisfy { $0.through == CoordinatorID($0.id.number - 1) }, "\(group.heldThrough.prefix(3))")
+    }
+
     /// LeakCanary's suspects: from the last object that is not leaking to the first that is.
     @Test func theSuspectsRunFromTheLastNotLeakingToTheFirstLeaking() throws {
         let result = try check([

@@ -92,15 +92,26 @@ extension Snapshot {
             position(of: id).map { ownGroup[$0] }.flatMap { $0 >= 0 ? $0 : nil }
         }
         // Each one held through another goes with the leak its chain ends at; a loop of leaks each held through the
-        // next (which no real trace makes) keeps the tree's words for each.
+        // next (which no real trace makes) keeps the tree's words for each. Every link a walk passes keeps the group it
+        // ended in, so a chain 20,000 deep costs 20,000 steps, not 200 million. Only an end is kept: a link's group
+        // never changes once found (nothing on a chain that ends in a group gets the tree's words), while a walk that
+        // ended in none may end elsewhere once a loop's member has its own.
         let throughOf = Dictionary(heldThrough.map { ($0.id, $0.through) }, uniquingKeysWith: { first, _ in first })
-        for (id, through) in heldThrough {
-            var at = through
+        var endsIn: [CoordinatorID: Int] = [:]
+        func chainGroup(from start: CoordinatorID) -> Int? {
+            var at = start
+            var passed: [CoordinatorID] = []
             var steps = 0
-            while own(at) == nil, let next = throughOf[at], steps <= throughOf.count {
+            while endsIn[at] == nil, own(at) == nil, let next = throughOf[at], steps <= throughOf.count {
+                passed.append(at)
                 (at, steps) = (next, steps + 1)
             }
-            if let number = own(at) {
+            guard let number = endsIn[at] ?? own(at) else { return nil }
+            for link in passed { endsIn[link] = number }
+            return number
+        }
+        for (id, through) in heldThrough {
+            if let number = chainGroup(from: through) {
                 groups[number].heldThrough.append(CauseGroup.HeldThrough(id: id, through: through))
             } else if let index = position(of: id) {
                 let number = treeGroup(at: index)
