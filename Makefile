@@ -8,7 +8,7 @@ GRAPHVIZ_PLUGINS := $(shell pkg-config --variable=libdir libgvc 2>/dev/null)/gra
 
 PREFIX ?= /usr/local
 
-.PHONY: hooks install network-tools deps build build-tests docs test check postgres-build test-thread-sanitizer test-address-sanitizer api api-check api-dump api-apple api-apple-check test-browser browser-tests browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
+.PHONY: hooks install network-tools deps build build-tests docs test check postgres-build test-thread-sanitizer thread-sanitizer-build thread-sanitizer-tests test-address-sanitizer address-sanitizer-build address-sanitizer-tests api api-check api-dump api-apple api-apple-check test-browser browser-tests browser-tools python-tools lint lint-workflows format postgres-test-server demo demo-live bench bench-tools bench-build bench-check bench-baseline bench-compare samples clean
 
 ## deps: libgvc through Debian's libgraphviz-dev, SQLite through libsqlite3-dev and zlib through zlib1g-dev (Homebrew: brew
 ## install graphviz sqlite pkg-config), when pkg-config cannot find them.
@@ -225,13 +225,28 @@ ALONE_SUITES := $(subst $(eval) ,|,$(ALONE_SUITE_NAMES))
 TEST_WIDTH := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(shell echo $$(( $$(nproc) * 2 )))
 
 ## test: swift-format's lint, the public API check, the DocC reference (from the debug build's modules, seconds),
-## actionlint over the workflows, the hook's and the in-process server's tests under Thread Sanitizer (its own build
-## folder), the hot paths' instruction counts against their baselines (bench-check, a release build in .build-counts),
-## every test (the history's against a real PostgreSQL server), then the inspector page in headless Chromium.
-test: deps lint build-tests api-check docs python-tools browser-tools network-tools lint-workflows postgres-test-server test-thread-sanitizer test-address-sanitizer postgres-build bench-check
+## actionlint over the workflows, the inspector page in headless Chromium, every Swift test (the history's against a real
+## PostgreSQL server), the hook's and the in-process server's tests under Thread Sanitizer and the retainer search's under
+## AddressSanitizer (build folders of their own), then the hot paths' instruction counts against their baselines
+## (bench-check, a release build in .build-counts).
+## The four builds only the later steps need (BESIDE_BUILDS) run at the lowest CPU priority beside the tests, in the order
+## their tests come (scripts/beside.sh): the browser tests leave 62 % of the two cores idle and the parallel Swift run
+## 19 %, which those builds take instead of waiting their turn. Each step that needs one waits for it (a lock, no polling)
+## and prints its log's end; a failed build fails there.
+BESIDE := .build/beside
+BESIDE_BUILDS := postgres-build thread-sanitizer-build address-sanitizer-build bench-build
+test: deps lint build-tests api-check docs python-tools browser-tools network-tools lint-workflows postgres-test-server bench-tools
+	@MAKE="$(MAKE)" scripts/beside.sh start $(BESIDE) $(BESIDE_BUILDS)
+	@$(MAKE) --no-print-directory browser-tests
+	@scripts/beside.sh wait $(BESIDE) postgres-build
 	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(TEST_WIDTH) scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)'
 	for suite in $(ALONE_SUITE_NAMES); do $(TEST_WIDTH) scripts/suite-times.sh "alone-$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
-	@$(MAKE) --no-print-directory browser-tests
+	@scripts/beside.sh wait $(BESIDE) thread-sanitizer-build
+	@$(MAKE) --no-print-directory thread-sanitizer-tests
+	@scripts/beside.sh wait $(BESIDE) address-sanitizer-build
+	@$(MAKE) --no-print-directory address-sanitizer-tests
+	@scripts/beside.sh wait $(BESIDE) bench-build
+	python3 scripts/bench_check.py check $(COUNTS_BIN)/coordlens-bench
 
 ## postgres-build: coordlens with the Postgres trait, in a build folder of its own (the default build has no PostgreSQL
 ## client), for the history's PostgreSQL tests. Nobody debugs this one: it is built without debug information, the
@@ -276,8 +291,13 @@ TSAN_TRAITS := Tools
 ## The concurrency runtime's false positives the runs suppress, each with its why (scripts/tsan-suppressions.txt).
 TSAN_RUN := TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt"
 TSAN_TARGETS := COORDLENS_TEST_TARGETS=CoordinatorTraceTests,CoordinatorTraceTestingTests,CoordinatorLensTests,EndToEndTests
-test-thread-sanitizer: deps
+test-thread-sanitizer: thread-sanitizer-build
+	@$(MAKE) --no-print-directory thread-sanitizer-tests
+
+thread-sanitizer-build: deps
 	$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan $(WARNINGS_AS_ERRORS)
+
+thread-sanitizer-tests:
 	$(TSAN_TARGETS) $(TSAN_RUN) $(TEST_WIDTH) COORDLENS_SANITIZED=thread $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter 'CoordinatorTraceTests|CoordinatorTraceTestingTests|SecondThreadReadingTests|IDSpellingScopeTests'
 	$(TSAN_TARGETS) $(TSAN_RUN) $(TEST_WIDTH) $(SWIFT) test --skip-build --sanitize=thread --traits $(TSAN_TRAITS) --scratch-path .build-tsan --filter EndToEndTests
 
@@ -287,8 +307,13 @@ test-thread-sanitizer: deps
 ## LeakSanitizer is off: those tests leak coordinators on
 ## purpose. Warnings are errors here too, as in every debug build (WARNINGS_AS_ERRORS).
 ASAN_TARGETS := COORDLENS_TEST_TARGETS=CoordinatorTraceTests,CoordinatorTraceTestingTests
-test-address-sanitizer: deps
+test-address-sanitizer: address-sanitizer-build
+	@$(MAKE) --no-print-directory address-sanitizer-tests
+
+address-sanitizer-build: deps
 	$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(WARNINGS_AS_ERRORS)
+
+address-sanitizer-tests:
 	$(ASAN_TARGETS) ASAN_OPTIONS=detect_leaks=0 $(TEST_WIDTH) COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerRootsTests|RetainerModernRootsTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests|MemoryReaderTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
