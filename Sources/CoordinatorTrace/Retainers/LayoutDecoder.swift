@@ -230,6 +230,8 @@ final class LayoutDecoder {
         }
         guard let decoded = decodeHeap(metadata) else { return nil }
         heaps[metadata] = decoded
+        // Kept in the slot as a known layout is (the decode may have put another there on its way).
+        (recentHeapKeys[slot], recentHeaps[slot]) = (metadata, decoded)
         return decoded
     }
 
