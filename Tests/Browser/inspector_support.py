@@ -1,4 +1,5 @@
 """Runs coordlens and the sample apps as real processes and drives the system Chromium against the inspector page."""
+import atexit
 import collections
 import json
 import os
@@ -119,13 +120,65 @@ unittest.TestResult.addError = _saving(unittest.TestResult.addError)
 unittest.TestResult.startTest = _starting(unittest.TestResult.startTest)
 
 
+class _Chromium:
+    """The one headless Chromium of the test process, started by the first test that needs it and closed at exit: a
+    launch (Playwright's driver, then the browser) took about a second, once for each of 35 test classes. Each page
+    still has a browser context of its own (Browser.new_page makes one), so no test sees another's cookies, storage,
+    permissions or cache."""
+
+    playwright = None
+    browser = None
+
+    @classmethod
+    def shared(cls):
+        if cls.browser is None or not cls.browser.is_connected():
+            if cls.playwright is None:
+                cls.playwright = sync_playwright().start()
+                atexit.register(cls.stop)
+            args = ["--no-sandbox"] if os.geteuid() == 0 else []
+            cls.browser = cls.playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        return cls.browser
+
+    @classmethod
+    def stop(cls):
+        if cls.browser is not None:
+            cls.browser.close()
+        if cls.playwright is not None:
+            cls.playwright.stop()
+        cls.browser = cls.playwright = None
+
+
+class _PagesOf:
+    """The shared browser as one user of it sees it: `new_page` as Playwright's, and every page it made is closed, with
+    its context, when that user is done, so a live page of an ended test stops asking a server that is gone."""
+
+    def __init__(self, browser):
+        self._browser = browser
+        self.pages = []
+
+    def new_page(self, **options):
+        page = self._browser.new_page(**options)
+        self.pages.append(page)
+        return page
+
+    def close_pages(self):
+        for page in self.pages:
+            try:
+                page.context.close()
+            except Exception:  # a page whose browser went away is closed already
+                pass
+        self.pages.clear()
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 class Browser:
-    """One headless Chromium for a test class; pages record console errors and uncaught exceptions."""
+    """The shared headless Chromium, for a test class or one test; pages record console errors and uncaught
+    exceptions, and are closed (each with its own context) when it exits."""
 
     def __enter__(self):
-        self.playwright = sync_playwright().start()
-        args = ["--no-sandbox"] if os.geteuid() == 0 else []
-        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=args)
+        self.browser = _PagesOf(_Chromium.shared())
         return self
 
     def page(self, url, viewport=None):
@@ -145,8 +198,7 @@ class Browser:
         return page
 
     def __exit__(self, *exc):
-        self.browser.close()
-        self.playwright.stop()
+        self.browser.close_pages()
 
 
 def write_recording(lines):
