@@ -129,7 +129,7 @@ import Testing
         for part in 0..<10 {
             try connection.send(Self.events((part * 100 + 1)...(part * 100 + 100)))
             sent += 100
-            // clock: parts a tenth of a second apart, all within the recorder's once-a-second retry: the disk fills mid-stream, once.
+            // clock: parts a tenth of a second apart, so the disk fills mid-stream, with more to come while it is full.
             try await Task.sleep(for: .seconds(0.1))
         }
         let stopped = listen.waitForLine(timeout: 10) { $0.hasPrefix("recording stopped") }
@@ -139,8 +139,13 @@ import Testing
         try await Task.sleep(for: .seconds(1.2))
         try connection.send(Self.events(1_001...1_100) + #"{"seq":1101,"t":2,"event":"end"}"# + "\n")
         sent += 101
-        let resumed = listen.waitForLine(timeout: 10) { $0.hasPrefix("recording resumed") }
-        #expect(resumed != nil, "\(listen.lines)")
+        // The disk may stop and resume the recording more than once while it is nearly full (a retry that finds room
+        // for the gap line and a few more, then none): how often depends on how the parts and the retries interleave,
+        // which no event orders. What must hold is that it ends resumed, and every event is recorded or counted.
+        func lastStatus() -> String? { listen.lines.last { $0.hasPrefix("recording stopped") || $0.hasPrefix("recording resumed") } }
+        waitUntil(seconds: 10) { lastStatus()?.hasPrefix("recording resumed") == true }
+        let resumed = lastStatus()
+        #expect(resumed?.hasPrefix("recording resumed") == true, "\(listen.lines)")
         connection.close()
         #expect(listen.send(SIGTERM, exitWithin: 10))
 
@@ -155,9 +160,9 @@ import Testing
             guard case .malformed(let diagnostic) = entry, diagnostic.message.hasPrefix("the recording misses ") else { return nil }
             return Int(diagnostic.message.dropFirst("the recording misses ".count).prefix { $0.isNumber })
         }
-        #expect(gap.count == 1, "one gap line: \(log.entries.count) entries")
-        #expect(recorded + (gap.first ?? 0) == sent, "recorded \(recorded) + missing \(gap.first ?? 0) = sent \(sent)")
-        #expect(resumed?.contains("\(gap.first ?? -1) event") == true, "\(resumed ?? "")")
+        #expect(!gap.isEmpty, "a gap line: \(log.entries.count) entries")
+        #expect(recorded + gap.reduce(0, +) == sent, "recorded \(recorded) + missing \(gap) = sent \(sent)")
+        #expect(resumed?.contains("\(gap.last ?? -1) event") == true, "the last resume counts the last gap: \(resumed ?? "") \(gap)")
         #expect(log.entries.contains { if case .record(let record) = $0 { record.event == .end } else { false } })
     }
 }
