@@ -215,6 +215,9 @@ HEAP_SUITE_NAMES := RetainerRootsTests RetainerModernRootsTests
 ## limit that is there to catch a hang, not to time the machine.
 RACE_SUITE_NAMES := DefaultBuildHistoryTests
 ALONE_SUITE_NAMES := $(LOAD_SUITE_NAMES) $(HEAP_SUITE_NAMES) $(RACE_SUITE_NAMES)
+## HISTORY_TESTS: the history's test target, the one that needs the Postgres-trait build (POSTGRES_BIN_DIR) and the
+## PostgreSQL server: `test` runs it once that build is done, and everything else before, so no test waits for it.
+HISTORY_TESTS := ^HistoryTests\.
 ALONE_SUITES := $(subst $(eval) ,|,$(ALONE_SUITE_NAMES))
 
 ## TEST_WIDTH: how many test cases Swift Testing runs at once: twice the cores, the runner's own intended default (6.3
@@ -230,17 +233,19 @@ TEST_WIDTH := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(shell echo $$(( $
 ## AddressSanitizer (build folders of their own), then the hot paths' instruction counts against their baselines
 ## (bench-check, a release build in .build-counts).
 ## The four builds only the later steps need (BESIDE_BUILDS) run at the lowest CPU priority beside the tests, in the order
-## their tests come (scripts/beside.sh): the browser tests leave 62 % of the two cores idle and the parallel Swift run
-## 19 %, which those builds take instead of waiting their turn. Each step that needs one waits for it (a lock, no polling)
+## their tests come (scripts/beside.sh): the browser tests and the parallel Swift run leave part of the two cores idle,
+## which those builds take instead of waiting their turn. Each step that needs one waits for it (a lock, no polling)
 ## and prints its log's end; a failed build fails there.
 BESIDE := .build/beside
 BESIDE_BUILDS := postgres-build thread-sanitizer-build address-sanitizer-build bench-build
 test: deps lint build-tests api-check docs python-tools browser-tools network-tools lint-workflows postgres-test-server bench-tools
 	@MAKE="$(MAKE)" scripts/beside.sh start $(BESIDE) $(BESIDE_BUILDS)
 	@$(MAKE) --no-print-directory browser-tests
+	$(TEST_WIDTH) scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)|$(HISTORY_TESTS)'
+	for suite in $(LOAD_SUITE_NAMES) $(HEAP_SUITE_NAMES); do $(TEST_WIDTH) scripts/suite-times.sh "alone-$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
 	@scripts/beside.sh wait $(BESIDE) postgres-build
-	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(TEST_WIDTH) scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)'
-	for suite in $(ALONE_SUITE_NAMES); do $(TEST_WIDTH) scripts/suite-times.sh "alone-$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
+	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(TEST_WIDTH) scripts/suite-times.sh history $(SWIFT) test --skip-build --filter '$(HISTORY_TESTS)' --skip '$(RACE_SUITE_NAMES)'
+	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(TEST_WIDTH) scripts/suite-times.sh "alone-$(RACE_SUITE_NAMES)" $(SWIFT) test --skip-build --filter '$(RACE_SUITE_NAMES)'
 	@scripts/beside.sh wait $(BESIDE) thread-sanitizer-build
 	@$(MAKE) --no-print-directory thread-sanitizer-tests
 	@scripts/beside.sh wait $(BESIDE) address-sanitizer-build
