@@ -21,7 +21,22 @@ enum ImageSymbols {
     /// The images loaded now that the app brought, the program first (as `/proc/self/exe`), each with its load bias:
     /// not the system's libraries nor the Swift runtime's.
     static func applicationImages() -> [(path: String, bias: UInt)] {
-        let images = LoadedImage.all().map { (path: $0.path, bias: $0.bias) }
+        var images: [(path: String, bias: UInt)] = []
+        typealias Callback = @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Int32
+        typealias Iterate = @convention(c) (Callback, UnsafeMutableRawPointer?) -> Int32
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "dl_iterate_phdr") else { return [] }
+        let iterate = unsafeBitCast(symbol, to: Iterate.self)
+        withUnsafeMutablePointer(to: &images) { list in
+            // struct dl_phdr_info: dlpi_addr (the load bias) at 0, dlpi_name at 8.
+            _ = iterate(
+                { info, _, context in
+                    guard let info, let context else { return 0 }
+                    let bias = info.load(as: UInt.self)
+                    let name = info.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? ""
+                    context.assumingMemoryBound(to: [(path: String, bias: UInt)].self).pointee.append((name, bias))
+                    return 0
+                }, UnsafeMutableRawPointer(list))
+        }
         // The first entry is the program itself, with an empty name.
         return images.enumerated().compactMap { index, image in
             if index == 0 && image.path.isEmpty { return ("/proc/self/exe", image.bias) }
