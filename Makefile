@@ -218,6 +218,7 @@ ALONE_SUITE_NAMES := $(LOAD_SUITE_NAMES) $(HEAP_SUITE_NAMES) $(RACE_SUITE_NAMES)
 ## HISTORY_TESTS: the history's test target, the one that needs the Postgres-trait build (POSTGRES_BIN_DIR) and the
 ## PostgreSQL server: `test` runs it once that build is done, and everything else before, so no test waits for it.
 HISTORY_TESTS := ^HistoryTests\.
+HISTORY_ENV = . .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)"
 ALONE_SUITES := $(subst $(eval) ,|,$(ALONE_SUITE_NAMES))
 
 ## TEST_WIDTH: how many test cases Swift Testing runs at once: twice the cores, the runner's own intended default (6.3
@@ -244,14 +245,14 @@ test: deps lint build-tests api-check docs python-tools browser-tools network-to
 	$(TEST_WIDTH) scripts/suite-times.sh swift-tests $(SWIFT) test --skip-build --skip '$(ALONE_SUITES)|$(HISTORY_TESTS)'
 	for suite in $(LOAD_SUITE_NAMES) $(HEAP_SUITE_NAMES); do $(TEST_WIDTH) scripts/suite-times.sh "alone-$$suite" $(SWIFT) test --skip-build --filter "$$suite" || exit 1; done
 	@scripts/beside.sh wait $(BESIDE) postgres-build
-	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(TEST_WIDTH) scripts/suite-times.sh history $(SWIFT) test --skip-build --filter '$(HISTORY_TESTS)' --skip '$(RACE_SUITE_NAMES)'
-	. .build/postgres/env && COORDLENS_POSTGRES_BIN_DIR="$(POSTGRES_BIN_DIR)" $(TEST_WIDTH) scripts/suite-times.sh "alone-$(RACE_SUITE_NAMES)" $(SWIFT) test --skip-build --filter '$(RACE_SUITE_NAMES)'
+	$(HISTORY_ENV) $(TEST_WIDTH) scripts/suite-times.sh history $(SWIFT) test --skip-build --filter '$(HISTORY_TESTS)' --skip '$(RACE_SUITE_NAMES)'
+	$(HISTORY_ENV) $(TEST_WIDTH) scripts/suite-times.sh "alone-$(RACE_SUITE_NAMES)" $(SWIFT) test --skip-build --filter '$(RACE_SUITE_NAMES)'
 	@scripts/beside.sh wait $(BESIDE) thread-sanitizer-build
 	@$(MAKE) --no-print-directory thread-sanitizer-tests
 	@scripts/beside.sh wait $(BESIDE) address-sanitizer-build
 	@$(MAKE) --no-print-directory address-sanitizer-tests
 	@scripts/beside.sh wait $(BESIDE) bench-build
-	python3 scripts/bench_check.py check $(COUNTS_BIN)/coordlens-bench
+	$(BENCH_CHECK)
 
 ## postgres-build: coordlens with the Postgres trait, in a build folder of its own (the default build has no PostgreSQL
 ## client), for the history's PostgreSQL tests. Nobody debugs this one: it is built without debug information, the
@@ -376,8 +377,9 @@ COUNTS_BIN = $(CURDIR)/$(COUNTS_SCRATCH)/release
 bench-build: deps
 	$(SWIFT) build -c release --product coordlens-bench --traits RetainerSearch --scratch-path $(COUNTS_SCRATCH)
 
+BENCH_CHECK = python3 scripts/bench_check.py check $(COUNTS_BIN)/coordlens-bench
 bench-check: bench-tools bench-build
-	python3 scripts/bench_check.py check $(COUNTS_BIN)/coordlens-bench
+	$(BENCH_CHECK)
 
 bench-baseline: bench-tools bench-build
 	@if [ -z "$(WHY)" ]; then echo 'bench-baseline: say why the baselines move: make bench-baseline WHY="..."' >&2; exit 1; fi
