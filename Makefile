@@ -320,7 +320,7 @@ address-sanitizer-build: deps
 	$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(WARNINGS_AS_ERRORS)
 
 address-sanitizer-tests:
-	$(ASAN_TARGETS) ASAN_OPTIONS=detect_leaks=0 $(TEST_WIDTH) COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerRootsTests|RetainerModernRootsTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests|MemoryReaderTests'
+	$(ASAN_TARGETS) ASAN_OPTIONS=detect_leaks=0 $(TEST_WIDTH) COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerRootsTests|RetainerModernRootsTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests|MemoryReaderTests|PageCacheTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps

@@ -12,6 +12,8 @@ import Glibc
 /// runtime's reflection entry points. One per search: its caches hold what one search decoded.
 final class LayoutDecoder {
     let reader: MemoryReader
+    /// The forward walk's reads of the app's objects, a page a system call (`RetainerSearch` empties it each pass).
+    let pages: PageCache
     let runtime: RuntimeEntryPoints
     // One decoder serves one search on one thread, and no cache is touched while it is being changed: the runtime's
     // exclusivity checks on them (about 80 instructions an access) are left out.
@@ -35,6 +37,7 @@ final class LayoutDecoder {
 
     init(reader: MemoryReader, runtime: RuntimeEntryPoints) {
         self.reader = reader
+        pages = PageCache(reader: reader)
         self.runtime = runtime
     }
 

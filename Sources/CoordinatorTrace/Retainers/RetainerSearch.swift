@@ -289,7 +289,7 @@ final class RetainerSearch {
             let word = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt.self) }
             let address = word & Self.pointerMask
             // Most words of a global are no reference (counts, flags, a string's bytes): skipped without a word.
-            guard address != 0, LayoutDecoder.isPlausible(address), !Self.isTaggedPointer(word), let header = decoder.reader.word(address),
+            guard address != 0, LayoutDecoder.isPlausible(address), !Self.isTaggedPointer(word), let header = decoder.pages.word(address),
                 decoder.layout(ofHeapObjectWith: Self.isaMask & header) != nil
             else { continue }
             guard follow(context: word, at: global.address + UInt(offset), field: global.field, valueKind: .property, depth: 0, from: node)
@@ -314,6 +314,8 @@ final class RetainerSearch {
         seen.removeAll(keepingCapacity: true)
         self.target = target
         found = nil
+        // Each pass reads the graph anew: a pass after a stale path must not be served the pages that showed it.
+        decoder?.pages.forget()
         for start in starts where seen.insert(start).inserted {
             objects.append(start)
             metadataOf.append(0)
@@ -335,7 +337,7 @@ final class RetainerSearch {
             return expandGlobal(global, node: node)
         }
         // One read for most objects: the header and what usually follows it, then the rest when the class is larger.
-        let got = scratch.withUnsafeMutableBytes { decoder.reader.read(address, count: $0.count, into: $0.baseAddress!) }
+        let got = scratch.withUnsafeMutableBytes { decoder.pages.read(address, count: $0.count, into: $0.baseAddress!) }
         guard got >= 16 else { return note("unreadable memory") }
         let metadata = Self.isaMask & scratch.withUnsafeBytes { $0.load(as: UInt.self) }
         guard case .instance(let layout)? = decoder.layout(ofHeapObjectWith: metadata) else {
@@ -362,7 +364,7 @@ final class RetainerSearch {
         if layout.instanceSize <= got {
             scratch.withUnsafeBytes { walkFields(UnsafeRawBufferPointer(rebasing: $0[0..<layout.instanceSize])) }
         } else {
-            guard let bytes = decoder.reader.bytes(address, count: layout.instanceSize) else { return note("unreadable memory") }
+            guard let bytes = decoder.pages.bytes(address, count: layout.instanceSize) else { return note("unreadable memory") }
             bytes.withUnsafeBytes(walkFields)
         }
     }
@@ -451,7 +453,7 @@ final class RetainerSearch {
                 depth: depth, from: node)
         case .errorExistential:
             let box = Self.pointerMask & buffer.loadUnaligned(fromByteOffset: offset, as: UInt.self)
-            guard LayoutDecoder.isPlausible(box), let header = decoder.reader.word(box),
+            guard LayoutDecoder.isPlausible(box), let header = decoder.pages.word(box),
                 case .errorBox? = decoder.layout(ofHeapObjectWith: Self.isaMask & header)
             else {
                 note("an error that is not a Swift error box")
@@ -514,7 +516,7 @@ final class RetainerSearch {
         guard let decoder, let layout = decoder.layout(ofType: type) else { return true }
         let box = Self.pointerMask & word
         guard LayoutDecoder.isPlausible(box), readInline.insert(box).inserted else { return true }
-        guard let bytes = decoder.reader.bytes(box + UInt(valueOffset), count: layout.size) else {
+        guard let bytes = decoder.pages.bytes(box + UInt(valueOffset), count: layout.size) else {
             note("unreadable memory")
             return true
         }
@@ -540,7 +542,7 @@ final class RetainerSearch {
             }
             let word = buffer.loadUnaligned(fromByteOffset: offset + index * 8, as: UInt.self)
             let address = Self.pointerMask & word
-            guard address != 0, LayoutDecoder.isPlausible(address), !Self.isTaggedPointer(word), let header = decoder.reader.word(address),
+            guard address != 0, LayoutDecoder.isPlausible(address), !Self.isTaggedPointer(word), let header = decoder.pages.word(address),
                 decoder.layout(ofHeapObjectWith: Self.isaMask & header) != nil
             else { continue }
             let named = field + " (noncopyable, read word by word)"
@@ -574,7 +576,7 @@ final class RetainerSearch {
         guard let decoder else { return false }
         let context = Self.pointerMask & word
         guard context != 0 else { return true }
-        guard LayoutDecoder.isPlausible(context), let header = decoder.reader.word(context) else {
+        guard LayoutDecoder.isPlausible(context), let header = decoder.pages.word(context) else {
             note("a closure context that does not read")
             return true
         }
@@ -596,7 +598,7 @@ final class RetainerSearch {
         case .instance: return true
         case .context(let captures): return walkCaptures(captures, context: context, field: field, kind: valueKind, depth: depth, from: node)
         case .box(let valueOffset, let type):
-            guard let inner = decoder.layout(ofType: type), let bytes = decoder.reader.bytes(context + UInt(valueOffset), count: inner.size) else {
+            guard let inner = decoder.layout(ofType: type), let bytes = decoder.pages.bytes(context + UInt(valueOffset), count: inner.size) else {
                 return true
             }
             return bytes.withUnsafeBytes {
@@ -628,7 +630,7 @@ final class RetainerSearch {
         var placements: [CapturePlacement] = []
         func covered(_ end: Int) -> Bool {
             if end <= bytes.count { return true }
-            guard end < 1 << 20, let read = decoder.reader.bytes(context, count: max(end, layout.start + 256)) ?? decoder.reader.bytes(context, count: end)
+            guard end < 1 << 20, let read = decoder.pages.bytes(context, count: max(end, layout.start + 256)) ?? decoder.pages.bytes(context, count: end)
             else { return false }
             bytes = read
             return true
@@ -723,7 +725,7 @@ final class RetainerSearch {
         if case .inert = layout.shape { return true }
         let storage = Self.pointerMask & word
         guard LayoutDecoder.isPlausible(storage) else { return true }
-        guard let count = decoder.reader.word(storage + 16) else {
+        guard let count = decoder.pages.word(storage + 16) else {
             note("an array whose header does not read")
             return true
         }
@@ -744,7 +746,7 @@ final class RetainerSearch {
         while index < Int(count) {
             let inChunk = min(perChunk, Int(count) - index)
             let chunkStart = start + UInt(index * stride)
-            guard let bytes = decoder.reader.bytes(chunkStart, count: inChunk * stride) else { return unreadable() }
+            guard let bytes = decoder.pages.bytes(chunkStart, count: inChunk * stride) else { return unreadable() }
             let going = bytes.withUnsafeBytes { buffer -> Bool in
                 for position in 0..<inChunk {
                     guard
@@ -771,26 +773,26 @@ final class RetainerSearch {
         // Keys are read for a dictionary's names even when only its values hold objects.
         guard keyHolds || valueHolds else { return true }
         let storage = Self.pointerMask & word
-        guard LayoutDecoder.isPlausible(storage), let header = decoder.reader.word(storage),
+        guard LayoutDecoder.isPlausible(storage), let header = decoder.pages.word(storage),
             case .instance(let storageLayout)? = decoder.layout(ofHeapObjectWith: Self.isaMask & header),
             let countOffset = storageLayout.offset(of: "_count"), let scaleOffset = storageLayout.offset(of: "_scale"),
             let keysOffset = storageLayout.offset(of: value == nil ? "_rawElements" : "_rawKeys"),
-            let count = decoder.reader.word(storage + UInt(countOffset)), count > 0,
-            let scale = decoder.reader.bytes(storage + UInt(scaleOffset), count: 1)?.first, scale < 32,
-            let keys = decoder.reader.word(storage + UInt(keysOffset))
+            let count = decoder.pages.word(storage + UInt(countOffset)), count > 0,
+            let scale = decoder.pages.bytes(storage + UInt(scaleOffset), count: 1)?.first, scale < 32,
+            let keys = decoder.pages.word(storage + UInt(keysOffset))
         else { return true }
-        let values = value == nil ? nil : storageLayout.offset(of: "_rawValues").flatMap { decoder.reader.word(storage + UInt($0)) }
+        let values = value == nil ? nil : storageLayout.offset(of: "_rawValues").flatMap { decoder.pages.word(storage + UInt($0)) }
         let buckets = 1 << Int(scale)
         let keyStride = max(1, (keyLayout.size + keyLayout.alignMask) & ~keyLayout.alignMask)
         let valueStride = valueLayout.map { max(1, ($0.size + $0.alignMask) & ~$0.alignMask) } ?? 0
         let bitmapStart = storage + UInt((storageLayout.instanceSize + 7) & ~7)
         guard buckets * max(keyStride, valueStride) < 1 << 28,
-            let bitmap = decoder.reader.bytes(bitmapStart, count: (buckets + 63) / 64 * 8),
-            let keyBytes = decoder.reader.bytes(Self.pointerMask & keys, count: buckets * keyStride)
+            let bitmap = decoder.pages.bytes(bitmapStart, count: (buckets + 63) / 64 * 8),
+            let keyBytes = decoder.pages.bytes(Self.pointerMask & keys, count: buckets * keyStride)
         else { return unreadable() }
         let keysBase = Self.pointerMask & keys
         let valuesBase = values.map { Self.pointerMask & $0 } ?? 0
-        let valueBytes = values.flatMap { decoder.reader.bytes(Self.pointerMask & $0, count: buckets * valueStride) }
+        let valueBytes = values.flatMap { decoder.pages.bytes(Self.pointerMask & $0, count: buckets * valueStride) }
         if value != nil, valueBytes == nil { return unreadable() }
         trail.append(Dereference(at: source, value: word))
         defer { trail.removeLast() }
