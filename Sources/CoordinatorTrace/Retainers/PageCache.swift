@@ -11,8 +11,8 @@ import Glibc
 /// and a page costs one system call where each small read cost one. Reads that must see memory as it is now (a path
 /// read again before it is reported) go to `MemoryReader` itself.
 ///
-/// Direct-mapped, `slotCount` pages of the search's own memory, allocated on first use and emptied with `forget()`.
-/// One search owns one and uses it on one thread.
+/// Direct-mapped, `slotCount` pages of the search's own memory (1 MiB by default: 256 pages of 4 KiB, 64 of Apple
+/// silicon's 16 KiB), allocated on first use and emptied with `forget()`. One search owns one and uses it on one thread.
 final class PageCache {
     private let reader: MemoryReader
     private let slotCount: Int
@@ -20,15 +20,16 @@ final class PageCache {
     private let tags: UnsafeMutablePointer<UInt>
     /// `slotCount` pages, allocated on the first read.
     private var pages: UnsafeMutableRawPointer?
-    /// System calls made to fill slots, and reads served: for the search's tests and the bench.
+    /// System calls made to fill slots, and reads served: for the tests.
     private(set) var fills = 0
     private(set) var reads = 0
 
     static let pageSize = Int(getpagesize())
     /// Past this a read goes to the reader whole: a collection's storage read in chunks would empty the cache.
     static let largestCachedRead = 2 * pageSize
+    static let defaultSlotCount = max(8, (1 << 20) / pageSize)
 
-    init(reader: MemoryReader, slotCount: Int = 256) {
+    init(reader: MemoryReader, slotCount: Int = defaultSlotCount) {
         self.reader = reader
         self.slotCount = slotCount
         tags = .allocate(capacity: slotCount)
