@@ -24,7 +24,8 @@ enum ClosureNames {
         for image in ImageSymbols.applicationImages() {
             // An async closure's function value points at its async function pointer (`…Tu`), a data symbol.
             let symbols = ImageSymbols.swiftSymbols(inFileAt: image.path) { isFunction, _, name in
-                (isFunction || name.hasSuffix("Tu")) && (name.hasSuffix("TA") || name.hasSuffix("TATm") || name.contains("fU") || name.contains("fu"))
+                (isFunction || name.hasSuffix("Tu"))
+                    && (name.hasSuffix("TA") || name.hasSuffix("TATm") || name.contains("fU") || name.contains("fu"))
             }
             for symbol in symbols ?? [] {
                 let start = image.bias &+ symbol.value

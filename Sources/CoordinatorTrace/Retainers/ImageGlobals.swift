@@ -23,7 +23,7 @@ enum ImageGlobals {
     static let shared: (variables: [GlobalVariable], images: Int) = load()
 
     /// The hook's own modules: their globals hold the tracer, never the app's objects.
-    private static let ownPrefixes = ["$s16CoordinatorTrace", "$s23CoordinatorTraceTesting", "$s15CoordinatorWire"]
+    private static let ownPrefixes: [StaticString] = ["$s16CoordinatorTrace", "$s23CoordinatorTraceTesting", "$s15CoordinatorWire"]
 
     private static func load() -> ([GlobalVariable], Int) {
         var variables: [GlobalVariable] = []
