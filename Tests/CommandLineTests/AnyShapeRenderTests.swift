@@ -83,20 +83,25 @@ import Testing
     @Test(.timeLimit(.minutes(10)), arguments: Shape.allCases)
     func theDefaultPictureIsSmallAndAllNeverCrashes(_ shape: Shape) async throws {
         let input = try Self.recording(shape)
-        defer { try? FileManager.default.removeItem(atPath: (input as NSString).deletingLastPathComponent) }
+        let folder = (input as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let output = input + ".svg"
-        let byDefault = try await Self.limitedRun(["render", input, "-o", output])
+        // An earlier file of that name stays as it was unless a whole new picture replaces it.
+        let wholePath = input + "-all.svg"
+        try Data("an earlier picture".utf8).write(to: URL(fileURLWithPath: wholePath))
+        // Both renders at once: this suite's shapes are the longest chain of the parallel run (three shapes, each read
+        // twice by a debug `coordlens`, one after another), and the two processes touch different files.
+        async let defaultRun = Self.limitedRun(["render", input, "-o", output])
+        // 100,000 drawn whole takes minutes in a debug build.
+        async let wholeRun = shape == .retainedTree ? nil : Self.limitedRun(["render", input, "--all", "-o", wholePath])
+        let (byDefault, whole) = try await (defaultRun, wholeRun)
+
         #expect(byDefault.status == 0, "\(byDefault.standardError)")
         let svg = try #require(FileManager.default.contents(atPath: output))
         #expect(svg.count < 2_000_000, "a picture for people: \(svg.count) bytes")
         #expect(String(decoding: svg, as: UTF8.self).contains(shape.defaultPictureSays))
 
-        guard shape != .retainedTree else { return }  // 100,000 drawn whole takes minutes in a debug build
-        // An earlier file of that name stays as it was unless a whole new picture replaces it.
-        let wholePath = input + "-all.svg"
-        try Data("an earlier picture".utf8).write(to: URL(fileURLWithPath: wholePath))
-        let whole = try await Self.limitedRun(["render", input, "--all", "-o", wholePath])
-        let folder = (input as NSString).deletingLastPathComponent
+        guard let whole else { return }
         let partials = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".partial-") }
         #expect(partials.isEmpty, "no half-written file is left behind: \(partials)")
         let written = try String(contentsOfFile: wholePath, encoding: .utf8)
