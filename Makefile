@@ -321,7 +321,7 @@ thread-sanitizer-tests:
 
 ## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their
 ## allocations): its tests, the zoo of holders, the races with threads that change what it reads and the fuzzed object
-## graphs, and the faultless reader itself (MemoryReaderTests), under AddressSanitizer in a build folder of its own.
+## graphs, the faultless reader itself (MemoryReaderTests) and the symbol tables' raw scan (ClosureNamesTests), under AddressSanitizer in a build folder of its own.
 ## LeakSanitizer is off: those tests leak coordinators on
 ## purpose. Warnings are errors here too, as in every debug build (WARNINGS_AS_ERRORS).
 ASAN_TARGETS := COORDLENS_TEST_TARGETS=CoordinatorTraceTests,CoordinatorTraceTestingTests
@@ -332,7 +332,7 @@ address-sanitizer-build: deps
 	$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(DEBUG_FLAGS)
 
 address-sanitizer-tests:
-	$(ASAN_TARGETS) ASAN_OPTIONS=detect_leaks=0 $(TEST_WIDTH) COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerRootsTests|RetainerModernRootsTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests|MemoryReaderTests|PageCacheTests'
+	$(ASAN_TARGETS) ASAN_OPTIONS=detect_leaks=0 $(TEST_WIDTH) COORDLENS_SANITIZED=address $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter 'RetainerSearchTests|RetainerRootsTests|RetainerModernRootsTests|RetainerZooTests|RetainerRaceTests|RetainerOracleTests|RetainerGraphFuzzTests|LeakScopeTests|MemoryReaderTests|PageCacheTests|ClosureNamesTests|SymbolNameFilterTests'
 
 ## demo: a sample app with a leaking flow streams to `coordlens listen` over TCP; picture and report land in $(DEMO_DIR).
 demo: deps
