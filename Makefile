@@ -321,8 +321,8 @@ thread-sanitizer-tests:
 
 ## test-address-sanitizer: the retainer search reads the app's memory (field records, closure contexts and their
 ## allocations): its tests, the zoo of holders, the races with threads that change what it reads and the fuzzed object
-## graphs, the faultless reader itself (MemoryReaderTests) and the symbol tables' raw scan (ClosureNamesTests), under AddressSanitizer in a build folder of its own.
-## LeakSanitizer is off: those tests leak coordinators on
+## graphs, the faultless reader itself (MemoryReaderTests) and the symbol tables' raw scan (ClosureNamesTests),
+## under AddressSanitizer in a build folder of its own. LeakSanitizer is off: those tests leak coordinators on
 ## purpose. Warnings are errors here too, as in every debug build (WARNINGS_AS_ERRORS).
 ASAN_TARGETS := COORDLENS_TEST_TARGETS=CoordinatorTraceTests,CoordinatorTraceTestingTests
 test-address-sanitizer: address-sanitizer-build
