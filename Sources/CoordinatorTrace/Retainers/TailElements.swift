@@ -24,7 +24,7 @@ struct TailElements {
     /// Elements start past the header, at their alignment; the header's first word after the object's is the count.
     private func arrayElementInUse(_ address: UInt, storage: UInt, metadata: UInt, layout: ClassLayout) -> Bool? {
         guard let element = decoder.genericArguments(ofClass: metadata, count: 1)?.first, let elementLayout = decoder.layout(ofType: element),
-            let stride = stride(of: element), let count = decoder.pages.word(storage + 16), count < 1 << 40
+            let stride = stride(of: element), let count = decoder.reader.word(storage + 16), count < 1 << 40
         else { return nil }
         let start = storage + UInt((layout.instanceSize + elementLayout.alignMask) & ~elementLayout.alignMask)
         guard address >= start else { return false }
@@ -35,16 +35,16 @@ struct TailElements {
     /// arguments in turn; a word in an empty bucket's slot, or in none, is not in use.
     private func bucketInUse(_ address: UInt, storage: UInt, metadata: UInt, layout: ClassLayout, regions: [String]) -> Bool? {
         guard let types = decoder.genericArguments(ofClass: metadata, count: regions.count), let scaleOffset = layout.offset(of: "_scale"),
-            let scale = decoder.pages.bytes(storage + UInt(scaleOffset), count: 1)?.first, scale < 32
+            let scale = decoder.reader.bytes(storage + UInt(scaleOffset), count: 1)?.first, scale < 32
         else { return nil }
         let buckets = UInt(1) << UInt(scale)
         for (region, type) in zip(regions, types) {
-            guard let offset = layout.offset(of: region), let base = decoder.pages.word(storage + UInt(offset)), let stride = stride(of: type)
+            guard let offset = layout.offset(of: region), let base = decoder.reader.word(storage + UInt(offset)), let stride = stride(of: type)
             else { return nil }
             guard address >= base, address < base + buckets * UInt(stride) else { continue }
             let bucket = (address - base) / UInt(stride)
             let bitmap = storage + UInt((layout.instanceSize + 7) & ~7)
-            guard let word = decoder.pages.word(bitmap + bucket / 64 * 8) else { return nil }
+            guard let word = decoder.reader.word(bitmap + bucket / 64 * 8) else { return nil }
             return word & (1 << (bucket % 64)) != 0
         }
         return false
